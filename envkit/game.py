@@ -1,0 +1,103 @@
+"""The OpenSpiel-style state object both games share.
+
+A ``KernelGame`` is a thin Python handle on one state row and one options row; every rule lives
+in the game's compiled kernels, named by a ``KernelRules`` record. Subclasses add the game's own
+accessors (hands, scores, layout) and action names.
+"""
+
+from __future__ import annotations
+
+import copy
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class KernelRules:
+    """The compiled kernels and state slots a game exposes to the shared layers."""
+
+    num_actions: int
+    legal_mask_into: Callable[..., None]  # (state, params, out_bool)
+    apply_action: Callable[..., int]  # (state, params, action) -> event flags
+    cur_slot: int
+    status_slot: int
+    live: int
+
+
+class KernelGame:
+    """Shared behaviour: legality, ``apply`` with a clear error, cloning, terminality."""
+
+    rules: ClassVar[KernelRules]
+
+    def __init__(self, state: np.ndarray, params: np.ndarray) -> None:
+        self._state = state
+        self._params = params
+        self._mask = np.zeros(self.rules.num_actions, dtype=np.bool_)
+        self.history: list[int] = []
+
+    # --- the protocol -------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """Seat to act (meaningless once ``is_terminal()``)."""
+        return int(self._state[self.rules.cur_slot])
+
+    def is_terminal(self) -> bool:
+        """Whether the game (the whole match for Sniff) has ended, won or truncated."""
+        return int(self._state[self.rules.status_slot]) != self.rules.live
+
+    def legal_mask(self) -> np.ndarray:
+        """Bool array over all action ids; all ``False`` once terminal."""
+        self.rules.legal_mask_into(self._state, self._params, self._mask)
+        return self._mask.copy()
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids."""
+        return np.flatnonzero(self.legal_mask()).tolist()
+
+    def apply(self, action: int) -> None:
+        """Apply ``action`` for the seat to act.
+
+        Raises ``ValueError`` naming the legal actions when it is illegal (or the game is over);
+        the state is then unchanged.
+        """
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise ValueError(f"an action is an integer id; got {action!r}") from None
+        self.rules.legal_mask_into(self._state, self._params, self._mask)
+        if not (0 <= a < self.rules.num_actions and self._mask[a]):
+            raise ValueError(self._illegal_message(a))
+        actor = self.current_player
+        events = int(self.rules.apply_action(self._state, self._params, a))
+        self.history.append(a)
+        self._after_apply(actor, a, events)
+
+    def clone(self) -> KernelGame:
+        """An independent copy: applying to one never changes the other."""
+        return copy.deepcopy(self)
+
+    # --- hooks ---------------------------------------------------------------------------------
+    def action_name(self, action: int) -> str:
+        return str(action)
+
+    def _after_apply(self, actor: int, action: int, events: int) -> None:
+        """Record what the last action caused (scores, events) — game specific."""
+
+    def _illegal_message(self, action: int) -> str:
+        if self.is_terminal():
+            return f"action {action} is illegal: the game is over"
+        legal = ", ".join(f"{a} ({self.action_name(a)})" for a in np.flatnonzero(self._mask))
+        shown = self.action_name(action) if 0 <= action < self.rules.num_actions else "out of range"
+        return f"action {action} ({shown}) is illegal for seat {self.current_player}; legal: {legal}"
+
+    # --- raw access for the layers above --------------------------------------------------------
+    @property
+    def state_array(self) -> np.ndarray:
+        """The compiled state row (read-only view); see the game's ``kernels`` module for slots."""
+        view = self._state.view()
+        view.flags.writeable = False
+        return view

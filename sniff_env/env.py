@@ -1,0 +1,142 @@
+"""PettingZoo AEC environment for American Sniff.
+
+| Import             | ``import sniff_env; env = sniff_env.env(num_players=4)``               |
+|--------------------|------------------------------------------------------------------------|
+| Actions            | Discrete(114): ``tile * 4 + arm`` places (0–111), 112 DRAW, 113 PASS    |
+| Agents             | ``player_0 … player_{n-1}``; with 4, ``player_0``+``player_2`` vs 1+3   |
+| Observation        | dict: ``observation`` float32[135], ``action_mask`` int8[114]           |
+| State              | float32[247] (``state()``): the observation of the seat to act + hidden tiles |
+
+The game is RULES.md Part S. The observation layout is the table in ``sniff_env.observation``.
+
+Options (``sniff_env.env(**options)`` / ``raw_env(**options)``):
+
+- ``num_players``: 2, 3 or 4 (default 4; 4 plays fixed partnerships, S1).
+- ``target``: points that win the match (default 250 / 200 / 200 for 2 / 3 / 4 players, S3).
+- ``max_hands`` (default 200) / ``max_steps`` (default ``None``): truncate a match that has not
+  ended after that many hands / actions (S26); ``None`` disables the limit.
+- ``episode``: ``"match"`` (default: play to the target) or ``"hand"`` (each episode is the first
+  hand of a fresh match, ending when that hand is settled).
+- ``reward``: ``"win"`` — +1 to the side that reaches the target, −1 shared by the others (two
+  sides: −1; three players: −0.5 each), 0 on truncation; the default for ``episode="match"``,
+  because winning the match, not scoring, is the goal and zero-sum ±1 is PettingZoo's
+  convention for classic games. ``"points"`` — each seat receives its side's score changes as
+  they happen (placement credits, S17, and settlement deductions, S24; partners share); the
+  default (and the only choice) for ``episode="hand"``.
+- ``forced``: ``"explicit"`` (default: DRAW and PASS are actions the agent takes when they are its
+  only legal move) or ``"auto"`` (the env draws and passes for the agent, so every turn it sees
+  is a placement).
+- ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the table as text) or ``"human"``
+  (prints it after every step).
+
+``reset(seed=…, options={"deal": {...}})`` fixes the first hand exactly like ``Game(deal=…)``.
+After a placement, ``infos[agent]`` holds ``"credit"`` and ``"scored"`` (as in ``Game.describe()``).
+An illegal action raises ``ValueError`` in ``raw_env``; ``env()`` adds PettingZoo's standard
+wrappers, which end the game with −1 for the offender instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envkit.aec import KernelAECEnv, wrap
+from envkit.options import check_choice
+from sniff_env import kernels as K
+from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
+from sniff_env.observation import OBS_SIZE, STATE_SIZE, write_observation, write_state
+from sniff_env.render import render_text
+from sniff_env.rewards import REWARD_MODES, write_rewards
+from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS
+
+
+def check_modes(episode: str, reward: str | None, forced: str) -> tuple[str, int, str]:
+    """Validate the episode / reward / forced options; returns ``(episode, reward code, forced)``."""
+    check_choice("episode", episode, ("match", "hand"))
+    check_choice("forced", forced, ("explicit", "auto"))
+    if reward is None:
+        reward = "win" if episode == "match" else "points"
+    check_choice("reward", reward, tuple(REWARD_MODES))
+    if episode == "hand" and reward == "win":
+        raise ValueError('reward="win" needs episode="match": a single hand has no match winner')
+    return episode, REWARD_MODES[reward], forced
+
+
+class raw_env(KernelAECEnv):
+    """American Sniff as a PettingZoo AEC env (see the module docstring for options)."""
+
+    metadata = {**KernelAECEnv.metadata, "name": "sniff_v0"}
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        render_mode: str | None = None,
+        target: int | None = None,
+        max_hands: int | None = DEFAULT_MAX_HANDS,
+        max_steps: int | None = None,
+        episode: str = "match",
+        reward: str | None = None,
+        forced: str = "explicit",
+    ) -> None:
+        self._params = make_params(num_players, target, max_hands, max_steps, hand_episode=episode == "hand")
+        _, self._reward_mode, self.forced = check_modes(episode, reward, forced)
+        super().__init__(
+            num_players,
+            render_mode,
+            OBS_SIZE,
+            STATE_SIZE,
+            NUM_ACTIONS,
+            target=target,
+            max_hands=max_hands,
+            max_steps=max_steps,
+            episode=episode,
+            reward=reward,
+            forced=forced,
+        )
+
+    def _new_game(self, seed: int, deal: Any) -> Game:
+        return Game(seed=seed, deal=deal, _params=self._params)
+
+    def _write_observation(self, seat: int, out: np.ndarray) -> None:
+        write_observation(self.game._state, self._params, seat, out)
+
+    def _write_state(self, out: np.ndarray) -> None:
+        write_state(self.game._state, self._params, out)
+
+    def _snapshot(self) -> np.ndarray:
+        return self.game._state[K.SCORE : K.SCORE + 4].copy()
+
+    def _write_rewards(self, before: np.ndarray, out: np.ndarray) -> None:
+        write_rewards(self.game._state, self._params, before, self._reward_mode, out)
+
+    def _episode_over(self) -> tuple[bool, bool]:
+        status = int(self.game._state[K.STATUS])
+        return status in (K.WON, K.HAND_OVER), status == K.TRUNCATED
+
+    def _info(self, actor: int, action: int) -> dict[str, Any]:
+        if action >= DRAW:
+            return {}
+        return {"credit": self.game.last_credit, "scored": self.game.describe()["scored"]}
+
+    def _play_forced(self) -> None:
+        if self.forced != "auto":
+            return
+        game = self.game
+        while not game.is_terminal():
+            mask = game.legal_mask()
+            if mask[DRAW]:
+                game.apply(DRAW)
+            elif mask[PASS]:
+                game.apply(PASS)
+            else:
+                return
+
+    def _render_text(self) -> str:
+        return render_text(self.game)
+
+
+def env(**kwargs: Any) -> raw_env:
+    """``raw_env`` inside PettingZoo's standard wrappers (TerminateIllegal, AssertOutOfBounds,
+    OrderEnforcing), as PettingZoo's classic environments do."""
+    return wrap(raw_env(**kwargs))

@@ -1,0 +1,244 @@
+"""``sniff_env.Game``: one American Sniff match as an OpenSpiel-style state object.
+
+>>> g = Game(num_players=2, seed=7)
+>>> g.current_player in (0, 1), len(g.hand(0)), g.boneyard_size
+(True, 7, 14)
+>>> g.apply(g.legal_actions()[0])
+>>> len(g.describe()["tiles"])
+1
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envkit.game import KernelGame, KernelRules
+from envkit.options import check_int, check_optional_limit
+from envkit.rng import stream_state
+from sniff_env import kernels as K
+from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, TILES, action_name, tile_index
+
+RULES = KernelRules(
+    num_actions=NUM_ACTIONS,
+    legal_mask_into=K.legal_mask_into,
+    apply_action=K.apply_action,
+    cur_slot=K.CUR,
+    status_slot=K.STATUS,
+    live=K.LIVE,
+)
+
+DEFAULT_MAX_HANDS = 200
+
+
+def make_params(
+    num_players: int = 4,
+    target: int | None = None,
+    max_hands: int | None = DEFAULT_MAX_HANDS,
+    max_steps: int | None = None,
+    hand_episode: bool = False,
+) -> np.ndarray:
+    """The checked options row the kernels read (S1, S3, S26)."""
+    n = check_int("num_players", num_players, 2, 4)
+    params = np.zeros(K.PARAMS_SIZE, dtype=np.int32)
+    params[K.P_PLAYERS] = n
+    params[K.P_TARGET] = K.DEFAULT_TARGET[n] if target is None else check_int("target", target, 1)
+    params[K.P_MAX_HANDS] = check_optional_limit("max_hands", max_hands)
+    params[K.P_MAX_STEPS] = check_optional_limit("max_steps", max_steps)
+    params[K.P_HAND_EPISODE] = int(bool(hand_episode))
+    return params
+
+
+def _mask_tiles(mask: int) -> list[tuple[int, int]]:
+    return [TILES[t] for t in range(NUM_TILES) if (int(mask) >> t) & 1]
+
+
+def load_deal(state: np.ndarray, params: np.ndarray, deal: dict[str, Any]) -> None:
+    """Overwrite the current (fresh) hand of ``state`` with a given position.
+
+    ``deal = {"hands": [[(a, b), …], …], "boneyard": [(a, b), …], "opener": seat}``; the boneyard
+    is drawn front first. Tiles left out of both are out of play for that hand. Raises
+    ``ValueError`` saying what is wrong, before touching ``state``.
+    """
+    n = int(params[K.P_PLAYERS])
+    if not isinstance(deal, dict) or set(deal) - {"hands", "boneyard", "opener"} or "hands" not in deal:
+        raise ValueError('deal must be a dict {"hands": [...], "boneyard": [...], "opener": seat}')
+    hands = deal["hands"]
+    if len(hands) != n:
+        raise ValueError(f"deal has {len(hands)} hands for {n} players")
+    seen: set[int] = set()
+
+    def take(tile: Any, where: str) -> int:
+        t = tile_index(tile)
+        if t in seen:
+            raise ValueError(f"tile {TILES[t]} is dealt twice ({where})")
+        seen.add(t)
+        return t
+
+    masks = []
+    for seat, hand in enumerate(hands):
+        if len(hand) == 0:
+            raise ValueError(f"hand {seat} is empty: every seat needs at least one tile")
+        masks.append(sum(1 << take(tile, f"hand {seat}") for tile in hand))
+    bone = [take(tile, "boneyard") for tile in deal.get("boneyard", [])]
+    opener = check_int("opener", deal.get("opener", 0), 0, n - 1)
+    for seat in range(4):
+        state[K.HAND + seat] = masks[seat] if seat < n else 0
+    state[K.BONE : K.BONE + NUM_TILES] = 0
+    state[K.BONE : K.BONE + len(bone)] = bone
+    state[K.BONE_HEAD] = 0
+    state[K.BONE_LEN] = len(bone)
+    state[K.OPENER] = opener
+    state[K.CUR] = opener
+
+
+class Game(KernelGame):
+    """One match of American Sniff to the target score (RULES.md S1–S27).
+
+    When a hand ends (S22) it is settled (S23–S24) and the next hand is dealt at once from the
+    match's own random stream; ``current_player`` is then the new opener (S6). DRAW (112) and
+    PASS (113) are always explicit actions here.
+
+    Args:
+        num_players: 2, 3 or 4 (4 = partnerships 0+2 vs 1+3, S1).
+        seed: the match's random stream; ``None`` for fresh entropy.
+        target: points to win (S3 defaults 250/200/200).
+        deal: fix the first hand, ``{"hands": …, "boneyard": …, "opener": seat}``.
+        max_hands, max_steps: truncation limits (S26); ``None`` for no limit.
+    """
+
+    rules = RULES
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        seed: int | None = None,
+        target: int | None = None,
+        deal: dict[str, Any] | None = None,
+        max_hands: int | None = DEFAULT_MAX_HANDS,
+        max_steps: int | None = None,
+        _params: np.ndarray | None = None,
+    ) -> None:
+        params = make_params(num_players, target, max_hands, max_steps) if _params is None else _params
+        state = np.zeros(K.STATE_SIZE, dtype=np.int32)
+        K.new_match(state, params, *stream_state(seed))
+        if deal is not None:
+            load_deal(state, params, deal)
+        super().__init__(state, params)
+        #: ``("credit", side, points)`` and ``("deduct", seat, points)`` in order; scores are their sum.
+        self.events: list[tuple[str, int, int]] = []
+
+    # --- accessors (API.md) ---------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return int(self._params[K.P_PLAYERS])
+
+    @property
+    def target(self) -> int:
+        return int(self._params[K.P_TARGET])
+
+    @property
+    def scores(self) -> list[int]:
+        """One score per player (2–3 players) or per partnership (4 players: seats 0+2, 1+3)."""
+        sides = 2 if self.num_players == 4 else self.num_players
+        return self._state[K.SCORE : K.SCORE + sides].tolist()
+
+    def side_of(self, seat: int) -> int:
+        """Index into ``scores`` for ``seat``."""
+        return seat % 2 if self.num_players == 4 else seat
+
+    def hand(self, seat: int) -> list[tuple[int, int]]:
+        """Tiles held by ``seat``, in set order."""
+        check_int("seat", seat, 0, self.num_players - 1)
+        return _mask_tiles(self._state[K.HAND + seat])
+
+    @property
+    def boneyard(self) -> list[tuple[int, int]]:
+        """Remaining boneyard, next draw first (hidden information)."""
+        s = self._state
+        return [TILES[t] for t in s[K.BONE + s[K.BONE_HEAD] : K.BONE + s[K.BONE_LEN]]]
+
+    @property
+    def boneyard_size(self) -> int:
+        return int(self._state[K.BONE_LEN] - self._state[K.BONE_HEAD])
+
+    @property
+    def opener(self) -> int:
+        return int(self._state[K.OPENER])
+
+    @property
+    def hands_played(self) -> int:
+        return int(self._state[K.HANDS_DONE])
+
+    @property
+    def winner(self) -> int | None:
+        """Side that reached the target (S25), else ``None``."""
+        w = int(self._state[K.WINNER])
+        return None if w < 0 else w
+
+    @property
+    def is_truncated(self) -> bool:
+        return int(self._state[K.STATUS]) == K.TRUNCATED
+
+    @property
+    def last_credit(self) -> int:
+        return int(self._state[K.CREDIT])
+
+    def known_voids(self, seat: int) -> list[int]:
+        """Pips ``seat`` is publicly known to lack this hand (it drew or passed while they were open)."""
+        voids = int(self._state[K.VOIDS + seat])
+        return [p for p in range(7) if (voids >> p) & 1]
+
+    def action_name(self, action: int) -> str:
+        return action_name(action)
+
+    # --- the layout in the rule texts' terms ----------------------------------------------------
+    def describe(self) -> dict[str, Any]:
+        """The layout as the worked examples state it (API.md): tiles, spinner, connections,
+        open spots with their pips, scored contributions, their total and the last credit."""
+        s = self._state
+        tiles, connections = [], []
+        for i in range(int(s[K.N_PLACED])):
+            entry = int(s[K.LOG + i])
+            tile = TILES[entry & 31]
+            tiles.append(tile)
+            parent = ((entry >> 7) & 31) - 1
+            if parent >= 0:
+                parent_side = K.SIDE_NAMES[(entry >> 12) & 7]
+                connections.append(((TILES[parent], parent_side), (tile, K.SIDE_NAMES[(entry >> 15) & 7])))
+        open_spots, scored = [], []
+        for k in range(4):
+            pip = int(s[K.END_PIP + k])
+            if pip < 0:
+                continue
+            tile = TILES[s[K.END_TILE + k]]
+            open_spots.append((tile, K.SIDE_NAMES[s[K.END_SIDE + k]], pip))
+            contribution = int(K.arm_contribution(s, k))
+            if contribution >= 0:
+                scored.append((tile, contribution))
+        sniff = int(s[K.SNIFF])
+        return {
+            "tiles": tiles,
+            "spinner": TILES[sniff] if sniff >= 0 else None,
+            "connections": connections,
+            "open_spots": open_spots,
+            "scored": scored,
+            "total": sum(c for _, c in scored),
+            "credit": int(s[K.CREDIT]) if tiles else 0,
+        }
+
+    # --- bookkeeping ------------------------------------------------------------------------------
+    def _after_apply(self, actor: int, action: int, events: int) -> None:
+        s = self._state
+        if action < DRAW and s[K.CREDIT] > 0:
+            self.events.append(("credit", self.side_of(actor), int(s[K.CREDIT])))
+        if events & K.EV_HAND_END:
+            for seat in range(self.num_players):
+                if s[K.DEDUCT + seat]:
+                    self.events.append(("deduct", seat, int(s[K.DEDUCT + seat])))
+
+    def __str__(self) -> str:
+        from sniff_env.render import render_text
+
+        return render_text(self)

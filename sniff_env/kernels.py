@@ -1,0 +1,382 @@
+"""Compiled rules of American Sniff: the single source of truth (RULES.md Part S).
+
+One match is one ``int32`` row (``STATE_SIZE`` slots, laid out below); the match's options are a
+second small row (``PARAMS_SIZE``). Every function here is ``numba.njit(cache=True)``, touches only
+these arrays and the tile tables, and so can run over rows of a 2-D batch in ``prange``.
+
+State layout (slot: meaning):
+
+========================  =====================================================================
+``RNG``, ``RNG+1``        the match's own splitmix64 stream (deals and lots, S5/S6)
+``STATUS``                ``LIVE``, ``WON`` (S25), ``TRUNCATED`` (S26), ``HAND_OVER`` (hand episodes)
+``WINNER``                side that reached the target, ``-1``
+``CUR`` / ``OPENER``      seat to act / seat that opened this hand
+``HANDS_DONE``            hands completed in this match; ``STEPS`` actions applied
+``HAND+s``                28-bit tile mask of seat ``s``
+``BONE+i``                boneyard in draw order; ``BONE_HEAD`` next draw, ``BONE_LEN`` tiles dealt to it
+``SCORE+side``            match score per side (seat with 2–3 players, seat % 2 with 4)
+``CREDIT``                credit of the last placement (S17)
+``PLAYED`` / ``N_PLACED`` mask and count of tiles on the table
+``LOG+i``                 placement ``i``, packed: tile, arm, parent tile + 1, parent side, own side
+``SNIFF``                 the Sniff's tile (S12), ``-1``; ``SIDE_ARMS_OPEN`` both line sides taken (S13)
+``END_TILE/SIDE/PIP+k``   arm ``k``'s outer end: its tile, the side that is free, the pip accepted
+                          (``-1``: the arm is not a free spot)
+``VOIDS+s``               pips seat ``s`` is publicly known to lack (drew or passed while open)
+``LAST_RESULT``           how the last hand ended (``DOMINO``/``BLOCKED``), ``LAST_OUT`` who went out
+``DEDUCT+s``              rounded pips deducted from seat ``s`` at the last settlement (S23/S24)
+========================  =====================================================================
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from envkit.rng import below, shuffle
+from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
+
+# --- options row -------------------------------------------------------------------------------
+P_PLAYERS, P_TARGET, P_MAX_HANDS, P_MAX_STEPS, P_HAND_EPISODE = range(5)
+PARAMS_SIZE = 5
+
+# --- state row ---------------------------------------------------------------------------------
+RNG = 0
+STATUS = 2
+WINNER = 3
+CUR = 4
+OPENER = 5
+HANDS_DONE = 6
+STEPS = 7
+HAND = 8  # 4 slots
+BONE = 12  # 28 slots
+BONE_HEAD = 40
+BONE_LEN = 41
+SCORE = 42  # 4 slots
+CREDIT = 46
+PLAYED = 47
+N_PLACED = 48
+LOG = 49  # 28 slots
+SNIFF = 77
+SIDE_ARMS_OPEN = 78
+END_TILE = 79  # 4 slots
+END_SIDE = 83  # 4 slots
+END_PIP = 87  # 4 slots
+VOIDS = 91  # 4 slots
+LAST_RESULT = 95
+LAST_OUT = 96
+DEDUCT = 97  # 4 slots
+STATE_SIZE = 101
+
+# STATUS values
+LIVE, WON, TRUNCATED, HAND_OVER = 0, 1, 2, 3
+# LAST_RESULT values
+NO_RESULT, DOMINO, BLOCKED = 0, 1, 2
+# sides of a tile (API.md describe())
+LOW, HIGH, LINE_A, LINE_B, ARM_A, ARM_B = range(6)
+SIDE_NAMES = ("low", "high", "line_a", "line_b", "arm_a", "arm_b")
+# bit flags returned by apply()
+EV_HAND_END, EV_BLOCKED, EV_WON, EV_TRUNCATED = 1, 2, 4, 8
+
+HAND_SIZE = np.array([0, 0, 7, 6, 5], dtype=np.int32)  # S5, by player count
+DEFAULT_TARGET = {2: 250, 3: 200, 4: 200}  # S3
+
+
+@nb.njit(cache=True, inline="always")
+def side_of(params, seat):
+    """Score slot of ``seat``: partnerships 0+2 / 1+3 with four players (S1)."""
+    return seat % 2 if params[P_PLAYERS] == 4 else seat
+
+
+@nb.njit(cache=True, inline="always")
+def is_double(tile):
+    return TILE_LOW[tile] == TILE_HIGH[tile]
+
+
+@nb.njit(cache=True)
+def pip_count(mask):
+    """Total pips of the tiles in ``mask`` (S2)."""
+    total = 0
+    for t in range(NUM_TILES):
+        if (mask >> t) & 1:
+            total += TILE_LOW[t] + TILE_HIGH[t]
+    return total
+
+
+@nb.njit(cache=True)
+def tile_count(mask):
+    """Number of tiles in ``mask``."""
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+@nb.njit(cache=True)
+def open_pips(s):
+    """Bit mask of the pips accepted by the free attachment spots (all pips before the opening)."""
+    if s[N_PLACED] == 0:
+        return 0x7F
+    pips = 0
+    for k in range(4):
+        if s[END_PIP + k] >= 0:
+            pips |= 1 << s[END_PIP + k]
+    return pips
+
+
+@nb.njit(cache=True)
+def playable_mask(s, hand):
+    """Tiles of ``hand`` that have a legal placement now (S9)."""
+    if s[N_PLACED] == 0:
+        return hand
+    out = 0
+    pips = open_pips(s)
+    for p in range(7):
+        if (pips >> p) & 1:
+            out |= hand & PIP_TILES[p]
+    return out
+
+
+@nb.njit(cache=True)
+def arm_contribution(s, k):
+    """What arm ``k``'s outer end scores (S10, S14), or ``-1`` when it is not a scored end.
+
+    The opening Sniff with both line sides free is one end double: it is scored once, on arm 0.
+    """
+    if s[END_PIP + k] < 0:
+        return -1
+    tile = s[END_TILE + k]
+    pip = s[END_PIP + k]
+    if k == 1 and tile == s[SNIFF] and tile == s[END_TILE]:
+        return -1  # both line sides of the opening Sniff are free: counted on arm 0
+    if k >= 2 and tile == s[SNIFF]:
+        return pip  # an uncovered side arm counts one half (S14)
+    if is_double(tile):
+        return 2 * pip  # an end double counts both halves (S10)
+    return pip
+
+
+@nb.njit(cache=True)
+def end_total(s):
+    """Sum of all currently scored ends (S17)."""
+    total = 0
+    for k in range(4):
+        c = arm_contribution(s, k)
+        if c > 0:
+            total += c
+    return total
+
+
+@nb.njit(cache=True)
+def legal_mask_into(s, params, out):
+    """Write the legal actions of the seat to act into the bool array ``out`` (S8, S18–S21)."""
+    out[:] = False
+    if s[STATUS] != LIVE:
+        return
+    hand = s[HAND + s[CUR]]  # S20 holds by itself: after a draw only the drawn tile can fit
+    if s[N_PLACED] == 0:
+        for t in range(NUM_TILES):
+            if (hand >> t) & 1:
+                out[t * 4] = True  # S8: any tile opens, on arm 0
+        return
+    any_move = False
+    for k in range(4):
+        pip = s[END_PIP + k]
+        if pip < 0:
+            continue
+        cand = hand & PIP_TILES[pip]
+        t = 0
+        while cand:
+            if cand & 1:
+                out[t * 4 + k] = True
+                any_move = True
+            cand >>= 1
+            t += 1
+    if not any_move:
+        if s[BONE_HEAD] < s[BONE_LEN]:
+            out[DRAW] = True  # S19
+        else:
+            out[PASS] = True  # S21
+
+
+@nb.njit(cache=True)
+def is_legal(s, params, action):
+    """Whether ``action`` is legal now; the same rule as ``legal_mask_into``, without a buffer."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    legal_mask_into(s, params, mask)
+    return mask[action]
+
+
+@nb.njit(cache=True)
+def _set_end(s, k, tile, side, pip):
+    s[END_TILE + k] = tile
+    s[END_SIDE + k] = side
+    s[END_PIP + k] = pip
+
+
+@nb.njit(cache=True)
+def _place(s, tile, arm):
+    """Lay ``tile`` on ``arm`` and update the layout (S8–S13). Legality is the caller's."""
+    low = TILE_LOW[tile]
+    high = TILE_HIGH[tile]
+    double = low == high
+    if s[N_PLACED] == 0:
+        parent, parent_side, own_side = -1, 0, LINE_A if double else LOW
+        if double:
+            s[SNIFF] = tile  # S12: an opening double is the Sniff
+            _set_end(s, 0, tile, LINE_A, low)
+            _set_end(s, 1, tile, LINE_B, low)
+        else:
+            _set_end(s, 0, tile, LOW, low)
+            _set_end(s, 1, tile, HIGH, high)
+    else:
+        parent, parent_side, pip = s[END_TILE + arm], s[END_SIDE + arm], s[END_PIP + arm]
+        if double:
+            own_side = LINE_A
+            _set_end(s, arm, tile, LINE_B, pip)  # S11: one onward spot
+            if s[SNIFF] < 0:
+                s[SNIFF] = tile  # S12: the first double of the hand
+        elif low == pip:
+            own_side = LOW
+            _set_end(s, arm, tile, HIGH, high)
+        else:
+            own_side = HIGH
+            _set_end(s, arm, tile, LOW, low)
+        sniff = s[SNIFF]
+        if sniff >= 0 and s[SIDE_ARMS_OPEN] == 0 and s[END_TILE] != sniff and s[END_TILE + 1] != sniff:
+            s[SIDE_ARMS_OPEN] = 1  # S13: both line sides continued
+            v = TILE_LOW[sniff]
+            _set_end(s, 2, sniff, ARM_A, v)
+            _set_end(s, 3, sniff, ARM_B, v)
+    s[LOG + s[N_PLACED]] = tile | (arm << 5) | ((parent + 1) << 7) | (parent_side << 12) | (own_side << 15)
+    s[N_PLACED] += 1
+    s[PLAYED] |= 1 << tile
+    s[HAND + s[CUR]] &= ~(1 << tile)
+
+
+@nb.njit(cache=True)
+def _anyone_can_play(s, params):
+    for seat in range(params[P_PLAYERS]):
+        if playable_mask(s, s[HAND + seat]) != 0:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _clear_table(s):
+    s[CREDIT] = 0
+    s[PLAYED] = 0
+    s[N_PLACED] = 0
+    s[SNIFF] = -1
+    s[SIDE_ARMS_OPEN] = 0
+    for k in range(4):
+        _set_end(s, k, -1, 0, -1)
+        s[VOIDS + k] = 0
+
+
+@nb.njit(cache=True)
+def deal_hand(s, params, opener):
+    """Shuffle the set and deal a new hand (S5); ``opener < 0`` draws the opener by lot (S6)."""
+    n = params[P_PLAYERS]
+    tiles = np.arange(NUM_TILES, dtype=np.int32)
+    shuffle(s, RNG, tiles, NUM_TILES)
+    size = HAND_SIZE[n]
+    for seat in range(4):
+        s[HAND + seat] = 0
+    for seat in range(n):
+        for j in range(size):
+            s[HAND + seat] |= 1 << tiles[seat * size + j]
+    rest = NUM_TILES - n * size
+    for j in range(rest):
+        s[BONE + j] = tiles[n * size + j]
+    s[BONE_HEAD] = 0
+    s[BONE_LEN] = rest
+    _clear_table(s)
+    if opener < 0:
+        opener = below(s, RNG, n)
+    s[OPENER] = opener
+    s[CUR] = opener
+
+
+@nb.njit(cache=True)
+def new_match(s, params, rng_hi, rng_lo):
+    """Reset ``s`` to the first hand of a fresh match seeded with the given stream words."""
+    s[:] = 0
+    s[RNG] = rng_hi
+    s[RNG + 1] = rng_lo
+    s[WINNER] = -1
+    s[LAST_OUT] = -1
+    deal_hand(s, params, -1)
+
+
+@nb.njit(cache=True)
+def _settle(s, params, result, out_seat):
+    """End the hand (S22–S24, S6) and deal the next one unless the match or episode is over."""
+    n = params[P_PLAYERS]
+    for seat in range(4):
+        s[DEDUCT + seat] = 0
+    for seat in range(n):
+        rounded = (pip_count(s[HAND + seat]) + 2) // 5 * 5  # S23: each hand on its own
+        s[DEDUCT + seat] = rounded
+        s[SCORE + side_of(params, seat)] -= rounded  # S24
+    s[LAST_RESULT] = result
+    s[LAST_OUT] = out_seat
+    s[HANDS_DONE] += 1
+    if params[P_HAND_EPISODE]:
+        s[STATUS] = HAND_OVER
+        return EV_HAND_END
+    if params[P_MAX_HANDS] > 0 and s[HANDS_DONE] >= params[P_MAX_HANDS]:
+        s[STATUS] = TRUNCATED  # S26
+        return EV_HAND_END | EV_TRUNCATED
+    deal_hand(s, params, out_seat)  # S6: the domino-maker opens, else a new lot
+    return EV_HAND_END
+
+
+@nb.njit(cache=True)
+def _blocked(s, params):
+    """S21 decision: block as soon as the boneyard is empty and nobody can place."""
+    return s[BONE_HEAD] >= s[BONE_LEN] and not _anyone_can_play(s, params)
+
+
+@nb.njit(cache=True)
+def apply_action(s, params, action):
+    """Apply a legal ``action`` for the seat to act; returns ``EV_*`` flags. Legality is the caller's."""
+    n = params[P_PLAYERS]
+    cur = s[CUR]
+    events = 0
+    if action == DRAW:  # S19: one tile at a time
+        known = s[VOIDS + cur] | open_pips(s)
+        tile = s[BONE + s[BONE_HEAD]]
+        s[BONE_HEAD] += 1
+        s[HAND + cur] |= 1 << tile
+        if playable_mask(s, 1 << tile):
+            s[VOIDS + cur] = known  # S20: it is the only tile that fits, so it is played next
+        else:
+            s[VOIDS + cur] = open_pips(s)  # the unseen new tile may carry older voids
+            if _blocked(s, params):
+                events = EV_BLOCKED | _settle(s, params, BLOCKED, -1)
+    elif action == PASS:  # S21
+        s[VOIDS + cur] |= open_pips(s)
+        s[CUR] = (cur + 1) % n
+    else:
+        _place(s, action // 4, action % 4)
+        total = end_total(s)
+        credit = total if total > 0 and total % 5 == 0 else 0  # S17
+        s[CREDIT] = credit
+        side = side_of(params, cur)
+        s[SCORE + side] += credit
+        if s[SCORE + side] >= params[P_TARGET]:  # S25: the match ends at once
+            s[STATUS] = WON
+            s[WINNER] = side
+            events = EV_WON
+        elif s[HAND + cur] == 0:  # S22: domino
+            events = _settle(s, params, DOMINO, cur)
+        else:
+            s[CUR] = (cur + 1) % n  # S7
+            if _blocked(s, params):
+                events = EV_BLOCKED | _settle(s, params, BLOCKED, -1)
+    s[STEPS] += 1
+    if s[STATUS] == LIVE and params[P_MAX_STEPS] > 0 and s[STEPS] >= params[P_MAX_STEPS]:
+        s[STATUS] = TRUNCATED  # S26
+        events |= EV_TRUNCATED
+    return events

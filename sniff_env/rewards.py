@@ -1,0 +1,36 @@
+"""Reward kernels of the Sniff environments (shared by the AEC env and ``VectorGame``)."""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from envkit.rewards import rank_rewards
+from sniff_env import kernels as K
+
+POINTS, WIN = 0, 1
+REWARD_MODES = {"points": POINTS, "win": WIN}
+
+
+@nb.njit(cache=True)
+def write_rewards(s, params, scores_before, mode, out):
+    """Per-seat reward of what happened since ``scores_before`` (the ``SCORE`` slots then).
+
+    ``points``: each seat gets its side's score change (credits S17 minus deductions S24;
+    partners share). ``win``: zero when the match goes on or is truncated; when it is won (S25)
+    the winning side gets +1 and the others share −1 (3 players: −0.5 each).
+    """
+    n = params[K.P_PLAYERS]
+    sides = 2 if n == 4 else n
+    out[:n] = 0.0
+    if mode == POINTS:
+        for seat in range(n):
+            side = K.side_of(params, seat)
+            out[seat] = s[K.SCORE + side] - scores_before[side]
+    elif s[K.STATUS] == K.WON:
+        placed = np.zeros(sides, dtype=np.float64)
+        placed[s[K.WINNER]] = 1.0
+        by_side = np.empty(sides, dtype=np.float64)
+        rank_rewards(placed, sides, by_side)
+        for seat in range(n):
+            out[seat] = by_side[K.side_of(params, seat)]

@@ -1,0 +1,72 @@
+"""The double-six set (S2) and the action ids of API.md.
+
+Tile index ``i`` enumerates ``(0,0), (0,1), … (0,6), (1,1), … (6,6)``. Action ``tile * 4 + arm``
+places a tile on arm 0/1 (the main line's ends) or 2/3 (the Sniff's side arms); ``DRAW`` (S19)
+and ``PASS`` (S21) follow.
+
+>>> encode_action((3, 5), 1)
+85
+>>> decode_action(85)
+('place', (3, 5), 1)
+>>> decode_action(DRAW)
+('draw', None, None)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+NUM_TILES = 28
+NUM_ARMS = 4
+DRAW = NUM_TILES * NUM_ARMS  # 112
+PASS = DRAW + 1  # 113
+NUM_ACTIONS = PASS + 1  # 114
+
+TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(7) for b in range(a, 7))
+TILE_INDEX: dict[tuple[int, int], int] = {t: i for i, t in enumerate(TILES)}
+
+#: low and high half of every tile, as arrays the kernels read.
+TILE_LOW = np.array([a for a, _ in TILES], dtype=np.int32)
+TILE_HIGH = np.array([b for _, b in TILES], dtype=np.int32)
+#: ``PIP_TILES[p]``: bit mask of the tiles that carry pip ``p`` on either half.
+PIP_TILES = np.array([sum(1 << i for i, (a, b) in enumerate(TILES) if p in (a, b)) for p in range(7)], dtype=np.int32)
+ARM_NAMES = ("west", "east", "north", "south")
+
+
+def tile_index(tile: tuple[int, int]) -> int:
+    """Index of ``tile`` in the set; halves may come in either order."""
+    try:
+        a, b = (int(x) for x in tile)
+    except (TypeError, ValueError):
+        raise ValueError(f"a tile is a pair of pips (a, b), got {tile!r}") from None
+    key = (min(a, b), max(a, b))
+    if key not in TILE_INDEX:
+        raise ValueError(f"{tile!r} is not a double-six tile: pips must lie in 0..6")
+    return TILE_INDEX[key]
+
+
+def encode_action(tile: tuple[int, int], arm: int) -> int:
+    """Action id that places ``tile`` on ``arm`` (0–3; the opening tile uses arm 0)."""
+    if arm not in range(NUM_ARMS):
+        raise ValueError(f"arm must be 0, 1, 2 or 3, got {arm!r}")
+    return tile_index(tile) * NUM_ARMS + arm
+
+
+def decode_action(action: int) -> tuple[str, tuple[int, int] | None, int | None]:
+    """``("place", tile, arm)``, ``("draw", None, None)`` or ``("pass", None, None)``."""
+    action = int(action)
+    if action == DRAW:
+        return ("draw", None, None)
+    if action == PASS:
+        return ("pass", None, None)
+    if not 0 <= action < DRAW:
+        raise ValueError(f"action ids run from 0 to {NUM_ACTIONS - 1}, got {action}")
+    return ("place", TILES[action // NUM_ARMS], action % NUM_ARMS)
+
+
+def action_name(action: int) -> str:
+    """A short human name: ``"[3|5] east"``, ``"draw"``, ``"pass"``."""
+    kind, tile, arm = decode_action(action)
+    if kind != "place":
+        return kind
+    return f"[{tile[0]}|{tile[1]}] {ARM_NAMES[arm]}"

@@ -1,0 +1,254 @@
+"""Independent pure-Python reference for ONE HAND of American Sniff (dominoes).
+
+Derived only from /work/shared/RULES.md (Part S, S1-S27 with its Decisions), the "Sniff"
+section of /work/shared/API.md and the worked examples of the original rule text.
+Standard library only; written for clarity, not speed.  Used as the oracle of a
+differential test against the compiled engine.
+
+Layout model (deliberately direct):
+  * ``placed``       - the tiles on the table in placement order;
+  * ``connections``  - list of ((existing tile, side), (attached tile, side));
+  * ``arms``         - for each of the four arms 0..3 the spot (tile, side) that is its
+                       current free end, or None (arms 2/3 stay None until the Sniff's
+                       two line sides both have a tile attached, S13).
+Scored ends and free spots for describe() are recomputed from ``placed`` and
+``connections`` tile by tile (S10, S11, S14), independently of ``arms``; ``arms`` is
+only used to name actions.
+"""
+
+from __future__ import annotations
+
+TILES: list[tuple[int, int]] = [(a, b) for a in range(7) for b in range(a, 7)]
+TILE_INDEX: dict[tuple[int, int], int] = {t: i for i, t in enumerate(TILES)}
+DRAW, PASS = 112, 113
+TARGETS = {2: 250, 3: 200, 4: 200}  # S3 (the harness passes the target explicitly)
+
+
+def is_double(tile: tuple[int, int]) -> bool:
+    return tile[0] == tile[1]
+
+
+def pip_of(tile: tuple[int, int], side: str) -> int:
+    """Pip a spot accepts: the half's value for a non-double, v for any side of a double."""
+    if side == "high":
+        return tile[1]
+    return tile[0]  # "low", or any side of a double
+
+
+def round5(pips: int) -> int:
+    """S23: nearest multiple of 5; remainders 1, 2 round down, 3, 4 round up."""
+    r = pips % 5
+    return pips - r if r <= 2 else pips + (5 - r)
+
+
+def encode(tile: tuple[int, int], arm: int) -> int:
+    return TILE_INDEX[tile] * 4 + arm
+
+
+class SniffHandReference:
+    def __init__(
+        self,
+        num_players: int,
+        hands: list[list[tuple[int, int]]],
+        boneyard: list[tuple[int, int]],
+        opener: int,
+        scores: list[int],
+        target: int,
+    ):
+        if num_players not in (2, 3, 4):  # S1
+            raise ValueError("num_players must be 2, 3 or 4")
+        if len(hands) != num_players:
+            raise ValueError("need one hand per seat")
+        if not 0 <= opener < num_players:
+            raise ValueError("opener out of range")
+        n_sides = 2 if num_players == 4 else num_players
+        if len(scores) != n_sides:
+            raise ValueError(f"need {n_sides} scores")
+        norm = lambda t: (min(t), max(t))  # noqa: E731
+        self.num_players = num_players
+        self.hands: list[list[tuple[int, int]]] = [[norm(t) for t in h] for h in hands]
+        self.boneyard: list[tuple[int, int]] = [norm(t) for t in boneyard]
+        all_tiles = [t for h in self.hands for t in h] + self.boneyard
+        if len(set(all_tiles)) != len(all_tiles) or not set(all_tiles) <= set(TILES):
+            raise ValueError("tiles must be distinct double-six tiles")
+        if not self.hands[opener]:
+            raise ValueError("the opener needs a tile")
+        self.current_player: int = opener
+        self.scores: list[int] = list(scores)
+        self.target = target
+        self.over = False
+        self.result: str | None = None
+        self.out_player: int | None = None
+        self.winner: int | None = None
+        self.deductions: list[int] = [0] * num_players
+        self.last_credit = 0
+        self.forced: tuple[int, int] | None = None  # S20: drawn playable tile that must be placed
+        # layout
+        self.placed: list[tuple[int, int]] = []
+        self.connections: list[tuple[tuple[tuple[int, int], str], tuple[tuple[int, int], str]]] = []
+        self.spinner: tuple[int, int] | None = None
+        self.arms: list[tuple[tuple[int, int], str] | None] = [None, None, None, None]
+
+    # ------------------------------------------------------------------ helpers
+    def side_of(self, seat: int) -> int:
+        """Score index of a seat: partnership seat % 2 with 4 players (S1), else the seat."""
+        return seat % 2 if self.num_players == 4 else seat
+
+    def used_sides(self, tile: tuple[int, int]) -> set[str]:
+        """Sides of a placed tile that take part in a connection (either end of it)."""
+        used = set()
+        for (t1, s1), (t2, s2) in self.connections:
+            if t1 == tile:
+                used.add(s1)
+            if t2 == tile:
+                used.add(s2)
+        return used
+
+    def placements_of(self, tile: tuple[int, int]) -> list[int]:
+        """Action ids placing ``tile`` on the current layout (S8, S9)."""
+        if not self.placed:
+            return [encode(tile, 0)]  # S8: any tile opens, on arm 0
+        out = []
+        for arm, spot in enumerate(self.arms):
+            if spot is not None and pip_of(*spot) in tile:
+                out.append(encode(tile, arm))
+        return out
+
+    def can_place(self, seat: int) -> bool:
+        return any(self.placements_of(t) for t in self.hands[seat])
+
+    # ------------------------------------------------------------------ API
+    def legal_actions(self) -> list[int]:
+        if self.over:
+            return []
+        seat = self.current_player
+        if self.forced is not None:  # S20: only the drawn tile may be played
+            return sorted(self.placements_of(self.forced))
+        acts = sorted(a for t in self.hands[seat] for a in self.placements_of(t))
+        if acts:
+            return acts  # S18: must play
+        if self.boneyard:
+            return [DRAW]  # S19
+        return [PASS]  # S21
+
+    def apply(self, action: int) -> None:
+        legal = self.legal_actions()
+        if action not in legal:
+            raise ValueError(f"illegal action {action!r}; legal actions: {legal}")
+        seat = self.current_player
+        n = self.num_players
+        if action == DRAW:  # S19: one tile; the turn does not end
+            tile = self.boneyard.pop(0)
+            self.hands[seat].append(tile)
+            if self.placements_of(tile):
+                self.forced = tile  # S20
+            self.check_block()
+            return
+        if action == PASS:  # S21
+            self.current_player = (seat + 1) % n
+            self.check_block()
+            return
+        tile, arm = TILES[action // 4], action % 4
+        self.hands[seat].remove(tile)
+        self.forced = None
+        self.place(tile, arm)
+        # S17: credit of this placement
+        total = sum(v for _, v in self.scored())
+        credit = total if total > 0 and total % 5 == 0 else 0
+        self.last_credit = credit
+        side = self.side_of(seat)
+        self.scores[side] += credit
+        if self.scores[side] >= self.target:  # S25: immediate win, no settlement
+            self.over, self.result, self.winner = True, "won", side
+            return
+        if not self.hands[seat]:  # S22: domino
+            self.out_player = seat
+            self.settle("domino")
+            return
+        if self.check_block():
+            return
+        self.current_player = (seat + 1) % n  # S7
+
+    def check_block(self) -> bool:
+        """S21 Decision: blocked as soon as the boneyard is empty and nobody can place."""
+        if self.boneyard or any(self.can_place(s) for s in range(self.num_players)):
+            return False
+        self.settle("blocked")
+        return True
+
+    def settle(self, result: str) -> None:
+        """S23/S24: each hand rounded on its own, subtracted from its side's score."""
+        self.over, self.result = True, result
+        for seat in range(self.num_players):
+            amount = round5(sum(a + b for a, b in self.hands[seat]))
+            self.deductions[seat] = amount
+            self.scores[self.side_of(seat)] -= amount
+
+    # ------------------------------------------------------------------ layout
+    def place(self, tile: tuple[int, int], arm: int) -> None:
+        """Put ``tile`` on ``arm`` (legality already checked) and update the arm ends."""
+        if is_double(tile) and self.spinner is None:
+            self.spinner = tile  # S12: first double of the hand
+        if not self.placed:
+            self.placed.append(tile)
+            if is_double(tile):
+                self.arms[0], self.arms[1] = (tile, "line_a"), (tile, "line_b")
+            else:
+                self.arms[0], self.arms[1] = (tile, "low"), (tile, "high")
+            return
+        spot = self.arms[arm]
+        pip = pip_of(*spot)
+        if is_double(tile):
+            attach, free = "line_a", "line_b"  # S10/S13: attaches by A, B continues the arm
+        elif tile[0] == pip:
+            attach, free = "low", "high"
+        else:
+            attach, free = "high", "low"
+        self.placed.append(tile)
+        self.connections.append((spot, (tile, attach)))
+        self.arms[arm] = (tile, free)
+        # S13: side arms become free once both of the Sniff's line sides have a tile attached
+        sp = self.spinner
+        if sp is not None and self.arms[2] is None and {"line_a", "line_b"} <= self.used_sides(sp):
+            self.arms[2], self.arms[3] = (sp, "arm_a"), (sp, "arm_b")
+
+    def free_spots(self) -> list[tuple[tuple[int, int], str, int]]:
+        """Every free attachment spot, derived tile by tile from the connections (S9-S15)."""
+        out = []
+        for tile in self.placed:
+            used = self.used_sides(tile)
+            if not is_double(tile):
+                sides = ["low", "high"]
+            elif tile == self.spinner and {"line_a", "line_b"} <= used:
+                sides = ["arm_a", "arm_b"]
+            else:
+                sides = ["line_a", "line_b"]  # a non-Sniff double always has line_a used
+            out += [(tile, s, pip_of(tile, s)) for s in sides if s not in used]
+        return out
+
+    def scored(self) -> list[tuple[tuple[int, int], int]]:
+        """(tile, contribution) of every currently scored end (S10, S14, S15)."""
+        out = []
+        for tile in self.placed:
+            used = self.used_sides(tile)
+            v = tile[0]
+            if not is_double(tile):
+                out += [(tile, pip_of(tile, s)) for s in ("low", "high") if s not in used]
+            elif not {"line_a", "line_b"} <= used:
+                out.append((tile, 2 * v))  # end double: both halves, once
+            elif tile == self.spinner:
+                out += [(tile, v) for s in ("arm_a", "arm_b") if s not in used]
+            # an interior non-Sniff double scores nothing
+        return out
+
+    def describe(self) -> dict:
+        scored = self.scored()
+        return {
+            "tiles": list(self.placed),
+            "spinner": self.spinner,
+            "connections": list(self.connections),
+            "open_spots": self.free_spots(),
+            "scored": scored,
+            "total": sum(v for _, v in scored),
+            "credit": self.last_credit,
+        }
