@@ -88,7 +88,8 @@ class KernelAECEnv(AECEnv, EzPickle):
         """``(terminated, truncated)`` of the episode now."""
         raise NotImplementedError
 
-    def _info(self, actor: int, action: int) -> dict[str, Any]:
+    def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
+        """``infos`` of the agent that just acted."""
         return {}
 
     def _play_forced(self) -> None:
@@ -140,7 +141,7 @@ class KernelAECEnv(AECEnv, EzPickle):
         self.game.apply(action)
         self._cumulative_rewards[agent] = 0.0
         self.infos = {a: {} for a in self.agents}
-        self.infos[agent] = self._info(actor, int(action))
+        self.infos[agent] = self._info(actor, int(action), before)
         self._play_forced()
         self._finish_step(before)
         if self.render_mode == "human":

@@ -33,9 +33,11 @@ class KernelGame:
 
     rules: ClassVar[KernelRules]
 
-    def __init__(self, state: np.ndarray, params: np.ndarray) -> None:
+    def __init__(self, state: np.ndarray, params: np.ndarray, num_actions: int | None = None) -> None:
         self._state = state
         self._params = params
+        #: size of this game's action space (at most ``rules.num_actions``)
+        self.num_actions = self.rules.num_actions if num_actions is None else num_actions
         self._mask = np.zeros(self.rules.num_actions, dtype=np.bool_)
         self.history: list[int] = []
 
@@ -52,7 +54,7 @@ class KernelGame:
     def legal_mask(self) -> np.ndarray:
         """Bool array over all action ids; all ``False`` once terminal."""
         self.rules.legal_mask_into(self._state, self._params, self._mask)
-        return self._mask.copy()
+        return self._mask[: self.num_actions].copy()
 
     def legal_actions(self) -> list[int]:
         """Sorted legal action ids."""
@@ -69,7 +71,7 @@ class KernelGame:
         except TypeError:
             raise ValueError(f"an action is an integer id; got {action!r}") from None
         self.rules.legal_mask_into(self._state, self._params, self._mask)
-        if not (0 <= a < self.rules.num_actions and self._mask[a]):
+        if not (0 <= a < self.num_actions and self._mask[a]):
             raise ValueError(self._illegal_message(a))
         actor = self.current_player
         events = int(self.rules.apply_action(self._state, self._params, a))
@@ -91,7 +93,7 @@ class KernelGame:
         if self.is_terminal():
             return f"action {action} is illegal: the game is over"
         legal = ", ".join(f"{a} ({self.action_name(a)})" for a in np.flatnonzero(self._mask))
-        shown = self.action_name(action) if 0 <= action < self.rules.num_actions else "out of range"
+        shown = self.action_name(action) if 0 <= action < self.num_actions else "out of range"
         return f"action {action} ({shown}) is illegal for seat {self.current_player}; legal: {legal}"
 
     # --- raw access for the layers above --------------------------------------------------------

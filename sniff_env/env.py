@@ -114,7 +114,7 @@ class raw_env(KernelAECEnv):
         status = int(self.game._state[K.STATUS])
         return status in (K.WON, K.HAND_OVER), status == K.TRUNCATED
 
-    def _info(self, actor: int, action: int) -> dict[str, Any]:
+    def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
         if action >= DRAW:
             return {}
         return {"credit": self.game.last_credit, "scored": self.game.describe()["scored"]}

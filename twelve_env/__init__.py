@@ -1,0 +1,15 @@
+"""The card game "12" (Jamaican Sniping) for reinforcement learning (RULES.md Part T).
+
+>>> import twelve_env
+>>> env = twelve_env.env(num_players=3)
+>>> env.reset(seed=0)
+>>> obs, *_ = env.last()
+>>> obs["observation"].shape, obs["action_mask"].shape
+((69,), (13,))
+"""
+
+from twelve_env.cards import card_value, rank_name
+from twelve_env.env import env, raw_env
+from twelve_env.game import Game
+
+__all__ = ["Game", "card_value", "env", "rank_name", "raw_env"]

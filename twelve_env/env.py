@@ -1,0 +1,90 @@
+"""PettingZoo AEC environment for the card game "12" (Jamaican Sniping).
+
+| Import             | ``import twelve_env; env = twelve_env.env(num_players=4)``              |
+|--------------------|-------------------------------------------------------------------------|
+| Actions            | Discrete(13) bridge deck (A, 2 … 10, J, Q, K) / Discrete(11) number deck |
+| Agents             | ``player_0 … player_{n-1}``, 2 to 7                                     |
+| Observation        | dict: ``observation`` float32[69] (bridge) / [61] (numbers), ``action_mask`` int8 |
+| State              | ``state()``: the observation of the seat to act + every hidden card (by rank) |
+
+The game is RULES.md Part T. The observation layout is the table in ``twelve_env.observation``.
+
+Options:
+
+- ``num_players``: 2 to 7 (default 2, T4).
+- ``deck``: ``"bridge"`` (default, 52 cards) or ``"numbers"`` (1–11 four times) (T1).
+- ``capture_extra_turn``: the inventor's variant of T10 — the capturer plays again (default off).
+- ``reward``: ``"score"`` (default, dense: +1 per card when captured, −1 per card left in hand
+  when the game ends; an episode sums to the T15 score) or ``"win"`` (zero-sum by final score
+  rank: +1 first … −1 last, evenly spaced; tied players share the mean of their places).
+- ``render_mode``: ``None``, ``"ansi"`` or ``"human"``.
+
+One game is one episode (T15). ``reset(seed=…, options={"deal": {...}})`` fixes the position like
+``Game(deal=…)``. After each play ``infos[agent]["captured"]`` is the number of cards it took.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envkit.aec import KernelAECEnv, wrap
+from envkit.options import check_choice
+from twelve_env import kernels as K
+from twelve_env.cards import NUM_RANKS
+from twelve_env.game import Game, make_params
+from twelve_env.observation import obs_size, state_size, write_observation, write_state
+from twelve_env.render import render_text
+from twelve_env.rewards import REWARD_MODES, SNAPSHOT_SIZE, snapshot, write_rewards
+
+
+class raw_env(KernelAECEnv):
+    """"12" as a PettingZoo AEC env (see the module docstring for options)."""
+
+    metadata = {**KernelAECEnv.metadata, "name": "twelve_v0"}
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        deck: str = "bridge",
+        render_mode: str | None = None,
+        capture_extra_turn: bool = False,
+        reward: str = "score",
+    ) -> None:
+        self._params = make_params(num_players, deck, capture_extra_turn)
+        self._reward_mode = REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]
+        ranks = NUM_RANKS[deck]
+        super().__init__(num_players, render_mode, obs_size(ranks), state_size(ranks), ranks, deck=deck,
+                         capture_extra_turn=capture_extra_turn, reward=reward)
+
+    def _new_game(self, seed: int, deal: Any) -> Game:
+        return Game(seed=seed, deal=deal, _params=self._params)
+
+    def _write_observation(self, seat: int, out: np.ndarray) -> None:
+        write_observation(self.game._state, self._params, seat, out)
+
+    def _write_state(self, out: np.ndarray) -> None:
+        write_state(self.game._state, self._params, out)
+
+    def _snapshot(self) -> np.ndarray:
+        out = np.empty(SNAPSHOT_SIZE, dtype=np.int32)
+        snapshot(self.game._state, out)
+        return out
+
+    def _write_rewards(self, before: np.ndarray, out: np.ndarray) -> None:
+        write_rewards(self.game._state, self._params, before, self._reward_mode, out)
+
+    def _episode_over(self) -> tuple[bool, bool]:
+        return int(self.game._state[K.STATUS]) == K.OVER, False
+
+    def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
+        return {"captured": int(self.game._state[K.CAPTURED + actor] - before[actor])}
+
+    def _render_text(self) -> str:
+        return render_text(self.game)
+
+
+def env(**kwargs: Any) -> raw_env:
+    """``raw_env`` inside PettingZoo's standard wrappers, as PettingZoo's classic games do."""
+    return wrap(raw_env(**kwargs))

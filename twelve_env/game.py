@@ -1,0 +1,163 @@
+"""``twelve_env.Game``: one game of "12" as an OpenSpiel-style state object.
+
+>>> g = Game(num_players=3, seed=1)
+>>> [len(g.hand(s)) for s in range(3)], g.stock_size, len(g.pile)
+([5, 5, 5], 36, 1)
+>>> g.apply(g.legal_actions()[0])
+>>> sum(g.scores) <= 0
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envkit.game import KernelGame, KernelRules
+from envkit.options import check_int
+from envkit.rng import stream_state
+from twelve_env import kernels as K
+from twelve_env.cards import COPIES, MAX_RANKS, NUM_RANKS, check_rank, deck_code, rank_name
+
+RULES = KernelRules(
+    num_actions=MAX_RANKS,
+    legal_mask_into=K.legal_mask_into,
+    apply_action=K.apply_action,
+    cur_slot=K.CUR,
+    status_slot=K.STATUS,
+    live=K.LIVE,
+)
+
+
+def make_params(num_players: int = 2, deck: str = "bridge", capture_extra_turn: bool = False) -> np.ndarray:
+    """The checked options row the kernels read (T1, T4, T10)."""
+    params = np.zeros(K.PARAMS_SIZE, dtype=np.int32)
+    params[K.P_PLAYERS] = check_int("num_players", num_players, 2, 7)
+    params[K.P_DECK] = deck_code(deck)
+    params[K.P_EXTRA_TURN] = int(bool(capture_extra_turn))
+    return params
+
+
+def load_deal(state: np.ndarray, params: np.ndarray, deck: str, deal: dict[str, Any]) -> None:
+    """Set up a given position: ``{"hands": [[rank, …], …], "stock": [rank, …], "face_up": rank,
+    "first_player": seat}`` (stock drawn front first). Cards left out are out of play. Raises
+    ``ValueError`` saying what is wrong, before touching ``state``."""
+    n = int(params[K.P_PLAYERS])
+    keys = {"hands", "stock", "face_up", "first_player"}
+    if not isinstance(deal, dict) or set(deal) - keys or not {"hands", "face_up"} <= set(deal):
+        raise ValueError('deal must be a dict {"hands": [...], "stock": [...], "face_up": rank, "first_player": seat}')
+    hands = deal["hands"]
+    if len(hands) != n:
+        raise ValueError(f"deal has {len(hands)} hands for {n} players")
+    hand_counts = np.zeros((n, MAX_RANKS), dtype=np.int32)
+    for seat, hand in enumerate(hands):
+        if len(hand) == 0:
+            raise ValueError(f"hand {seat} is empty: every seat needs at least one card")
+        for rank in hand:
+            hand_counts[seat, check_rank(deck, rank)] += 1
+    stock = [check_rank(deck, r) for r in deal.get("stock", [])]
+    face_up = check_rank(deck, deal["face_up"])
+    counts = hand_counts.sum(axis=0) + np.bincount([*stock, face_up], minlength=MAX_RANKS)
+    over = [rank_name(deck, r) for r in range(MAX_RANKS) if counts[r] > COPIES]
+    if over:
+        raise ValueError(f"the deal uses more than {COPIES} cards of rank {', '.join(over)}")
+    first = check_int("first_player", deal.get("first_player", 0), 0, n - 1)
+    rng = state[K.RNG : K.RNG + 2].copy()
+    state[:] = 0
+    state[K.RNG : K.RNG + 2] = rng
+    state[K.HAND : K.HAND + n * MAX_RANKS] = hand_counts.ravel()
+    # start_game turns the face-up card from the stock's front, so it goes first
+    state[K.STOCK : K.STOCK + len(stock) + 1] = [face_up, *stock]
+    state[K.STOCK_LEN] = len(stock) + 1
+    K.start_game(state, params, first)
+
+
+class Game(KernelGame):
+    """One game of "12" (RULES.md T1–T15); one game is one episode.
+
+    Args:
+        num_players: 2 to 7 (T4); seats play in order (T6).
+        deck: ``"bridge"`` (52 cards, actions 0–12 = A…K) or ``"numbers"`` (1–11 ×4, actions 0–10).
+        seed: the game's random stream; ``None`` for fresh entropy.
+        deal: a given position (see ``load_deal``).
+        capture_extra_turn: the inventor's variant of T10 (the capturer plays again); off by default.
+    """
+
+    rules = RULES
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        deck: str = "bridge",
+        seed: int | None = None,
+        deal: dict[str, Any] | None = None,
+        capture_extra_turn: bool = False,
+        _params: np.ndarray | None = None,
+    ) -> None:
+        params = make_params(num_players, deck, capture_extra_turn) if _params is None else _params
+        self.deck = ("bridge", "numbers")[int(params[K.P_DECK])]
+        state = np.zeros(K.STATE_SIZE, dtype=np.int32)
+        K.new_game(state, params, *stream_state(seed))
+        if deal is not None:
+            load_deal(state, params, self.deck, deal)
+        super().__init__(state, params, num_actions=NUM_RANKS[self.deck])
+
+    @property
+    def num_players(self) -> int:
+        return int(self._params[K.P_PLAYERS])
+
+    @property
+    def scores(self) -> list[int]:
+        """T15: captured cards minus cards in hand, per seat."""
+        out = np.zeros(self.num_players, dtype=np.int64)
+        K.write_scores(self._state, self._params, out)
+        return out.tolist()
+
+    @property
+    def captured(self) -> list[int]:
+        return self._state[K.CAPTURED : K.CAPTURED + self.num_players].tolist()
+
+    def hand(self, seat: int) -> list[int]:
+        """Rank ids held by ``seat``, sorted."""
+        check_int("seat", seat, 0, self.num_players - 1)
+        counts = self._state[K.HAND + MAX_RANKS * seat : K.HAND + MAX_RANKS * (seat + 1)]
+        return [r for r in range(MAX_RANKS) for _ in range(int(counts[r]))]
+
+    @property
+    def stock(self) -> list[int]:
+        """Remaining stock, next card first (hidden information)."""
+        s = self._state
+        return s[K.STOCK + s[K.STOCK_HEAD] : K.STOCK + s[K.STOCK_LEN]].tolist()
+
+    @property
+    def stock_size(self) -> int:
+        return int(self._state[K.STOCK_LEN] - self._state[K.STOCK_HEAD])
+
+    @property
+    def pile(self) -> list[int]:
+        """The face-up cards, bottom first; the last one is the top card."""
+        return self._state[K.PILE : K.PILE + self._state[K.PILE_LEN]].tolist()
+
+    @property
+    def first_player(self) -> int:
+        return int(self._state[K.FIRST])
+
+    @property
+    def last_round(self) -> bool:
+        """Whether the last round (T13) is being played."""
+        return int(self._state[K.LAST_ROUND]) >= 0 and not self.is_terminal()
+
+    @property
+    def turns_left(self) -> int | None:
+        """Turns left in the last round, ``None`` before it."""
+        left = int(self._state[K.LAST_ROUND])
+        return left if left >= 0 else None
+
+    def action_name(self, action: int) -> str:
+        return rank_name(self.deck, action)
+
+    def __str__(self) -> str:
+        from twelve_env.render import render_text
+
+        return render_text(self)
