@@ -41,6 +41,13 @@ class KernelGame:
         self._mask = np.zeros(self.rules.num_actions, dtype=np.bool_)
         self.history: list[int] = []
 
+    @classmethod
+    def from_state(cls, state: np.ndarray, params: np.ndarray) -> KernelGame:
+        """A game positioned at a raw state row (e.g. ``VectorGame.states[i]``); both are copied."""
+        game = cls(seed=0, _params=np.array(params, dtype=np.int32))
+        game._state[:] = state
+        return game
+
     # --- the protocol -------------------------------------------------------------------------
     @property
     def current_player(self) -> int:

@@ -2,8 +2,8 @@
 
 Every game carries a 64-bit splitmix64 state in two ``int32`` slots of its state row, so a
 batch of games stepped in parallel stays reproducible game by game, whatever thread runs it.
-``stream_state(seed, index)`` turns a user seed into that state: game ``index`` of a batch seeded
-with ``seed`` gets the same stream as a single game seeded with ``seed`` when ``index == 0``.
+A user seed becomes a 64-bit key (``numpy.random.SeedSequence``); game ``i`` of a batch seeded
+with ``seed`` starts from ``stream_states(key, i)``, and a single ``Game(seed=seed)`` is game 0.
 """
 
 from __future__ import annotations
@@ -17,26 +17,47 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 _LOW32 = np.uint64(0xFFFFFFFF)
 
 
-def stream_state(seed: int | None, index: int = 0) -> tuple[int, int]:
-    """The two int32 words that seed game ``index`` of a stream seeded with ``seed``.
+def seed_key(seed: int | None) -> np.ndarray:
+    """The two int32 words of a user seed's key; ``None`` draws fresh entropy from the OS."""
+    return np.random.SeedSequence(seed).generate_state(2, dtype=np.uint32).view(np.int32)
 
-    ``seed=None`` draws fresh entropy from the OS.
-    """
-    words = np.random.SeedSequence(None if seed is None else [int(seed), int(index)])
-    hi, lo = words.generate_state(2, dtype=np.uint32)
-    return int(hi.astype(np.int32)), int(lo.astype(np.int32))
+
+def stream_state(seed: int | None, index: int = 0) -> tuple[int, int]:
+    """The two int32 stream words of game ``index`` under ``seed``."""
+    out = np.empty((1, 2), dtype=np.int32)
+    stream_states(seed_key(seed), index, out)
+    return int(out[0, 0]), int(out[0, 1])
+
+
+@nb.njit(cache=True, inline="always")
+def _join(hi, lo):
+    return (np.uint64(np.uint32(hi)) << np.uint64(32)) | np.uint64(np.uint32(lo))
+
+
+@nb.njit(cache=True, inline="always")
+def _mix(x):
+    z = (x ^ (x >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@nb.njit(cache=True)
+def stream_states(key, first_index, out):
+    """Write the stream words of games ``first_index, first_index + 1, …`` into ``out[i, 0:2]``."""
+    base = _join(key[0], key[1])
+    for i in range(out.shape[0]):
+        z = _mix(base + np.uint64(first_index + i + 1) * _GOLDEN)
+        out[i, 0] = np.int32(np.uint32(z >> np.uint64(32)))
+        out[i, 1] = np.int32(np.uint32(z & _LOW32))
 
 
 @nb.njit(cache=True, inline="always")
 def next_u64(state, slot):
     """Advance the splitmix64 stream stored at ``state[slot], state[slot + 1]``."""
-    x = (np.uint64(np.uint32(state[slot])) << np.uint64(32)) | np.uint64(np.uint32(state[slot + 1]))
-    x = x + _GOLDEN
+    x = _join(state[slot], state[slot + 1]) + _GOLDEN
     state[slot] = np.int32(np.uint32(x >> np.uint64(32)))
     state[slot + 1] = np.int32(np.uint32(x & _LOW32))
-    z = (x ^ (x >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
+    return _mix(x)
 
 
 @nb.njit(cache=True, inline="always")

@@ -19,8 +19,10 @@ def narrate(before: Game, after: Game, seat: int, action: int) -> str:
         s = after.state_array
         result = "domino" if s[K.LAST_RESULT] == K.DOMINO else "blocked"
         deducted = s[K.DEDUCT : K.DEDUCT + after.num_players].tolist()
-        line = (f"\n{before}\n\n{line}\n-- hand {after.hands_played} over ({result}): "
-                f"deducted {deducted} by seat, scores {after.scores}\n")
+        line = (
+            f"\n{before}\n\n{line}\n-- hand {after.hands_played} over ({result}): "
+            f"deducted {deducted} by seat, scores {after.scores}\n"
+        )
     return line
 
 

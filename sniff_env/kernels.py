@@ -33,7 +33,7 @@ import numba as nb
 import numpy as np
 
 from envkit.rng import below, shuffle
-from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
+from sniff_env.tiles import DRAW, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
 
 # --- options row -------------------------------------------------------------------------------
 P_PLAYERS, P_TARGET, P_MAX_HANDS, P_MAX_STEPS, P_HAND_EPISODE = range(5)
@@ -197,14 +197,6 @@ def legal_mask_into(s, params, out):
             out[DRAW] = True  # S19
         else:
             out[PASS] = True  # S21
-
-
-@nb.njit(cache=True)
-def is_legal(s, params, action):
-    """Whether ``action`` is legal now; the same rule as ``legal_mask_into``, without a buffer."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    legal_mask_into(s, params, mask)
-    return mask[action]
 
 
 @nb.njit(cache=True)

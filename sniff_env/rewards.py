@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
-from envkit.rewards import rank_rewards
 from sniff_env import kernels as K
 
 POINTS, WIN = 0, 1
@@ -28,9 +26,5 @@ def write_rewards(s, params, scores_before, mode, out):
             side = K.side_of(params, seat)
             out[seat] = s[K.SCORE + side] - scores_before[side]
     elif s[K.STATUS] == K.WON:
-        placed = np.zeros(sides, dtype=np.float64)
-        placed[s[K.WINNER]] = 1.0
-        by_side = np.empty(sides, dtype=np.float64)
-        rank_rewards(placed, sides, by_side)
         for seat in range(n):
-            out[seat] = by_side[K.side_of(params, seat)]
+            out[seat] = 1.0 if K.side_of(params, seat) == s[K.WINNER] else -1.0 / (sides - 1)

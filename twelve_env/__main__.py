@@ -17,7 +17,7 @@ def narrate(before: Game, after: Game, seat: int, action: int) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = demo_parser('twelve', '"12" (Jamaican Sniping), RULES.md Part T', range(2, 8), 3)
+    parser = demo_parser("twelve", '"12" (Jamaican Sniping), RULES.md Part T', range(2, 8), 3)
     parser.add_argument("--deck", choices=("bridge", "numbers"), default="bridge")
     args = parser.parse_args(argv)
     game = Game(num_players=args.players, deck=args.deck, seed=args.seed)

@@ -40,7 +40,7 @@ from twelve_env.rewards import REWARD_MODES, SNAPSHOT_SIZE, snapshot, write_rewa
 
 
 class raw_env(KernelAECEnv):
-    """"12" as a PettingZoo AEC env (see the module docstring for options)."""
+    """ "12" as a PettingZoo AEC env (see the module docstring for options)."""
 
     metadata = {**KernelAECEnv.metadata, "name": "twelve_v0"}
 
@@ -55,8 +55,16 @@ class raw_env(KernelAECEnv):
         self._params = make_params(num_players, deck, capture_extra_turn)
         self._reward_mode = REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]
         ranks = NUM_RANKS[deck]
-        super().__init__(num_players, render_mode, obs_size(ranks), state_size(ranks), ranks, deck=deck,
-                         capture_extra_turn=capture_extra_turn, reward=reward)
+        super().__init__(
+            num_players,
+            render_mode,
+            obs_size(ranks),
+            state_size(ranks),
+            ranks,
+            deck=deck,
+            capture_extra_turn=capture_extra_turn,
+            reward=reward,
+        )
 
     def _new_game(self, seed: int, deal: Any) -> Game:
         return Game(seed=seed, deal=deal, _params=self._params)

@@ -29,6 +29,7 @@ def render_text(game: Game) -> str:
     else:
         seat = game.current_player
         hand = " ".join(rank_name(deck, r) for r in game.hand(seat))
-        lines.append(f"seat {seat} holds {hand}; legal: " + ", ".join(
-            f"{a}: {rank_name(deck, a)}" for a in game.legal_actions()))
+        lines.append(
+            f"seat {seat} holds {hand}; legal: " + ", ".join(f"{a}: {rank_name(deck, a)}" for a in game.legal_actions())
+        )
     return "\n".join(lines)

@@ -1,0 +1,165 @@
+"""Batched self-play shared by both games: ``N`` games in one 2-D array, one compiled call a step.
+
+A game supplies a ``VectorKernels`` record: ``batch_reset`` and ``batch_step`` loop over rows in
+``numba.prange`` (one row per game, no Python loop), each reusing the game's own single-row
+kernels, so a row evolves exactly as ``Game`` does. Finished games are reset inside the same call,
+continuing the row's own random stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from envkit.game import KernelGame
+from envkit.options import check_int
+from envkit.rng import below, seed_key, stream_states
+
+
+@dataclass(frozen=True)
+class VectorKernels:
+    game_cls: type[KernelGame]
+    state_size: int
+    snapshot_size: int  # per-row scratch the reward kernel compares against
+    # (states, params, streams[N, 2], obs, mask, player)
+    batch_reset: Callable[..., None]
+    # (states, params, modes, actions, scratch, obs, mask, player, rewards, terminated, truncated)
+    batch_step: Callable[..., None]
+
+
+@nb.njit(cache=True)
+def first_illegal(mask, actions):
+    """Index of the first row whose action is out of range or not legal there, else ``-1``."""
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= mask.shape[1] or not mask[i, a]:
+            return i
+    return -1
+
+
+@nb.njit(cache=True, parallel=True)
+def sample_legal(mask, streams, out):
+    """Write into ``out[i]`` a uniformly random legal action of row ``i`` (row ``i`` draws from
+    its own stream ``streams[i]``, so the choice is reproducible whatever the thread count)."""
+    for i in nb.prange(mask.shape[0]):
+        count = 0
+        for a in range(mask.shape[1]):
+            count += mask[i, a]
+        k = below(streams[i], 0, count)
+        for a in range(mask.shape[1]):
+            if mask[i, a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1
+
+
+class KernelVectorGame:
+    """``num_envs`` independent games stepped together; see the game's ``VectorGame`` for options.
+
+    Arrays returned by ``reset`` and ``step`` are buffers that the next call overwrites — copy
+    what you keep. Observations are written for the seat to act in each row.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        seed: int | None,
+        params: np.ndarray,
+        modes: np.ndarray,
+        kernels: VectorKernels,
+        num_players: int,
+        obs_size: int,
+        num_actions: int,
+    ) -> None:
+        n = check_int("num_envs", num_envs, 1)
+        self.num_envs = n
+        self.num_players = num_players
+        self.params = params
+        self._modes = modes
+        self._kernels = kernels
+        self._seed = seed
+        self.states = np.zeros((n, kernels.state_size), dtype=np.int32)
+        self._scratch = np.zeros((n, kernels.snapshot_size), dtype=np.int32)
+        self.obs = np.zeros((n, obs_size), dtype=np.float32)
+        self.mask = np.zeros((n, num_actions), dtype=np.bool_)
+        self.player = np.zeros(n, dtype=np.int32)
+        self.rewards = np.zeros((n, num_players), dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self._sample_streams = np.zeros((n, 2), dtype=np.int32)
+        self._sampled = np.zeros(n, dtype=np.int64)
+        self.reset()
+
+    def game(self, index: int) -> KernelGame:
+        """A ``Game`` copy of row ``index`` as it stands now (to inspect, render or search from)."""
+        return self._kernels.game_cls.from_state(self.states[index], self.params)
+
+    @property
+    def bytes_per_game(self) -> int:
+        """Bytes of compiled game state per game (the state row)."""
+        return self.states.shape[1] * self.states.itemsize
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Deal every game afresh → ``(obs [N, D], mask [N, A], player [N])``.
+
+        Game ``i`` under seed ``s`` starts exactly like ``Game(seed=s)`` would for ``i == 0``, and
+        is reproducible for every ``i``. ``seed=None`` reuses the constructor's seed (fresh
+        entropy if that was ``None`` too).
+        """
+        if seed is not None:
+            self._seed = seed
+        key = seed_key(self._seed)
+        streams = np.empty((self.num_envs, 2), dtype=np.int32)
+        stream_states(key, 0, streams)
+        stream_states(key, self.num_envs, self._sample_streams)
+        self._kernels.batch_reset(self.states, self.params, streams, self.obs, self.mask, self.player)
+        self.rewards[:] = 0.0
+        self.terminated[:] = False
+        self.truncated[:] = False
+        return self.obs, self.mask, self.player
+
+    def sample_actions(self) -> np.ndarray:
+        """A uniformly random legal action for every row (compiled; reproducible per seed).
+
+        The returned buffer is overwritten by the next call.
+        """
+        sample_legal(self.mask, self._sample_streams, self._sampled)
+        return self._sampled
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Apply one action per game → ``(obs, mask, player, rewards [N, P], terminated, truncated)``.
+
+        Raises ``ValueError`` (and changes nothing) if any action is illegal in its row. A game
+        that ends is reset in the same call: its row then holds the new game's first observation,
+        while ``rewards`` / ``terminated`` / ``truncated`` describe the step that ended it.
+        """
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(
+                f"actions must be an integer array of shape ({self.num_envs},); got {actions.dtype} {actions.shape}"
+            )
+        bad = first_illegal(self.mask, actions)
+        if bad >= 0:
+            legal = np.flatnonzero(self.mask[bad]).tolist()
+            raise ValueError(
+                f"action {int(actions[bad])} is illegal in game {bad} (seat {int(self.player[bad])} "
+                f"to act); legal there: {legal}"
+            )
+        self._kernels.batch_step(
+            self.states,
+            self.params,
+            self._modes,
+            actions,
+            self._scratch,
+            self.obs,
+            self.mask,
+            self.player,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+        )
+        return self.obs, self.mask, self.player, self.rewards, self.terminated, self.truncated
