@@ -9,6 +9,8 @@ centralised critics, ``render_mode`` ``"ansi"`` / ``"human"``. A game subclass s
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium
@@ -20,6 +22,7 @@ from pettingzoo.utils import wrappers
 
 from envkit.game import KernelGame
 from envkit.options import check_choice
+from envkit.rewards import LIVE, TERMINATED, TRUNCATED
 
 
 def wrap(env: AECEnv) -> AECEnv:
@@ -29,8 +32,24 @@ def wrap(env: AECEnv) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(env)
 
 
+@dataclass(frozen=True)
+class EnvKernels:
+    """The compiled pieces an environment layer needs from a game (AEC env and ``VectorGame``)."""
+
+    obs_size: int
+    state_size: int
+    num_actions: int
+    legal_mask_into: Callable[..., None]  # (state, params, out)
+    write_observation: Callable[..., None]  # (state, params, seat, out)
+    write_state: Callable[..., None]  # (state, params, out)
+    snapshot_size: int
+    snapshot: Callable[..., None]  # (state, out): what write_rewards compares against
+    # (state, params, before, reward_mode, out) -> LIVE / TERMINATED / TRUNCATED
+    write_rewards: Callable[..., int]
+
+
 class KernelAECEnv(AECEnv, EzPickle):
-    """An AEC env over a ``KernelGame``; subclasses implement the ``_`` hooks below."""
+    """An AEC env over a ``KernelGame``; subclasses give the kernels, ``_new_game`` and text."""
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "is_parallelizable": False, "render_fps": 1}
 
@@ -38,9 +57,9 @@ class KernelAECEnv(AECEnv, EzPickle):
         self,
         num_players: int,
         render_mode: str | None,
-        obs_size: int,
-        state_size: int,
-        num_actions: int,
+        kernels: EnvKernels,
+        params: np.ndarray,
+        reward_mode: int,
         **ezpickle_kwargs: Any,
     ) -> None:
         EzPickle.__init__(self, num_players=num_players, render_mode=render_mode, **ezpickle_kwargs)
@@ -52,16 +71,17 @@ class KernelAECEnv(AECEnv, EzPickle):
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agents = self.possible_agents[:]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        observation = spaces.Box(-np.inf, np.inf, shape=(obs_size,), dtype=np.float32)
-        mask = spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8)
+        observation = spaces.Box(-np.inf, np.inf, shape=(kernels.obs_size,), dtype=np.float32)
+        mask = spaces.Box(0, 1, shape=(kernels.num_actions,), dtype=np.int8)
         self.observation_spaces = {
             a: spaces.Dict({"observation": observation, "action_mask": mask}) for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
-        self.state_space = spaces.Box(-np.inf, np.inf, shape=(state_size,), dtype=np.float32)
-        self._obs_size = obs_size
-        self._state_size = state_size
-        self._num_actions = num_actions
+        self.action_spaces = {a: spaces.Discrete(kernels.num_actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(-np.inf, np.inf, shape=(kernels.state_size,), dtype=np.float32)
+        self._kernels = kernels
+        self._params = params
+        self._reward_mode = reward_mode
+        self._before = np.zeros(kernels.snapshot_size, dtype=np.int32)
         self._reward_buffer = np.zeros(num_players, dtype=np.float64)
         self.np_random: np.random.Generator | None = None
         self.np_random_seed: int | None = None
@@ -71,25 +91,8 @@ class KernelAECEnv(AECEnv, EzPickle):
     def _new_game(self, seed: int, deal: Any) -> KernelGame:
         raise NotImplementedError
 
-    def _write_observation(self, seat: int, out: np.ndarray) -> None:
-        raise NotImplementedError
-
-    def _write_state(self, out: np.ndarray) -> None:
-        raise NotImplementedError
-
-    def _snapshot(self) -> np.ndarray:
-        """What the reward kernel compares against after a step (e.g. the scores)."""
-        raise NotImplementedError
-
-    def _write_rewards(self, before: np.ndarray, out: np.ndarray) -> None:
-        raise NotImplementedError
-
-    def _episode_over(self) -> tuple[bool, bool]:
-        """``(terminated, truncated)`` of the episode now."""
-        raise NotImplementedError
-
     def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
-        """``infos`` of the agent that just acted."""
+        """``infos`` of the agent that just acted (``before`` is the pre-step snapshot)."""
         return {}
 
     def _play_forced(self) -> None:
@@ -125,9 +128,9 @@ class KernelAECEnv(AECEnv, EzPickle):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        before = self._snapshot()
+        self._kernels.snapshot(self.game._state, self._before)
         self._play_forced()
-        self._finish_step(before)
+        self._finish_step()
 
     def step(self, action: int) -> None:
         """Apply ``action`` for ``agent_selection``; an illegal one raises ``ValueError`` and
@@ -136,39 +139,42 @@ class KernelAECEnv(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        actor = self.game.current_player
-        before = self._snapshot()
-        self.game.apply(action)
+        game = self.game
+        actor = game.current_player
+        self._kernels.snapshot(game._state, self._before)
+        game.apply(action)
         self._cumulative_rewards[agent] = 0.0
         self.infos = {a: {} for a in self.agents}
-        self.infos[agent] = self._info(actor, int(action), before)
+        self.infos[agent] = self._info(actor, int(action), self._before)
         self._play_forced()
-        self._finish_step(before)
+        self._finish_step()
         if self.render_mode == "human":
             self.render()
 
-    def _finish_step(self, before: np.ndarray) -> None:
-        self._write_rewards(before, self._reward_buffer)
+    def _finish_step(self) -> None:
+        state = self.game._state
+        status = self._kernels.write_rewards(state, self._params, self._before, self._reward_mode, self._reward_buffer)
         self.rewards = dict(zip(self.agents, self._reward_buffer.tolist(), strict=False))
-        terminated, truncated = self._episode_over()
-        if terminated or truncated:
-            self.terminations = {a: terminated for a in self.agents}
-            self.truncations = {a: truncated for a in self.agents}
+        if status != LIVE:
+            self.terminations = dict.fromkeys(self.agents, status == TERMINATED)
+            self.truncations = dict.fromkeys(self.agents, status == TRUNCATED)
         self.agent_selection = self.possible_agents[self.game.current_player]
         self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
-        observation = np.empty(self._obs_size, dtype=np.float32)
-        self._write_observation(seat, observation)
-        mask = np.zeros(self._num_actions, dtype=np.int8)
-        if seat == self.game.current_player and not self.game.is_terminal():
-            mask[:] = self.game.legal_mask()
+        kernels = self._kernels
+        state = self.game._state
+        observation = np.empty(kernels.obs_size, dtype=np.float32)
+        kernels.write_observation(state, self._params, seat, observation)
+        mask = np.zeros(kernels.num_actions, dtype=np.int8)
+        if seat == self.game.current_player:
+            kernels.legal_mask_into(state, self._params, mask)  # all zero once the game is over
         return {"observation": observation, "action_mask": mask}
 
     def state(self) -> np.ndarray:
-        out = np.empty(self._state_size, dtype=np.float32)
-        self._write_state(out)
+        out = np.empty(self._kernels.state_size, dtype=np.float32)
+        self._kernels.write_state(self.game._state, self._params, out)
         return out
 
     def render(self) -> str | None:

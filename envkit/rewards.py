@@ -24,3 +24,7 @@ def rank_rewards(values, n, out):
                 equal += 1
         mean_place = better + (equal - 1) / 2.0
         out[i] = 1.0 - 2.0 * mean_place / (n - 1)
+
+
+# What a game's ``write_rewards`` kernel returns about the episode after a step.
+LIVE, TERMINATED, TRUNCATED = 0, 1, 2

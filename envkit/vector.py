@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from envkit.aec import EnvKernels
 from envkit.game import KernelGame
 from envkit.options import check_int
 from envkit.rng import below, seed_key, stream_states
@@ -23,7 +24,6 @@ from envkit.rng import below, seed_key, stream_states
 class VectorKernels:
     game_cls: type[KernelGame]
     state_size: int
-    snapshot_size: int  # per-row scratch the reward kernel compares against
     # (states, params, streams[N, 2], obs, mask, player)
     batch_reset: Callable[..., None]
     # (states, params, modes, actions, scratch, obs, mask, player, rewards, terminated, truncated)
@@ -71,9 +71,8 @@ class KernelVectorGame:
         params: np.ndarray,
         modes: np.ndarray,
         kernels: VectorKernels,
+        env_kernels: EnvKernels,
         num_players: int,
-        obs_size: int,
-        num_actions: int,
     ) -> None:
         n = check_int("num_envs", num_envs, 1)
         self.num_envs = n
@@ -83,9 +82,9 @@ class KernelVectorGame:
         self._kernels = kernels
         self._seed = seed
         self.states = np.zeros((n, kernels.state_size), dtype=np.int32)
-        self._scratch = np.zeros((n, kernels.snapshot_size), dtype=np.int32)
-        self.obs = np.zeros((n, obs_size), dtype=np.float32)
-        self.mask = np.zeros((n, num_actions), dtype=np.bool_)
+        self._scratch = np.zeros((n, env_kernels.snapshot_size), dtype=np.int32)
+        self.obs = np.zeros((n, env_kernels.obs_size), dtype=np.float32)
+        self.mask = np.zeros((n, env_kernels.num_actions), dtype=np.bool_)
         self.player = np.zeros(n, dtype=np.int32)
         self.rewards = np.zeros((n, num_players), dtype=np.float32)
         self.terminated = np.zeros(n, dtype=np.bool_)

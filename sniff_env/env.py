@@ -41,13 +41,13 @@ from typing import Any
 
 import numpy as np
 
-from envkit.aec import KernelAECEnv, wrap
+from envkit.aec import EnvKernels, KernelAECEnv, wrap
 from envkit.options import check_choice
 from sniff_env import kernels as K
 from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
 from sniff_env.observation import OBS_SIZE, STATE_SIZE, write_observation, write_state
 from sniff_env.render import render_text
-from sniff_env.rewards import REWARD_MODES, write_rewards
+from sniff_env.rewards import REWARD_MODES, SNAPSHOT_SIZE, snapshot, write_rewards
 from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS
 
 
@@ -61,6 +61,19 @@ def check_modes(episode: str, reward: str | None, forced: str) -> tuple[str, int
     if episode == "hand" and reward == "win":
         raise ValueError('reward="win" needs episode="match": a single hand has no match winner')
     return episode, REWARD_MODES[reward], forced
+
+
+ENV_KERNELS = EnvKernels(
+    obs_size=OBS_SIZE,
+    state_size=STATE_SIZE,
+    num_actions=NUM_ACTIONS,
+    legal_mask_into=K.legal_mask_into,
+    write_observation=write_observation,
+    write_state=write_state,
+    snapshot_size=SNAPSHOT_SIZE,
+    snapshot=snapshot,
+    write_rewards=write_rewards,
+)
 
 
 class raw_env(KernelAECEnv):
@@ -79,14 +92,14 @@ class raw_env(KernelAECEnv):
         reward: str | None = None,
         forced: str = "explicit",
     ) -> None:
-        self._params = make_params(num_players, target, max_hands, max_steps, hand_episode=episode == "hand")
-        _, self._reward_mode, self.forced = check_modes(episode, reward, forced)
+        params = make_params(num_players, target, max_hands, max_steps, hand_episode=episode == "hand")
+        _, reward_mode, self.forced = check_modes(episode, reward, forced)
         super().__init__(
             num_players,
             render_mode,
-            OBS_SIZE,
-            STATE_SIZE,
-            NUM_ACTIONS,
+            ENV_KERNELS,
+            params,
+            reward_mode,
             target=target,
             max_hands=max_hands,
             max_steps=max_steps,
@@ -98,26 +111,10 @@ class raw_env(KernelAECEnv):
     def _new_game(self, seed: int, deal: Any) -> Game:
         return Game(seed=seed, deal=deal, _params=self._params)
 
-    def _write_observation(self, seat: int, out: np.ndarray) -> None:
-        write_observation(self.game._state, self._params, seat, out)
-
-    def _write_state(self, out: np.ndarray) -> None:
-        write_state(self.game._state, self._params, out)
-
-    def _snapshot(self) -> np.ndarray:
-        return self.game._state[K.SCORE : K.SCORE + 4].copy()
-
-    def _write_rewards(self, before: np.ndarray, out: np.ndarray) -> None:
-        write_rewards(self.game._state, self._params, before, self._reward_mode, out)
-
-    def _episode_over(self) -> tuple[bool, bool]:
-        status = int(self.game._state[K.STATUS])
-        return status in (K.WON, K.HAND_OVER), status == K.TRUNCATED
-
     def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
         if action >= DRAW:
             return {}
-        return {"credit": self.game.last_credit, "scored": self.game.describe()["scored"]}
+        return {"credit": self.game.last_credit, "scored": self.game.scored()}
 
     def _play_forced(self) -> None:
         if self.forced != "auto":

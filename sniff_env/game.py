@@ -207,16 +207,12 @@ class Game(KernelGame):
             if parent >= 0:
                 parent_side = K.SIDE_NAMES[(entry >> 12) & 7]
                 connections.append(((TILES[parent], parent_side), (tile, K.SIDE_NAMES[(entry >> 15) & 7])))
-        open_spots, scored = [], []
-        for k in range(4):
-            pip = int(s[K.END_PIP + k])
-            if pip < 0:
-                continue
-            tile = TILES[s[K.END_TILE + k]]
-            open_spots.append((tile, K.SIDE_NAMES[s[K.END_SIDE + k]], pip))
-            contribution = int(K.arm_contribution(s, k))
-            if contribution >= 0:
-                scored.append((tile, contribution))
+        open_spots = [
+            (TILES[s[K.END_TILE + k]], K.SIDE_NAMES[s[K.END_SIDE + k]], int(s[K.END_PIP + k]))
+            for k in range(4)
+            if s[K.END_PIP + k] >= 0
+        ]
+        scored = self.scored()
         sniff = int(s[K.SNIFF])
         return {
             "tiles": tiles,
@@ -227,6 +223,10 @@ class Game(KernelGame):
             "total": sum(c for _, c in scored),
             "credit": int(s[K.CREDIT]) if tiles else 0,
         }
+
+    def scored(self) -> list[tuple[tuple[int, int], int]]:
+        """``(tile, contribution)`` of every currently scored end (S10, S14), zeros included."""
+        return [(TILES[tile], contribution) for tile, contribution in K.scored_ends(self._state).tolist()]
 
     # --- bookkeeping ------------------------------------------------------------------------------
     def _after_apply(self, actor: int, action: int, events: int) -> None:

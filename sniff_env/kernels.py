@@ -157,6 +157,20 @@ def arm_contribution(s, k):
 
 
 @nb.njit(cache=True)
+def scored_ends(s):
+    """``[[tile, contribution], …]`` of every currently scored end, zeros included (S10, S14)."""
+    out = np.empty((4, 2), dtype=np.int32)
+    count = 0
+    for k in range(4):
+        c = arm_contribution(s, k)
+        if c >= 0:
+            out[count, 0] = s[END_TILE + k]
+            out[count, 1] = c
+            count += 1
+    return out[:count]
+
+
+@nb.njit(cache=True)
 def end_total(s):
     """Sum of all currently scored ends (S17)."""
     total = 0

@@ -14,16 +14,15 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from envkit.rewards import LIVE, TERMINATED, TRUNCATED
 from envkit.rng import below
 from envkit.vector import KernelVectorGame, VectorKernels
 from sniff_env import kernels as K
-from sniff_env.env import check_modes
+from sniff_env.env import ENV_KERNELS, check_modes
 from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
-from sniff_env.observation import OBS_SIZE, write_observation
-from sniff_env.rewards import write_rewards
+from sniff_env.observation import write_observation
+from sniff_env.rewards import snapshot, write_rewards
 from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS
-
-SNAPSHOT_SIZE = 4  # the SCORE slots
 
 
 @nb.njit(cache=True)
@@ -57,20 +56,19 @@ def batch_step(states, params, modes, actions, scratch, obs, mask, player, rewar
     reward_mode, forced_auto = modes[0], modes[1]
     for i in nb.prange(states.shape[0]):
         s = states[i]
-        scratch[i, :] = s[K.SCORE : K.SCORE + SNAPSHOT_SIZE]
+        snapshot(s, scratch[i])
         K.apply_action(s, params, actions[i])
         if forced_auto:
             play_forced(s, params)
-        write_rewards(s, params, scratch[i], reward_mode, rewards[i])
-        status = s[K.STATUS]
-        terminated[i] = status == K.WON or status == K.HAND_OVER
-        truncated[i] = status == K.TRUNCATED
-        if status != K.LIVE:
+        status = write_rewards(s, params, scratch[i], reward_mode, rewards[i])
+        terminated[i] = status == TERMINATED
+        truncated[i] = status == TRUNCATED
+        if status != LIVE:
             K.new_match(s, params, s[K.RNG], s[K.RNG + 1])  # a new match always opens with a placement
         player[i] = _present(s, params, obs[i], mask[i])
 
 
-KERNELS = VectorKernels(Game, K.STATE_SIZE, SNAPSHOT_SIZE, batch_reset, batch_step)
+KERNELS = VectorKernels(Game, K.STATE_SIZE, batch_reset, batch_step)
 
 
 class VectorGame(KernelVectorGame):
@@ -97,7 +95,7 @@ class VectorGame(KernelVectorGame):
         params = make_params(num_players, target, max_hands, max_steps, hand_episode=episode == "hand")
         _, reward_code, forced = check_modes(episode, reward, forced)
         modes = np.array([reward_code, forced == "auto"], dtype=np.int32)
-        super().__init__(num_envs, seed, params, modes, KERNELS, num_players, OBS_SIZE, NUM_ACTIONS)
+        super().__init__(num_envs, seed, params, modes, KERNELS, ENV_KERNELS, num_players)
 
 
 @nb.njit(cache=True, parallel=True)

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from envkit.aec import KernelAECEnv, wrap
+from envkit.aec import EnvKernels, KernelAECEnv, wrap
 from envkit.options import check_choice
 from twelve_env import kernels as K
 from twelve_env.cards import NUM_RANKS
@@ -37,6 +37,21 @@ from twelve_env.game import Game, make_params
 from twelve_env.observation import obs_size, state_size, write_observation, write_state
 from twelve_env.render import render_text
 from twelve_env.rewards import REWARD_MODES, SNAPSHOT_SIZE, snapshot, write_rewards
+
+
+def env_kernels(num_ranks: int) -> EnvKernels:
+    """The compiled pieces of the environment layers for a deck with ``num_ranks`` ranks."""
+    return EnvKernels(
+        obs_size=obs_size(num_ranks),
+        state_size=state_size(num_ranks),
+        num_actions=num_ranks,
+        legal_mask_into=K.legal_mask_into,
+        write_observation=write_observation,
+        write_state=write_state,
+        snapshot_size=SNAPSHOT_SIZE,
+        snapshot=snapshot,
+        write_rewards=write_rewards,
+    )
 
 
 class raw_env(KernelAECEnv):
@@ -52,15 +67,14 @@ class raw_env(KernelAECEnv):
         capture_extra_turn: bool = False,
         reward: str = "score",
     ) -> None:
-        self._params = make_params(num_players, deck, capture_extra_turn)
-        self._reward_mode = REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]
-        ranks = NUM_RANKS[deck]
+        params = make_params(num_players, deck, capture_extra_turn)
+        reward_mode = REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]
         super().__init__(
             num_players,
             render_mode,
-            obs_size(ranks),
-            state_size(ranks),
-            ranks,
+            env_kernels(NUM_RANKS[deck]),
+            params,
+            reward_mode,
             deck=deck,
             capture_extra_turn=capture_extra_turn,
             reward=reward,
@@ -68,23 +82,6 @@ class raw_env(KernelAECEnv):
 
     def _new_game(self, seed: int, deal: Any) -> Game:
         return Game(seed=seed, deal=deal, _params=self._params)
-
-    def _write_observation(self, seat: int, out: np.ndarray) -> None:
-        write_observation(self.game._state, self._params, seat, out)
-
-    def _write_state(self, out: np.ndarray) -> None:
-        write_state(self.game._state, self._params, out)
-
-    def _snapshot(self) -> np.ndarray:
-        out = np.empty(SNAPSHOT_SIZE, dtype=np.int32)
-        snapshot(self.game._state, out)
-        return out
-
-    def _write_rewards(self, before: np.ndarray, out: np.ndarray) -> None:
-        write_rewards(self.game._state, self._params, before, self._reward_mode, out)
-
-    def _episode_over(self) -> tuple[bool, bool]:
-        return int(self.game._state[K.STATUS]) == K.OVER, False
 
     def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
         return {"captured": int(self.game._state[K.CAPTURED + actor] - before[actor])}

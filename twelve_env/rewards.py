@@ -5,7 +5,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envkit.rewards import rank_rewards
+from envkit.rewards import LIVE, TERMINATED, rank_rewards
 from twelve_env import kernels as K
 
 SCORE, WIN = 0, 1
@@ -28,7 +28,7 @@ def write_rewards(s, params, before, mode, out):
     ``score`` (dense): +1 per card captured, when captured (T8); when the game ends, −1 per card
     still in hand — so an episode's rewards sum to the T15 score. ``win``: zero until the game
     ends, then zero-sum by final score rank (+1 first … −1 last; tied seats share their places'
-    mean).
+    mean). Returns the episode's ``LIVE`` / ``TERMINATED``.
     """
     n = params[K.P_PLAYERS]
     out[:n] = 0.0
@@ -42,3 +42,4 @@ def write_rewards(s, params, before, mode, out):
         scores = np.empty(n, dtype=np.float64)
         K.write_scores(s, params, scores)
         rank_rewards(scores, n, out)
+    return TERMINATED if s[K.STATUS] == K.OVER else LIVE

@@ -12,13 +12,15 @@ import numba as nb
 import numpy as np
 
 from envkit.options import check_choice
+from envkit.rewards import LIVE, TERMINATED
 from envkit.rng import below
 from envkit.vector import KernelVectorGame, VectorKernels
 from twelve_env import kernels as K
 from twelve_env.cards import MAX_RANKS, NUM_RANKS
+from twelve_env.env import env_kernels
 from twelve_env.game import Game, make_params
-from twelve_env.observation import obs_size, write_observation
-from twelve_env.rewards import REWARD_MODES, SNAPSHOT_SIZE, snapshot, write_rewards
+from twelve_env.observation import write_observation
+from twelve_env.rewards import REWARD_MODES, snapshot, write_rewards
 
 
 @nb.njit(cache=True)
@@ -42,15 +44,15 @@ def batch_step(states, params, modes, actions, scratch, obs, mask, player, rewar
         s = states[i]
         snapshot(s, scratch[i])
         K.apply_action(s, params, actions[i])
-        write_rewards(s, params, scratch[i], modes[0], rewards[i])
-        terminated[i] = s[K.STATUS] == K.OVER
+        status = write_rewards(s, params, scratch[i], modes[0], rewards[i])
+        terminated[i] = status == TERMINATED
         truncated[i] = False
-        if terminated[i]:
+        if status != LIVE:
             K.new_game(s, params, s[K.RNG], s[K.RNG + 1])
         player[i] = _present(s, params, obs[i], mask[i])
 
 
-KERNELS = VectorKernels(Game, K.STATE_SIZE, SNAPSHOT_SIZE, batch_reset, batch_step)
+KERNELS = VectorKernels(Game, K.STATE_SIZE, batch_reset, batch_step)
 
 
 class VectorGame(KernelVectorGame):
@@ -72,8 +74,7 @@ class VectorGame(KernelVectorGame):
     ) -> None:
         params = make_params(num_players, deck, capture_extra_turn)
         modes = np.array([REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]], dtype=np.int32)
-        ranks = NUM_RANKS[deck]
-        super().__init__(num_envs, seed, params, modes, KERNELS, num_players, obs_size(ranks), ranks)
+        super().__init__(num_envs, seed, params, modes, KERNELS, env_kernels(NUM_RANKS[deck]), num_players)
 
 
 @nb.njit(cache=True, parallel=True)

@@ -1,0 +1,86 @@
+"""Throughput of this library's layers, for both games."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from benchmarks.timing import aec_random_loop, rate
+
+GAMES = {
+    "sniff": {"players": 4, "import": "sniff_env"},
+    "twelve": {"players": 4, "import": "twelve_env"},
+}
+
+
+def _module(game: str):
+    import importlib
+
+    return importlib.import_module(GAMES[game]["import"])
+
+
+def kernel_playouts(game: str, seconds: float, num_envs: int = 4096) -> float:
+    """Random playouts chosen inside the compiled kernel, all cores, no observations."""
+    import importlib
+
+    vector = importlib.import_module(f"{GAMES[game]['import']}.vector")
+    vg = vector.VectorGame(num_envs, num_players=GAMES[game]["players"], seed=0)
+    steps = 64
+
+    def chunk() -> int:
+        vector.random_playouts(vg.states, vg.params, steps)
+        return num_envs * steps
+
+    return rate(chunk, seconds)
+
+
+def vector_step(game: str, num_envs: int, seconds: float) -> float:
+    """``VectorGame.step`` with observations, masks and rewards, actions from ``sample_actions``."""
+    vg = _module(game).vector.VectorGame(num_envs, num_players=GAMES[game]["players"], seed=0)
+    calls = max(1, 4096 // num_envs)
+
+    def chunk() -> int:
+        for _ in range(calls):
+            vg.step(vg.sample_actions())
+        return calls * num_envs
+
+    return rate(chunk, seconds)
+
+
+def aec(game: str, wrapped: bool, seconds: float) -> float:
+    """Agent-steps per second of the masked random AEC loop, raw env or ``env()`` with wrappers."""
+    module = _module(game)
+    env = (module.env if wrapped else module.raw_env)(num_players=GAMES[game]["players"])
+    return rate(aec_random_loop(env, 0, 500), seconds)
+
+
+def game_apply(game: str, seconds: float) -> float:
+    """``Game.legal_actions()`` + ``Game.apply()`` in a Python loop."""
+    module = _module(game)
+    rng = random.Random(0)
+    holder = {"g": module.Game(num_players=GAMES[game]["players"], seed=0)}
+
+    def chunk() -> int:
+        g = holder["g"]
+        for _ in range(1000):
+            if g.is_terminal():
+                g = holder["g"] = module.Game(num_players=GAMES[game]["players"], seed=rng.randrange(2**31))
+            g.apply(rng.choice(g.legal_actions()))
+        return 1000
+
+    return rate(chunk, seconds)
+
+
+def measurements(quick: bool) -> list[tuple[str, Callable[[], float]]]:
+    """Every figure of ours, by name (``game.figure``), with the callable that measures it."""
+    seconds = 0.3 if quick else 2.0
+    sizes = (1, 256, 4096) if quick else (1, 16, 256, 1024, 4096, 16384)
+    jobs: list[tuple[str, Callable[[], float]]] = []
+    for game in GAMES:
+        jobs.append((f"{game}.kernel_playouts", lambda g=game: kernel_playouts(g, seconds)))
+        for n in sizes:
+            jobs.append((f"{game}.vector[{n}]", lambda g=game, n=n: vector_step(g, n, seconds)))
+        jobs.append((f"{game}.aec_raw", lambda g=game: aec(g, False, seconds)))
+        jobs.append((f"{game}.aec_wrapped", lambda g=game: aec(g, True, seconds)))
+        jobs.append((f"{game}.game_apply", lambda g=game: game_apply(g, seconds)))
+    return jobs
