@@ -22,6 +22,7 @@ class KernelRules:
 
     num_actions: int
     legal_mask_into: Callable[..., None]  # (state, params, out_bool)
+    write_observation: Callable[..., None]  # (state, params, seat, out_float32)
     apply_action: Callable[..., int]  # (state, params, action) -> event flags
     cur_slot: int
     status_slot: int
@@ -33,9 +34,10 @@ class KernelGame:
 
     rules: ClassVar[KernelRules]
 
-    def __init__(self, state: np.ndarray, params: np.ndarray, num_actions: int | None = None) -> None:
+    def __init__(self, state: np.ndarray, params: np.ndarray, obs_size: int, num_actions: int | None = None) -> None:
         self._state = state
         self._params = params
+        self.obs_size = obs_size
         #: size of this game's action space (at most ``rules.num_actions``)
         self.num_actions = self.rules.num_actions if num_actions is None else num_actions
         self._mask = np.zeros(self.rules.num_actions, dtype=np.bool_)
@@ -63,6 +65,12 @@ class KernelGame:
         self.rules.legal_mask_into(self._state, self._params, self._mask)
         return self._mask[: self.num_actions].copy()
 
+    def observation(self, seat: int | None = None) -> np.ndarray:
+        """What ``seat`` (default: the seat to act) observes — the same vector the envs give."""
+        out = np.empty(self.obs_size, dtype=np.float32)
+        self.rules.write_observation(self._state, self._params, self.current_player if seat is None else seat, out)
+        return out
+
     def legal_actions(self) -> list[int]:
         """Sorted legal action ids."""
         return np.flatnonzero(self.legal_mask()).tolist()
@@ -74,6 +82,8 @@ class KernelGame:
         the state is then unchanged.
         """
         try:
+            if isinstance(action, bool):
+                raise TypeError
             a = operator.index(action)
         except TypeError:
             raise ValueError(f"an action is an integer id; got {action!r}") from None

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envkit.cli import demo_parser, play_random
+from envkit.cli import build_parser, play_random, run_arena
 from sniff_env import kernels as K
+from sniff_env.agents import arena_table
 from sniff_env.game import Game
 from sniff_env.tiles import DRAW, action_name
 
@@ -27,8 +28,11 @@ def narrate(before: Game, after: Game, seat: int, action: int) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    args = demo_parser("sniff", "American Sniff dominoes (RULES.md Part S)", (2, 3, 4), 4).parse_args(argv)
-    play_random(Game(num_players=args.players, seed=args.seed), args.seed, narrate, args.quiet)
+    args = build_parser("sniff", "American Sniff dominoes (RULES.md Part S)", (2, 3, 4), 4).parse_args(argv)
+    if args.command == "arena":
+        run_arena(args, arena_table(args.players))
+    else:
+        play_random(Game(num_players=args.players, seed=args.seed), args.seed, narrate, args.quiet)
 
 
 if __name__ == "__main__":

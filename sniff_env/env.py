@@ -114,7 +114,7 @@ class raw_env(KernelAECEnv):
     def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
         if action >= DRAW:
             return {}
-        return {"credit": self.game.last_credit, "scored": self.game.scored()}
+        return {"credit": self.game.last_credit, "scored": self.game.last_scored()}
 
     def _play_forced(self) -> None:
         if self.forced != "auto":

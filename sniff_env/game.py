@@ -18,11 +18,13 @@ from envkit.game import KernelGame, KernelRules
 from envkit.options import check_int, check_optional_limit
 from envkit.rng import stream_state
 from sniff_env import kernels as K
+from sniff_env.observation import OBS_SIZE, write_observation
 from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, TILES, action_name, tile_index
 
 RULES = KernelRules(
     num_actions=NUM_ACTIONS,
     legal_mask_into=K.legal_mask_into,
+    write_observation=write_observation,
     apply_action=K.apply_action,
     cur_slot=K.CUR,
     status_slot=K.STATUS,
@@ -125,7 +127,7 @@ class Game(KernelGame):
         K.new_match(state, params, *stream_state(seed))
         if deal is not None:
             load_deal(state, params, deal)
-        super().__init__(state, params)
+        super().__init__(state, params, OBS_SIZE)
         #: ``("credit", side, points)`` and ``("deduct", seat, points)`` in order; scores are their sum.
         self.events: list[tuple[str, int, int]] = []
 
@@ -227,6 +229,11 @@ class Game(KernelGame):
     def scored(self) -> list[tuple[tuple[int, int], int]]:
         """``(tile, contribution)`` of every currently scored end (S10, S14), zeros included."""
         return [(TILES[tile], contribution) for tile, contribution in K.scored_ends(self._state).tolist()]
+
+    def last_scored(self) -> list[tuple[tuple[int, int], int]]:
+        """The scored ends right after the last placement, even if it ended the hand (S17)."""
+        slots = self._state[K.LAST_SCORED : K.LAST_SCORED + 4].tolist()
+        return [(TILES[v // 64], v % 64) for v in slots if v >= 0]
 
     # --- bookkeeping ------------------------------------------------------------------------------
     def _after_apply(self, actor: int, action: int, events: int) -> None:

@@ -15,7 +15,7 @@ State layout (slot: meaning):
 ``HAND+s``                28-bit tile mask of seat ``s``
 ``BONE+i``                boneyard in draw order; ``BONE_HEAD`` next draw, ``BONE_LEN`` tiles dealt to it
 ``SCORE+side``            match score per side (seat with 2–3 players, seat % 2 with 4)
-``CREDIT``                credit of the last placement (S17)
+``CREDIT``                credit of the last placement (S17), kept when that placement ends the hand
 ``PLAYED`` / ``N_PLACED`` mask and count of tiles on the table
 ``LOG+i``                 placement ``i``, packed: tile, arm, parent tile + 1, parent side, own side
 ``SNIFF``                 the Sniff's tile (S12), ``-1``; ``SIDE_ARMS_OPEN`` both line sides taken (S13)
@@ -24,6 +24,9 @@ State layout (slot: meaning):
 ``VOIDS+s``               pips seat ``s`` is publicly known to lack (drew or passed while open)
 ``LAST_RESULT``           how the last hand ended (``DOMINO``/``BLOCKED``), ``LAST_OUT`` who went out
 ``DEDUCT+s``              rounded pips deducted from seat ``s`` at the last settlement (S23/S24)
+``LAST_SCORED+i``         scored ends right after the last placement: ``tile * 64 + contribution``,
+                          ``-1`` for none (kept when that placement ends the hand)
+``VOIDS_HELD``            the drawing seat's voids while it holds a drawn tile it must place, ``-1``
 ========================  =====================================================================
 """
 
@@ -65,7 +68,9 @@ VOIDS = 91  # 4 slots
 LAST_RESULT = 95
 LAST_OUT = 96
 DEDUCT = 97  # 4 slots
-STATE_SIZE = 101
+LAST_SCORED = 101  # 4 slots
+VOIDS_HELD = 105
+STATE_SIZE = 106
 
 # STATUS values
 LIVE, WON, TRUNCATED, HAND_OVER = 0, 1, 2, 3
@@ -171,6 +176,17 @@ def scored_ends(s):
 
 
 @nb.njit(cache=True)
+def _record_scored(s):
+    """Store the scored ends in ``LAST_SCORED`` and return their total (S17)."""
+    total = 0
+    for k in range(4):
+        c = arm_contribution(s, k)
+        s[LAST_SCORED + k] = s[END_TILE + k] * 64 + c if c >= 0 else -1
+        total += max(c, 0)
+    return total
+
+
+@nb.njit(cache=True)
 def end_total(s):
     """Sum of all currently scored ends (S17)."""
     total = 0
@@ -270,7 +286,6 @@ def _anyone_can_play(s, params):
 
 @nb.njit(cache=True)
 def _clear_table(s):
-    s[CREDIT] = 0
     s[PLAYED] = 0
     s[N_PLACED] = 0
     s[SNIFF] = -1
@@ -298,8 +313,9 @@ def deal_hand(s, params, opener):
     s[BONE_HEAD] = 0
     s[BONE_LEN] = rest
     _clear_table(s)
+    lot = below(s, RNG, n)  # drawn every hand, so hand k's deal never depends on how hand k-1 ended
     if opener < 0:
-        opener = below(s, RNG, n)
+        opener = lot
     s[OPENER] = opener
     s[CUR] = opener
 
@@ -312,6 +328,8 @@ def new_match(s, params, rng_hi, rng_lo):
     s[RNG + 1] = rng_lo
     s[WINNER] = -1
     s[LAST_OUT] = -1
+    s[VOIDS_HELD] = -1
+    s[LAST_SCORED : LAST_SCORED + 4] = -1
     deal_hand(s, params, -1)
 
 
@@ -356,7 +374,10 @@ def apply_action(s, params, action):
         s[BONE_HEAD] += 1
         s[HAND + cur] |= 1 << tile
         if playable_mask(s, 1 << tile):
-            s[VOIDS + cur] = known  # S20: it is the only tile that fits, so it is played next
+            # S20: it is the only tile that fits, so it is placed next; until then the seat may
+            # hold any pip, and afterwards it again lacks what it lacked before the draw
+            s[VOIDS_HELD] = known
+            s[VOIDS + cur] = 0
         else:
             s[VOIDS + cur] = open_pips(s)  # the unseen new tile may carry older voids
             if _blocked(s, params):
@@ -366,7 +387,10 @@ def apply_action(s, params, action):
         s[CUR] = (cur + 1) % n
     else:
         _place(s, action // 4, action % 4)
-        total = end_total(s)
+        if s[VOIDS_HELD] >= 0:
+            s[VOIDS + cur] = s[VOIDS_HELD]
+            s[VOIDS_HELD] = -1
+        total = _record_scored(s)
         credit = total if total > 0 and total % 5 == 0 else 0  # S17
         s[CREDIT] = credit
         side = side_of(params, cur)

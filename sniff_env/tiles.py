@@ -5,8 +5,8 @@ places a tile on arm 0/1 (the main line's ends) or 2/3 (the Sniff's side arms); 
 and ``PASS`` (S21) follow.
 
 >>> encode_action((3, 5), 1)
-85
->>> decode_action(85)
+81
+>>> decode_action(81)
 ('place', (3, 5), 1)
 >>> decode_action(DRAW)
 ('draw', None, None)

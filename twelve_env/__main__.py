@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envkit.cli import demo_parser, play_random
+from envkit.cli import build_parser, play_random, run_arena
+from twelve_env.agents import arena_table
 from twelve_env.cards import rank_name
 from twelve_env.game import Game
 
@@ -17,11 +18,13 @@ def narrate(before: Game, after: Game, seat: int, action: int) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = demo_parser("twelve", '"12" (Jamaican Sniping), RULES.md Part T', range(2, 8), 3)
-    parser.add_argument("--deck", choices=("bridge", "numbers"), default="bridge")
+    deck = (("--deck",), {"choices": ("bridge", "numbers"), "default": "bridge"})
+    parser = build_parser("twelve", '"12" (Jamaican Sniping), RULES.md Part T', range(2, 8), 3, extra=[deck])
     args = parser.parse_args(argv)
-    game = Game(num_players=args.players, deck=args.deck, seed=args.seed)
-    play_random(game, args.seed, narrate, args.quiet)
+    if args.command == "arena":
+        run_arena(args, arena_table(args.players, deck=args.deck))
+    else:
+        play_random(Game(num_players=args.players, deck=args.deck, seed=args.seed), args.seed, narrate, args.quiet)
 
 
 if __name__ == "__main__":

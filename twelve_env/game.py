@@ -19,10 +19,12 @@ from envkit.options import check_int
 from envkit.rng import stream_state
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS, NUM_RANKS, check_rank, deck_code, rank_name
+from twelve_env.observation import obs_size, write_observation
 
 RULES = KernelRules(
     num_actions=MAX_RANKS,
     legal_mask_into=K.legal_mask_into,
+    write_observation=write_observation,
     apply_action=K.apply_action,
     cur_slot=K.CUR,
     status_slot=K.STATUS,
@@ -101,7 +103,8 @@ class Game(KernelGame):
         K.new_game(state, params, *stream_state(seed))
         if deal is not None:
             load_deal(state, params, self.deck, deal)
-        super().__init__(state, params, num_actions=NUM_RANKS[self.deck])
+        ranks = NUM_RANKS[self.deck]
+        super().__init__(state, params, obs_size(ranks), num_actions=ranks)
 
     @property
     def num_players(self) -> int:
@@ -151,8 +154,7 @@ class Game(KernelGame):
     @property
     def turns_left(self) -> int | None:
         """Turns left in the last round, ``None`` before it."""
-        left = int(self._state[K.LAST_ROUND])
-        return left if left >= 0 else None
+        return int(self._state[K.LAST_ROUND]) if self.last_round else None
 
     def action_name(self, action: int) -> str:
         return rank_name(self.deck, action)

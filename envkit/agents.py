@@ -1,0 +1,112 @@
+"""The agent interface both games share, and the agents that need no game knowledge.
+
+An agent picks the action of the seat to act in a ``Game``. It may read only what that seat may
+see: its own hand and public information (search agents sample the rest). Agents that work on
+the observation vector implement ``act_observation`` instead; ``act`` then builds the
+observation with the game's compiled writer.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from envkit.game import KernelGame
+from envkit.rng import stream_state
+
+
+class Agent:
+    """Base class: ``act(game) -> action``; ``reset(seed)`` before each game for reproducibility."""
+
+    name = "agent"
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, game: KernelGame) -> int:
+        return self.act_observation(game.observation(), game.legal_mask())
+
+    def act_observation(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        raise NotImplementedError(f"{type(self).__name__} acts on a Game, not on an observation")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class RandomAgent(Agent):
+    """A uniformly random legal action."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.reset(seed)
+
+    def act_observation(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask)
+        return int(legal[self.rng.randrange(len(legal))])
+
+    def act(self, game: KernelGame) -> int:
+        legal = game.legal_actions()
+        return legal[self.rng.randrange(len(legal))]
+
+
+class KernelPolicyAgent(Agent):
+    """An agent whose choice is one compiled function of the state row: ``policy(state, params)``.
+
+    The policy kernels read only the acting seat's hand and public slots of the row.
+    """
+
+    policy: staticmethod
+
+    def act(self, game: KernelGame) -> int:
+        return int(self.policy(game.state_array, game._params))
+
+
+class SearchAgent(Agent):
+    """Determinized Monte-Carlo search (``search(state, params, iterations, rng, greedy_rate,
+    exploration)``): samples the hidden information consistently with what is public, picks root
+    moves by UCB1 and scores compiled rollouts (mostly the game's rule-of-thumb moves, partly
+    random).
+
+    Args:
+        iterations: rollouts per move (strength and time per move scale with it).
+        greedy_rate: share of rollout moves played by the rule of thumb, 0–1.
+        exploration: the UCB1 constant.
+    """
+
+    name = "ismcts"
+    search: staticmethod
+
+    def __init__(
+        self, iterations: int = 300, greedy_rate: float = 0.8, exploration: float = 0.7, seed: int | None = None
+    ) -> None:
+        self.iterations = iterations
+        self.greedy_rate = round(greedy_rate * 1000)
+        self.exploration = exploration
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = np.array(stream_state(seed), dtype=np.int32)
+
+    def act(self, game: KernelGame) -> int:
+        return int(
+            self.search(game.state_array, game._params, self.iterations, self._rng, self.greedy_rate, self.exploration)
+        )
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(iterations={self.iterations})"
+
+
+def build_agent(registry: dict[str, type[Agent]], spec: str, **kwargs) -> Agent:
+    """An agent from ``spec``: a registered name, optionally ``name:iterations`` for search agents
+    (``"ismcts:500"``). Unknown names raise ``ValueError`` listing the registered ones."""
+    name, _, arg = spec.partition(":")
+    if name not in registry:
+        raise ValueError(f"unknown agent {name!r}; built-in agents: {', '.join(registry)}")
+    if arg:
+        try:
+            kwargs["iterations"] = int(arg)
+        except ValueError:
+            raise ValueError(f"agent spec {spec!r}: what follows ':' is a number of iterations") from None
+    return registry[name](**kwargs)

@@ -1,0 +1,245 @@
+"""Arena shared by both games: round robins on shared (duplicate) deals, with statistics.
+
+Two-sided tables (2 players, or 4-player Sniff partnerships) play *duplicate*: every pairing of
+entries plays each deal twice, once from each side, so the cards cancel out of the comparison.
+An entry is an agent name, or ``"a+b"`` for a mixed partnership (``a`` on the first seat of its
+side, ``b`` on the second). Tables where every seat plays for itself rotate each line-up of
+entries through all seats on the same deal.
+
+Every game is reproducible from the arena seed; ``workers`` spreads games over processes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Table:
+    """What the arena needs to know about a game: where it lives and who sits together."""
+
+    package: str  # "sniff_env" or "twelve_env": provides agents.make_agent and agents.play_game
+    num_players: int
+    options: dict[str, Any] = field(default_factory=dict)
+    sides: tuple[tuple[int, ...], ...] | None = None  # seats of each side when two-sided
+
+    @property
+    def two_sided(self) -> bool:
+        return self.sides is not None
+
+
+@dataclass(frozen=True)
+class GameTask:
+    table: Table
+    seating: tuple[str, ...]  # agent name per seat
+    seed: int
+
+
+def play(task: GameTask) -> dict[str, Any]:
+    """Play one game: ``{"outcome": [0..1 per seat], "points": [...], "opener": seat, ...}``."""
+    agents_module = importlib.import_module(f"{task.table.package}.agents")
+    agents = []
+    for seat, name in enumerate(task.seating):
+        agent = agents_module.make_agent(name)
+        agent.reset(task.seed * 31 + seat)
+        agents.append(agent)
+    result = agents_module.play_game(task.table.num_players, task.table.options, agents, task.seed)
+    result["seating"] = list(task.seating)
+    result["seed"] = task.seed
+    return result
+
+
+def _entry_seats(table: Table, entry: str, side: int) -> dict[int, str]:
+    names = entry.split("+")
+    seats = table.sides[side]
+    if len(names) not in (1, len(seats)):
+        raise ValueError(f"entry {entry!r} names {len(names)} agents for a side of {len(seats)} seats")
+    return {seat: names[i % len(names)] for i, seat in enumerate(seats)}
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where a scheduled game belongs: its match-up of entries and which entry holds each seat."""
+
+    matchup: tuple[int, ...]
+    entry_of_seat: tuple[int, ...]
+
+
+def schedule(table: Table, entries: Sequence[str], deals: int, seed: int) -> list[tuple[Slot, GameTask]]:
+    """Every game of the round robin; deal ``d`` has the same seed in every match-up, and is
+    played from both sides (two-sided) or in every rotation of the line-up."""
+    n = table.num_players
+    deal_seeds = [seed * 1_000_003 + d for d in range(deals)]
+    if table.two_sided:
+        matchups = list(itertools.combinations(range(len(entries)), 2))
+    else:
+        matchups = list(itertools.combinations(range(len(entries)), n)) if len(entries) >= n else []
+        if not matchups:
+            raise ValueError(f"a {n}-player table needs at least {n} entries")
+    tasks = []
+    for matchup in matchups:
+        for deal_seed in deal_seeds:
+            if table.two_sided:
+                arrangements = [matchup, matchup[::-1]]
+            else:
+                arrangements = [tuple(matchup[(s + shift) % n] for s in range(n)) for shift in range(n)]
+            for arrangement in arrangements:
+                if table.two_sided:
+                    names = {
+                        **_entry_seats(table, entries[arrangement[0]], 0),
+                        **_entry_seats(table, entries[arrangement[1]], 1),
+                    }
+                    owner = {seat: arrangement[side] for side, seats in enumerate(table.sides) for seat in seats}
+                    seating = tuple(names[s] for s in range(n))
+                    entry_of_seat = tuple(owner[s] for s in range(n))
+                else:
+                    seating = tuple(entries[e] for e in arrangement)
+                    entry_of_seat = arrangement
+                tasks.append((Slot(matchup, entry_of_seat), GameTask(table, seating, deal_seed)))
+    return tasks
+
+
+def mean_ci(values: Iterable[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% normal confidence interval."""
+    x = np.asarray(list(values), dtype=float)
+    if len(x) == 0:
+        return float("nan"), float("nan")
+    half = 1.96 * x.std(ddof=1) / math.sqrt(len(x)) if len(x) > 1 else float("inf")
+    return float(x.mean()), float(half)
+
+
+def bradley_terry(wins: np.ndarray, iterations: int = 300) -> np.ndarray:
+    """Elo-scale ratings (mean 1500) from ``wins[i, j]`` = score of ``i`` against ``j``.
+
+    Minorization–maximization fit of the Bradley–Terry model, with half a win and half a loss
+    against a reference player of strength 1 for every entry, so unbeaten entries stay finite.
+    """
+    k = wins.shape[0]
+    games = wins + wins.T
+    strength = np.ones(k)
+    for _ in range(iterations):
+        pair = games / (strength[:, None] + strength[None, :])
+        np.fill_diagonal(pair, 0.0)
+        strength = (wins.sum(axis=1) + 0.5) / (pair.sum(axis=1) + 1.0 / (strength + 1.0))
+    elo = 400 * np.log10(strength)
+    return elo - elo.mean() + 1500
+
+
+def summarize(entries: Sequence[str], slotted: list[tuple[Slot, dict[str, Any]]]) -> dict[str, Any]:
+    """Scores (1 win, 0 loss, ties and shared places in between) with 95% CIs over deals, per
+    match-up and per entry; points per hand; the first opener's score; Bradley–Terry Elo."""
+    k = len(entries)
+    wins = np.zeros((k, k))
+    by_deal: dict[tuple[tuple[int, ...], int], dict[int, list[float]]] = {}
+    points: dict[int, list[float]] = {i: [] for i in range(k)}
+    opener = []
+    for slot, r in slotted:
+        outcome: dict[int, list[float]] = {}
+        for seat, e in enumerate(slot.entry_of_seat):
+            outcome.setdefault(e, []).append(r["outcome"][seat])
+            points[e].append(r["points"][seat] / max(r["hands"], 1))
+        mean_outcome = {e: float(np.mean(v)) for e, v in outcome.items()}
+        deal = by_deal.setdefault((slot.matchup, r["seed"]), {})
+        for e, o in mean_outcome.items():
+            deal.setdefault(e, []).append(o)
+        for e, f in itertools.permutations(mean_outcome, 2):
+            wins[e, f] += 1.0 if mean_outcome[e] > mean_outcome[f] else 0.5 if mean_outcome[e] == mean_outcome[f] else 0
+        opener.append(r["outcome"][r["opener"]])
+    per_entry: dict[int, list[float]] = {i: [] for i in range(k)}
+    per_matchup: dict[tuple[tuple[int, ...], int], list[float]] = {}
+    for (matchup, _), deal in by_deal.items():
+        for e, outcomes in deal.items():
+            per_entry[e].append(float(np.mean(outcomes)))
+            per_matchup.setdefault((matchup, e), []).append(float(np.mean(outcomes)))
+    ratings = bradley_terry(wins)
+    rows = []
+    for i in range(k):
+        score, half = mean_ci(per_entry[i])
+        pts, pts_half = mean_ci(points[i])
+        rows.append(
+            {
+                "entry": entries[i],
+                "score": score,
+                "ci95": half,
+                "points_per_hand": pts,
+                "points_ci95": pts_half,
+                "elo": float(ratings[i]),
+                "deals": len(per_entry[i]),
+            }
+        )
+    matchup_rows = []
+    for (matchup, e), scores in per_matchup.items():
+        mean, half = mean_ci(scores)
+        matchup_rows.append(
+            {
+                "entry": entries[e],
+                "against": [entries[f] for f in matchup if f != e],
+                "deals": len(scores),
+                "score": mean,
+                "ci95": half,
+            }
+        )
+    opener_score, opener_half = mean_ci(opener)
+    return {"entries": rows, "matchups": matchup_rows, "opener_score": opener_score, "opener_ci95": opener_half}
+
+
+def run(
+    table: Table, entries: Sequence[str], deals: int, seed: int = 0, workers: int = 1, progress: bool = True
+) -> dict[str, Any]:
+    """Play the whole round robin and summarise it (see ``summarize``); results are JSON-ready."""
+    if len(entries) < 2:
+        raise ValueError("an arena needs at least two entries")
+    if len(set(entries)) != len(entries):
+        raise ValueError(f"entries must differ; got {list(entries)}")
+    scheduled = schedule(table, entries, deals, seed)
+    slots = [slot for slot, _ in scheduled]
+    tasks = [task for _, task in scheduled]
+    bar = _progress(len(tasks), progress)
+    if workers > 1:
+        with get_context("spawn").Pool(workers) as pool:
+            results = []
+            for r in pool.imap(play, tasks, chunksize=max(1, len(tasks) // (workers * 8))):
+                results.append(r)
+                bar.update()
+    else:
+        results = []
+        for t in tasks:
+            results.append(play(t))
+            bar.update()
+    bar.close()
+    summary = summarize(entries, list(zip(slots, results, strict=True)))
+    return {
+        "game": table.package,
+        "num_players": table.num_players,
+        "options": table.options,
+        "deals": deals,
+        "seed": seed,
+        **summary,
+        "games": results,
+    }
+
+
+class _NoBar:
+    def update(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, enabled: bool):
+    if not enabled:
+        return _NoBar()
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _NoBar()
+    return tqdm(total=total, desc="games", unit="game", leave=False)

@@ -1,0 +1,68 @@
+"""Built-in Sniff agents: ``random``, ``greedy``, ``heuristic``, ``ismcts``.
+
+>>> from sniff_env import Game
+>>> g = Game(num_players=2, seed=0)
+>>> agent = make_agent("greedy")
+>>> g.apply(agent.act(g))
+"""
+
+from __future__ import annotations
+
+from envkit.agents import Agent, KernelPolicyAgent, RandomAgent, SearchAgent, build_agent
+from envkit.arena import Table
+from sniff_env import search
+from sniff_env.game import Game
+
+
+class GreedyAgent(KernelPolicyAgent):
+    """Highest immediate credit (S17); ties go to the heaviest tile (shed pips before S23)."""
+
+    name = "greedy"
+    policy = staticmethod(search.greedy_action)
+
+
+class HeuristicAgent(KernelPolicyAgent):
+    """Greedy, but also avoids leaving the next opponent an easy five-count (what it could score at
+    once with tiles it may hold), and prefers ends the opponents are known to lack and the partner
+    is not — the partnership inference of known voids."""
+
+    name = "heuristic"
+    policy = staticmethod(search.heuristic_action)
+
+
+class IsmctsAgent(SearchAgent):
+    """``SearchAgent`` over the Sniff kernels: re-deals the other hands (sizes, known voids) and the
+    boneyard; rollouts run to the end of the hand, greedy moves with random ones mixed in."""
+
+    search = staticmethod(search.pimc_action)
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent, "ismcts": IsmctsAgent}
+
+
+def make_agent(spec: str, **kwargs) -> Agent:
+    """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``ismcts`` or ``ismcts:ITERATIONS``."""
+    return build_agent(AGENTS, spec, **kwargs)
+
+
+def play_game(num_players: int, options: dict, agents: list[Agent], seed: int) -> dict:
+    """Play one match with ``agents[seat]`` choosing for each seat (the arena's unit of play).
+
+    ``outcome`` per seat: 1 for the side that reached the target, 0 for the others, 0.5 for
+    everyone if the match was truncated; ``points`` per seat: its side's final score.
+    """
+    game = Game(num_players=num_players, seed=seed, **options)
+    opener = game.current_player
+    while not game.is_terminal():
+        game.apply(agents[game.current_player].act(game))
+    sides = [game.side_of(seat) for seat in range(num_players)]
+    outcome = [0.5 if game.winner is None else float(side == game.winner) for side in sides]
+    hands = game.hands_played + (game.winner is not None)
+    return {"outcome": outcome, "points": [game.scores[side] for side in sides], "hands": hands, "opener": opener}
+
+
+def arena_table(num_players: int = 4, **options) -> Table:
+    """The arena's view of a Sniff table: two sides (partnerships 0+2 / 1+3 with 4) or, with 3
+    players, every seat for itself."""
+    sides = {2: ((0,), (1,)), 3: None, 4: ((0, 2), (1, 3))}[num_players]
+    return Table("sniff_env", num_players, options, sides)

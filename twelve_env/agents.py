@@ -1,0 +1,65 @@
+"""Built-in agents for "12": ``random``, ``greedy``, ``heuristic`` (card counting), ``ismcts``.
+
+>>> from twelve_env import Game
+>>> g = Game(num_players=3, seed=0)
+>>> g.apply(make_agent("heuristic").act(g))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envkit.agents import Agent, KernelPolicyAgent, RandomAgent, SearchAgent, build_agent
+from envkit.arena import Table
+from envkit.rewards import rank_rewards
+from twelve_env import search
+from twelve_env.game import Game
+
+
+class GreedyAgent(KernelPolicyAgent):
+    """Capture when possible (6 on 6 first, T11); otherwise play the card the fewest unseen cards
+    could capture."""
+
+    name = "greedy"
+    policy = staticmethod(search.greedy_action)
+
+
+class HeuristicAgent(KernelPolicyAgent):
+    """Card counting: weighs each card's capture now against the pile it leaves the next player,
+    using how many unseen cards could capture it and how many cards that player holds."""
+
+    name = "heuristic"
+    policy = staticmethod(search.heuristic_action)
+
+
+class IsmctsAgent(SearchAgent):
+    """``SearchAgent`` over the "12" kernels: re-deals the other hands and the stock; rollouts run
+    to the end of the game, card-counting moves with random ones mixed in."""
+
+    search = staticmethod(search.pimc_action)
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent, "ismcts": IsmctsAgent}
+
+
+def make_agent(spec: str, **kwargs) -> Agent:
+    """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``ismcts`` or ``ismcts:ITERATIONS``."""
+    return build_agent(AGENTS, spec, **kwargs)
+
+
+def play_game(num_players: int, options: dict, agents: list[Agent], seed: int) -> dict:
+    """Play one game; ``outcome`` per seat is its place by T15 score mapped to [0, 1] (first 1,
+    last 0, ties share), ``points`` its score."""
+    game = Game(num_players=num_players, seed=seed, **options)
+    opener = game.current_player
+    while not game.is_terminal():
+        game.apply(agents[game.current_player].act(game))
+    scores = np.array(game.scores, dtype=np.float64)
+    places = np.empty(num_players)
+    rank_rewards(scores, num_players, places)
+    return {"outcome": ((places + 1) / 2).tolist(), "points": scores.tolist(), "hands": 1, "opener": opener}
+
+
+def arena_table(num_players: int = 2, **options) -> Table:
+    """The arena's view of a "12" table: two sides with 2 players, else every seat for itself."""
+    return Table("twelve_env", num_players, options, ((0,), (1,)) if num_players == 2 else None)

@@ -1,0 +1,185 @@
+"""Compiled look-ahead for the "12" agents: card counting and a determinized Monte-Carlo search.
+
+Nothing here reads hidden cards: counts of unseen cards come from the public ``SEEN`` counts and
+the acting seat's own hand, and determinizations re-deal every card the acting seat cannot see.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from envkit.rng import below, shuffle
+from envkit.search import ucb_pick
+from twelve_env import kernels as K
+from twelve_env.cards import COPIES, MAX_RANKS, SIX, VALUES
+
+SEARCH_RNG = 0
+
+
+@nb.njit(cache=True)
+def _unseen(s, params, me, out):
+    """Cards of each rank ``me`` has not seen (not in its hand, never face up)."""
+    for r in range(K.num_ranks(params)):
+        out[r] = max(COPIES - s[K.HAND + MAX_RANKS * me + r] - s[K.SEEN + r], 0)
+
+
+@nb.njit(cache=True)
+def _capturers(params, rank, unseen):
+    """How many unseen cards would capture ``rank`` if it were the top card (T3, T8)."""
+    deck = params[K.P_DECK]
+    count = 0
+    for r in range(K.num_ranks(params)):
+        if r == rank or VALUES[deck, r] + VALUES[deck, rank] == 12:
+            count += unseen[r]
+    return count
+
+
+@nb.njit(cache=True)
+def _captures(s, params, rank):
+    if s[K.PILE_LEN] == 0:
+        return False
+    top = s[K.PILE + s[K.PILE_LEN] - 1]
+    return rank == top or VALUES[params[K.P_DECK], rank] + VALUES[params[K.P_DECK], top] == 12
+
+
+@nb.njit(cache=True)
+def greedy_action(s, params):
+    """Capture if possible (6 on 6 first: the others draw, T11); else the card the fewest unseen
+    cards could capture."""
+    me = s[K.CUR]
+    unseen = np.zeros(MAX_RANKS, dtype=np.int64)
+    _unseen(s, params, me, unseen)
+    best, best_key = -1, -1e9
+    top = s[K.PILE + s[K.PILE_LEN] - 1]
+    for r in range(K.num_ranks(params)):
+        if s[K.HAND + MAX_RANKS * me + r] == 0:
+            continue
+        if _captures(s, params, r):
+            key = 1000.0 + (100.0 if r == SIX and top == SIX else 0.0)
+        else:
+            key = -float(_capturers(params, r, unseen))
+        if key > best_key:
+            best, best_key = r, key
+    return best
+
+
+@nb.njit(cache=True)
+def _chance_any(pool, good, draws):
+    """Chance that ``draws`` cards from a pool of ``pool`` hold at least one of ``good``."""
+    if good <= 0 or draws <= 0:
+        return 0.0
+    if pool - good < draws:
+        return 1.0
+    miss = 1.0
+    for i in range(draws):
+        miss *= (pool - good - i) / (pool - i)
+    return 1.0 - miss
+
+
+@nb.njit(cache=True)
+def heuristic_action(s, params):
+    """Card counting: a capture is worth the pile plus one card out of hand (plus a card for each
+    opponent on 6-on-6); a card left on the pile costs the chance the next player can capture it,
+    given the unseen cards and its hand size, times the pile it would take."""
+    n = params[K.P_PLAYERS]
+    me = s[K.CUR]
+    nxt = (me + 1) % n
+    unseen = np.zeros(MAX_RANKS, dtype=np.int64)
+    _unseen(s, params, me, unseen)
+    pool = unseen.sum()
+    nxt_hand = K.hand_size(s, nxt)
+    pile = s[K.PILE_LEN]
+    top = s[K.PILE + pile - 1]
+    best, best_value = -1, -1e9
+    for r in range(K.num_ranks(params)):
+        if s[K.HAND + MAX_RANKS * me + r] == 0:
+            continue
+        if _captures(s, params, r):
+            value = pile + 2.0 + (n - 1.0 if r == SIX and top == SIX else 0.0)
+        else:
+            value = -_chance_any(pool, _capturers(params, r, unseen), nxt_hand) * (pile + 1.0)
+        if value > best_value:
+            best, best_value = r, value
+    return best
+
+
+@nb.njit(cache=True)
+def determinize(s, params, me, d, rng, cards):
+    """Copy ``s`` into ``d`` with the cards hidden from ``me`` (other hands, stock) shuffled and
+    dealt again; hand sizes and the stock size are kept."""
+    n = params[K.P_PLAYERS]
+    d[:] = s
+    count = 0
+    for seat in range(n):
+        if seat == me:
+            continue
+        for r in range(MAX_RANKS):
+            for _ in range(s[K.HAND + MAX_RANKS * seat + r]):
+                cards[count] = r
+                count += 1
+    for i in range(s[K.STOCK_HEAD], s[K.STOCK_LEN]):
+        cards[count] = s[K.STOCK + i]
+        count += 1
+    shuffle(rng, SEARCH_RNG, cards, count)
+    j = 0
+    for seat in range(n):
+        if seat == me:
+            continue
+        size = K.hand_size(s, seat)
+        for r in range(MAX_RANKS):
+            d[K.HAND + MAX_RANKS * seat + r] = 0
+        for _ in range(size):
+            d[K.HAND + MAX_RANKS * seat + cards[j]] += 1
+            j += 1
+    for i in range(s[K.STOCK_HEAD], s[K.STOCK_LEN]):
+        d[K.STOCK + i] = cards[j]
+        j += 1
+
+
+@nb.njit(cache=True)
+def rollout(d, params, me, first, mask, rng, greedy_rate):
+    """Apply ``first``, play to the end (heuristic with probability ``greedy_rate`` per mille,
+    else random) and return my T15 score minus the best other score."""
+    n = params[K.P_PLAYERS]
+    K.apply_action(d, params, first)
+    while d[K.STATUS] == K.LIVE:
+        if below(rng, SEARCH_RNG, 1000) < greedy_rate:
+            a = heuristic_action(d, params)
+        else:
+            K.legal_mask_into(d, params, mask)
+            k = below(rng, SEARCH_RNG, mask.sum())
+            a = 0
+            while k > 0 or not mask[a]:
+                if mask[a]:
+                    k -= 1
+                a += 1
+        K.apply_action(d, params, a)
+    scores = np.empty(n, dtype=np.int64)
+    K.write_scores(d, params, scores)
+    best_other = -1_000_000
+    for seat in range(n):
+        if seat != me:
+            best_other = max(best_other, scores[seat])
+    return float(scores[me] - best_other)
+
+
+@nb.njit(cache=True)
+def pimc_action(s, params, iterations, rng, greedy_rate, exploration):
+    """Determinized Monte-Carlo search with UCB1 at the root; returns the most visited card."""
+    me = s[K.CUR]
+    mask = np.zeros(MAX_RANKS, dtype=np.bool_)
+    K.legal_mask_into(s, params, mask)
+    actions = np.flatnonzero(mask)
+    if actions.shape[0] == 1:
+        return actions[0]
+    values = np.zeros(actions.shape[0])
+    visits = np.zeros(actions.shape[0], dtype=np.int64)
+    d = np.empty_like(s)
+    cards = np.empty(COPIES * MAX_RANKS, dtype=np.int32)
+    for it in range(iterations):
+        determinize(s, params, me, d, rng, cards)
+        i = ucb_pick(values, visits, it, exploration)
+        values[i] += rollout(d, params, me, actions[i], mask, rng, greedy_rate) / 10.0
+        visits[i] += 1
+    return actions[np.argmax(visits)]
