@@ -83,6 +83,43 @@ SIDE_NAMES = ("low", "high", "line_a", "line_b", "arm_a", "arm_b")
 EV_HAND_END, EV_BLOCKED, EV_WON, EV_TRUNCATED = 1, 2, 4, 8
 
 HAND_SIZE = np.array([0, 0, 7, 6, 5], dtype=np.int32)  # S5, by player count
+DE_BRUIJN = np.array(
+    [
+        0,
+        1,
+        28,
+        2,
+        29,
+        14,
+        24,
+        3,
+        30,
+        22,
+        20,
+        15,
+        25,
+        17,
+        4,
+        8,
+        31,
+        27,
+        13,
+        23,
+        21,
+        19,
+        16,
+        7,
+        26,
+        12,
+        18,
+        6,
+        11,
+        5,
+        10,
+        9,
+    ],
+    dtype=np.int64,
+)
 DEFAULT_TARGET = {2: 250, 3: 200, 4: 200}  # S3
 
 
@@ -107,14 +144,19 @@ def pip_count(mask):
     return total
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def tile_count(mask):
-    """Number of tiles in ``mask``."""
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
+    """Number of tiles in ``mask`` (a 28-bit population count)."""
+    mask = mask - ((mask >> 1) & 0x55555555)
+    mask = (mask & 0x33333333) + ((mask >> 2) & 0x33333333)
+    return (((mask + (mask >> 4)) & 0x0F0F0F0F) * 0x01010101 & 0xFFFFFFFF) >> 24
+
+
+@nb.njit(cache=True, inline="always")
+def lowest_tile(mask):
+    """Index of the lowest set bit of a non-zero tile mask (de Bruijn multiplication)."""
+    low = mask & -mask
+    return DE_BRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
 @nb.njit(cache=True)
@@ -142,7 +184,7 @@ def playable_mask(s, hand):
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def arm_contribution(s, k):
     """What arm ``k``'s outer end scores (S10, S14), or ``-1`` when it is not a scored end.
 
@@ -187,17 +229,6 @@ def _record_scored(s):
 
 
 @nb.njit(cache=True)
-def end_total(s):
-    """Sum of all currently scored ends (S17)."""
-    total = 0
-    for k in range(4):
-        c = arm_contribution(s, k)
-        if c > 0:
-            total += c
-    return total
-
-
-@nb.njit(cache=True)
 def legal_mask_into(s, params, out):
     """Write the legal actions of the seat to act into the bool array ``out`` (S8, S18–S21)."""
     out[:] = False
@@ -214,14 +245,11 @@ def legal_mask_into(s, params, out):
         pip = s[END_PIP + k]
         if pip < 0:
             continue
-        cand = hand & PIP_TILES[pip]
-        t = 0
+        cand = np.int64(hand & PIP_TILES[pip])
         while cand:
-            if cand & 1:
-                out[t * 4 + k] = True
-                any_move = True
-            cand >>= 1
-            t += 1
+            out[lowest_tile(cand) * 4 + k] = True
+            cand &= cand - 1
+            any_move = True
     if not any_move:
         if s[BONE_HEAD] < s[BONE_LEN]:
             out[DRAW] = True  # S19
