@@ -64,35 +64,30 @@ class KernelPolicyAgent(Agent):
 
 
 class SearchAgent(Agent):
-    """Determinized Monte-Carlo search (``search(state, params, iterations, rng, greedy_rate,
-    exploration)``): samples the hidden information consistently with what is public, picks root
-    moves by UCB1 and scores compiled rollouts (mostly the game's rule-of-thumb moves, partly
-    random).
+    """Determinized Monte-Carlo search (``search(state, params, iterations, rng, greedy_rate)``):
+    samples the hidden information consistently with what is public and scores every legal
+    action by compiled rollouts on the same samples (mostly the game's rule-of-thumb moves,
+    partly random).
 
     Args:
-        iterations: rollouts per move (strength and time per move scale with it).
+        iterations: determinizations per move (strength and time per move scale with it).
         greedy_rate: share of rollout moves played by the rule of thumb, 0–1.
-        exploration: the UCB1 constant.
     """
 
     name = "ismcts"
     search: staticmethod
+    default_greedy_rate = 0.8
 
-    def __init__(
-        self, iterations: int = 300, greedy_rate: float = 0.8, exploration: float = 0.7, seed: int | None = None
-    ) -> None:
+    def __init__(self, iterations: int = 64, greedy_rate: float | None = None, seed: int | None = None) -> None:
         self.iterations = iterations
-        self.greedy_rate = round(greedy_rate * 1000)
-        self.exploration = exploration
+        self.greedy_rate = round((self.default_greedy_rate if greedy_rate is None else greedy_rate) * 1000)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.array(stream_state(seed), dtype=np.int32)
 
     def act(self, game: KernelGame) -> int:
-        return int(
-            self.search(game.state_array, game._params, self.iterations, self._rng, self.greedy_rate, self.exploration)
-        )
+        return int(self.search(game.state_array, game._params, self.iterations, self._rng, self.greedy_rate))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(iterations={self.iterations})"

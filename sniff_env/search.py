@@ -1,5 +1,5 @@
 """Compiled look-ahead for the Sniff agents: placement credits, the heuristic's evaluation, and a
-determinized Monte-Carlo search (PIMC with UCB1 at the root) whose rollouts run in the kernels.
+determinized Monte-Carlo search (paired rollouts on sampled deals) that runs in the kernels.
 
 Nothing here reads another seat's hidden tiles: determinizations re-deal every tile the acting
 seat cannot see — the other hands (sizes known) and the boneyard — respecting known voids.
@@ -11,7 +11,6 @@ import numba as nb
 import numpy as np
 
 from envkit.rng import below, shuffle
-from envkit.search import ucb_pick
 from sniff_env import kernels as K
 from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
 
@@ -207,9 +206,10 @@ def rollout(d, params, me, first, mask, scratch, rng, greedy_rate):
 
 
 @nb.njit(cache=True)
-def pimc_action(s, params, iterations, rng, greedy_rate, exploration):
-    """Determinized Monte-Carlo search: each iteration samples a determinization, picks a root
-    action by UCB1, and scores a rollout to the end of the hand. Returns the most visited action."""
+def pimc_action(s, params, iterations, rng, greedy_rate):
+    """Determinized Monte-Carlo search: each iteration samples one determinization and one
+    rollout stream, and scores every legal action on both (paired comparisons, so the luck of
+    the deal cancels between actions). Returns the action with the best mean."""
     me = s[K.CUR]
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     K.legal_mask_into(s, params, mask)
@@ -217,13 +217,16 @@ def pimc_action(s, params, iterations, rng, greedy_rate, exploration):
     if actions.shape[0] == 1:
         return actions[0]
     values = np.zeros(actions.shape[0])
-    visits = np.zeros(actions.shape[0], dtype=np.int64)
     d = np.empty_like(s)
+    trial = np.empty_like(s)
     scratch = np.empty_like(s)
     tiles = np.empty(NUM_TILES, dtype=np.int32)
-    for it in range(iterations):
+    stream = np.empty(2, dtype=np.int32)
+    for _ in range(iterations):
         determinize(s, params, me, d, rng, tiles)
-        i = ucb_pick(values, visits, it, exploration)
-        values[i] += rollout(d, params, me, actions[i], mask, scratch, rng, greedy_rate) / 50.0
-        visits[i] += 1
-    return actions[np.argmax(visits)]
+        hi, lo = below(rng, SEARCH_RNG, 1 << 31), below(rng, SEARCH_RNG, 1 << 31)
+        for i in range(actions.shape[0]):
+            trial[:] = d
+            stream[0], stream[1] = hi, lo
+            values[i] += rollout(trial, params, me, actions[i], mask, scratch, stream, greedy_rate)
+    return actions[np.argmax(values)]

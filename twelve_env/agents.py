@@ -33,10 +33,11 @@ class HeuristicAgent(KernelPolicyAgent):
 
 
 class IsmctsAgent(SearchAgent):
-    """``SearchAgent`` over the "12" kernels: re-deals the other hands and the stock; rollouts run
-    to the end of the game, card-counting moves with random ones mixed in."""
+    """``SearchAgent`` over the "12" kernels: re-deals the other hands and the stock; rollouts
+    play one round of card-counting moves and compare scores then."""
 
     search = staticmethod(search.pimc_action)
+    default_greedy_rate = 1.0
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent, "ismcts": IsmctsAgent}

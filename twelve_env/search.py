@@ -10,7 +10,6 @@ import numba as nb
 import numpy as np
 
 from envkit.rng import below, shuffle
-from envkit.search import ucb_pick
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS, SIX, VALUES
 
@@ -80,8 +79,9 @@ def _chance_any(pool, good, draws):
 @nb.njit(cache=True)
 def heuristic_action(s, params):
     """Card counting: a capture is worth the pile plus one card out of hand (plus a card for each
-    opponent on 6-on-6); a card left on the pile costs the chance the next player can capture it,
-    given the unseen cards and its hand size, times the pile it would take."""
+    opponent on 6-on-6), and gives up the capturing card least useful later; a card left on the
+    pile costs the chance the next player can capture it, given the unseen cards and its hand
+    size, times the pile it would take."""
     n = params[K.P_PLAYERS]
     me = s[K.CUR]
     nxt = (me + 1) % n
@@ -96,7 +96,8 @@ def heuristic_action(s, params):
         if s[K.HAND + MAX_RANKS * me + r] == 0:
             continue
         if _captures(s, params, r):
-            value = pile + 2.0 + (n - 1.0 if r == SIX and top == SIX else 0.0)
+            # of the cards that capture, give up the one that would capture least later
+            value = pile + 2.0 + (n - 1.0 if r == SIX and top == SIX else 0.0) - 0.01 * _capturers(params, r, unseen)
         else:
             value = -_chance_any(pool, _capturers(params, r, unseen), nxt_hand) * (pile + 1.0)
         if value > best_value:
@@ -110,17 +111,18 @@ def determinize(s, params, me, d, rng, cards):
     dealt again; hand sizes and the stock size are kept."""
     n = params[K.P_PLAYERS]
     d[:] = s
-    count = 0
+    hidden = np.zeros(MAX_RANKS, dtype=np.int64)
     for seat in range(n):
-        if seat == me:
-            continue
-        for r in range(MAX_RANKS):
-            for _ in range(s[K.HAND + MAX_RANKS * seat + r]):
-                cards[count] = r
-                count += 1
+        if seat != me:
+            for r in range(MAX_RANKS):
+                hidden[r] += s[K.HAND + MAX_RANKS * seat + r]
     for i in range(s[K.STOCK_HEAD], s[K.STOCK_LEN]):
-        cards[count] = s[K.STOCK + i]
-        count += 1
+        hidden[s[K.STOCK + i]] += 1
+    count = 0  # in rank order, so the result depends only on what ``me`` may know
+    for r in range(MAX_RANKS):
+        for _ in range(hidden[r]):
+            cards[count] = r
+            count += 1
     shuffle(rng, SEARCH_RNG, cards, count)
     j = 0
     for seat in range(n):
@@ -139,11 +141,14 @@ def determinize(s, params, me, d, rng, cards):
 
 @nb.njit(cache=True)
 def rollout(d, params, me, first, mask, rng, greedy_rate):
-    """Apply ``first``, play to the end (heuristic with probability ``greedy_rate`` per mille,
-    else random) and return my T15 score minus the best other score."""
+    """Apply ``first``, play one more round (heuristic moves with probability ``greedy_rate`` per
+    mille, else random) and return my T15 score minus the best other score then. A round, not
+    the whole game: with the stock order unknown, longer rollouts only add noise (measured)."""
     n = params[K.P_PLAYERS]
     K.apply_action(d, params, first)
-    while d[K.STATUS] == K.LIVE:
+    for _ in range(n):
+        if d[K.STATUS] != K.LIVE:
+            break
         if below(rng, SEARCH_RNG, 1000) < greedy_rate:
             a = heuristic_action(d, params)
         else:
@@ -165,8 +170,10 @@ def rollout(d, params, me, first, mask, rng, greedy_rate):
 
 
 @nb.njit(cache=True)
-def pimc_action(s, params, iterations, rng, greedy_rate, exploration):
-    """Determinized Monte-Carlo search with UCB1 at the root; returns the most visited card."""
+def pimc_action(s, params, iterations, rng, greedy_rate):
+    """Determinized Monte-Carlo search: each iteration samples one determinization and one
+    rollout stream, and scores every legal action on both (paired comparisons, so the luck of
+    the deal cancels between actions). Returns the action with the best mean."""
     me = s[K.CUR]
     mask = np.zeros(MAX_RANKS, dtype=np.bool_)
     K.legal_mask_into(s, params, mask)
@@ -174,12 +181,15 @@ def pimc_action(s, params, iterations, rng, greedy_rate, exploration):
     if actions.shape[0] == 1:
         return actions[0]
     values = np.zeros(actions.shape[0])
-    visits = np.zeros(actions.shape[0], dtype=np.int64)
     d = np.empty_like(s)
+    trial = np.empty_like(s)
     cards = np.empty(COPIES * MAX_RANKS, dtype=np.int32)
-    for it in range(iterations):
+    stream = np.empty(2, dtype=np.int32)
+    for _ in range(iterations):
         determinize(s, params, me, d, rng, cards)
-        i = ucb_pick(values, visits, it, exploration)
-        values[i] += rollout(d, params, me, actions[i], mask, rng, greedy_rate) / 10.0
-        visits[i] += 1
-    return actions[np.argmax(visits)]
+        hi, lo = below(rng, SEARCH_RNG, 1 << 31), below(rng, SEARCH_RNG, 1 << 31)
+        for i in range(actions.shape[0]):
+            trial[:] = d
+            stream[0], stream[1] = hi, lo
+            values[i] += rollout(trial, params, me, actions[i], mask, stream, greedy_rate)
+    return actions[np.argmax(values)]
