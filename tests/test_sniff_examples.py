@@ -33,12 +33,15 @@ BIG_TARGET = 10_000
 
 
 def _seed_text() -> str:
+    """The German rule text, verbatim: the copy in tests/data (so the suite runs anywhere), which
+    must equal the project's shared/seeds original wherever that is beside the checkout."""
     here = Path(__file__).resolve()
+    text = (here.parent / "data" / Path(SEED_FILE).name).read_text(encoding="utf-8")
     for parent in here.parents:
-        candidate = parent / "shared" / SEED_FILE
-        if candidate.is_file():
-            return candidate.read_text(encoding="utf-8")
-    pytest.fail(f"cannot find shared/{SEED_FILE} above {here}")
+        original = parent / "shared" / SEED_FILE
+        if original.is_file():
+            assert original.read_text(encoding="utf-8") == text, "tests/data copy differs from shared/seeds"
+    return text
 
 
 def _tile(a: str, b: str) -> tuple[int, int]:
