@@ -122,6 +122,7 @@ class KernelAECEnv(AECEnv, EzPickle):
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         game_seed = seed if seed is not None else int(self.np_random.integers(2**63))
         self.game = self._new_game(game_seed, deal)
+        self._cur_slot = self.game.rules.cur_slot
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -140,7 +141,7 @@ class KernelAECEnv(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         game = self.game
-        actor = game.current_player
+        actor = int(game._state[self._cur_slot])
         self._kernels.snapshot(game._state, self._before)
         game.apply(action)
         self._cumulative_rewards[agent] = 0.0
@@ -154,12 +155,15 @@ class KernelAECEnv(AECEnv, EzPickle):
     def _finish_step(self) -> None:
         state = self.game._state
         status = self._kernels.write_rewards(state, self._params, self._before, self._reward_mode, self._reward_buffer)
-        self.rewards = dict(zip(self.agents, self._reward_buffer.tolist(), strict=False))
+        rewards = self._reward_buffer.tolist()
+        self.rewards = dict(zip(self.agents, rewards, strict=False))
+        cumulative = self._cumulative_rewards
+        for agent, reward in zip(self.agents, rewards, strict=False):  # PettingZoo's _accumulate_rewards
+            cumulative[agent] += reward
         if status != LIVE:
             self.terminations = dict.fromkeys(self.agents, status == TERMINATED)
             self.truncations = dict.fromkeys(self.agents, status == TRUNCATED)
-        self.agent_selection = self.possible_agents[self.game.current_player]
-        self._accumulate_rewards()
+        self.agent_selection = self.possible_agents[state[self._cur_slot]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
@@ -168,7 +172,7 @@ class KernelAECEnv(AECEnv, EzPickle):
         observation = np.empty(kernels.obs_size, dtype=np.float32)
         kernels.write_observation(state, self._params, seat, observation)
         mask = np.zeros(kernels.num_actions, dtype=np.int8)
-        if seat == self.game.current_player:
+        if seat == state[self._cur_slot]:
             kernels.legal_mask_into(state, self._params, mask)  # all zero once the game is over
         return {"observation": observation, "action_mask": mask}
 

@@ -87,11 +87,12 @@ class KernelGame:
             a = operator.index(action)
         except TypeError:
             raise ValueError(f"an action is an integer id; got {action!r}") from None
-        self.rules.legal_mask_into(self._state, self._params, self._mask)
+        rules, state = self.rules, self._state
+        rules.legal_mask_into(state, self._params, self._mask)
         if not (0 <= a < self.num_actions and self._mask[a]):
             raise ValueError(self._illegal_message(a))
-        actor = self.current_player
-        events = int(self.rules.apply_action(self._state, self._params, a))
+        actor = int(state[rules.cur_slot])
+        events = rules.apply_action(state, self._params, a)
         self.history.append(a)
         self._after_apply(actor, a, events)
 

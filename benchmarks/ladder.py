@@ -1,0 +1,46 @@
+"""The strength ladder: ``python -m benchmarks.ladder [--deals N] [--workers W]``.
+
+Round robins of random < greedy < heuristic < ismcts on duplicate deals for 2-player Sniff,
+4-player partnership Sniff and 2-player "12"; prints each table (score ± 95% CI, Elo) and
+writes ``benchmarks/results/ladder.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from envkit import arena, report
+from sniff_env.agents import arena_table as sniff_table
+from twelve_env.agents import arena_table as twelve_table
+
+LADDER = ["random", "greedy", "heuristic", "ismcts"]
+TABLES = {
+    "sniff, 2 players": lambda: sniff_table(2),
+    "sniff, 4 players (partnerships)": lambda: sniff_table(4),
+    '"12", 2 players': lambda: twelve_table(2),
+}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.ladder", description=__doc__)
+    parser.add_argument("--deals", type=int, default=100, help="duplicate deals per match-up")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
+    args = parser.parse_args(argv)
+    results = {}
+    for name, table in TABLES.items():
+        result = arena.run(table(), LADDER, args.deals, seed=args.seed, workers=args.workers)
+        result.pop("games")
+        results[name] = result
+        print(f"\n### {name}\n")
+        print(report.arena_table(result))
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "ladder.json").write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
