@@ -21,6 +21,19 @@ def _pyspiel():
     return pyspiel
 
 
+def _random_game(game, rng: np.random.Generator) -> int:
+    """Play one game of ``game`` uniformly at random in Python; returns the player moves."""
+    state, steps = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            steps += 1
+    return steps
+
+
 def openspiel_python_game(name: str, seconds: float) -> float | None:
     """Random play through ``pyspiel`` (player actions per second; chance nodes sampled too)."""
     pyspiel = _pyspiel()
@@ -28,19 +41,7 @@ def openspiel_python_game(name: str, seconds: float) -> float | None:
         return None
     game = pyspiel.load_game(name)
     rng = np.random.default_rng(0)
-
-    def chunk() -> int:
-        state, steps = game.new_initial_state(), 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(int(rng.choice(outcomes, p=probs)))
-            else:
-                state.apply_action(int(rng.choice(state.legal_actions())))
-                steps += 1
-        return steps
-
-    return rate(chunk, seconds)
+    return rate(lambda: _random_game(game, rng), seconds)
 
 
 def openspiel_cpp_crazy_eights(seconds: float) -> float | None:
@@ -52,18 +53,7 @@ def openspiel_cpp_crazy_eights(seconds: float) -> float | None:
     game = pyspiel.load_game("crazy_eights")
     bots = [pyspiel.make_uniform_random_bot(p, 1000 + p) for p in range(game.num_players())]
     rng = np.random.default_rng(0)
-    lengths = []
-    for _ in range(300):
-        state, steps = game.new_initial_state(), 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(int(rng.choice(outcomes, p=probs)))
-            else:
-                state.apply_action(int(rng.choice(state.legal_actions())))
-                steps += 1
-        lengths.append(steps)
-    mean_length = float(np.mean(lengths))
+    mean_length = float(np.mean([_random_game(game, rng) for _ in range(300)]))
     seed = iter(range(10**9))
 
     def chunk() -> int:

@@ -73,3 +73,16 @@ def shuffle(state, slot, items, n):
     for i in range(n - 1, 0, -1):
         j = below(state, slot, i + 1)
         items[i], items[j] = items[j], items[i]
+
+
+@nb.njit(cache=True)
+def pick_legal(mask, state, slot):
+    """A uniformly random index among the ``True`` entries of the bool vector ``mask``, drawn
+    from the stream at ``state[slot]``; ``mask`` must have at least one."""
+    k = below(state, slot, mask.sum())
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1

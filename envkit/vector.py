@@ -17,7 +17,7 @@ import numpy as np
 from envkit.aec import EnvKernels
 from envkit.game import KernelGame
 from envkit.options import check_int
-from envkit.rng import below, seed_key, stream_states
+from envkit.rng import pick_legal, seed_key, stream_states
 
 
 @dataclass(frozen=True)
@@ -45,16 +45,7 @@ def sample_legal(mask, streams, out):
     """Write into ``out[i]`` a uniformly random legal action of row ``i`` (row ``i`` draws from
     its own stream ``streams[i]``, so the choice is reproducible whatever the thread count)."""
     for i in nb.prange(mask.shape[0]):
-        count = 0
-        for a in range(mask.shape[1]):
-            count += mask[i, a]
-        k = below(streams[i], 0, count)
-        for a in range(mask.shape[1]):
-            if mask[i, a]:
-                if k == 0:
-                    out[i] = a
-                    break
-                k -= 1
+        out[i] = pick_legal(mask[i], streams[i], 0)
 
 
 class KernelVectorGame:

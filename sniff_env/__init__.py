@@ -11,5 +11,17 @@
 from sniff_env.env import env, raw_env
 from sniff_env.game import Game
 from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS, TILES, decode_action, encode_action
+from sniff_env.vector import VectorGame
 
-__all__ = ["DRAW", "NUM_ACTIONS", "PASS", "TILES", "Game", "decode_action", "encode_action", "env", "raw_env"]
+__all__ = [
+    "DRAW",
+    "NUM_ACTIONS",
+    "PASS",
+    "TILES",
+    "Game",
+    "VectorGame",
+    "decode_action",
+    "encode_action",
+    "env",
+    "raw_env",
+]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envkit.rng import below, shuffle
+from envkit.rng import below, pick_legal, shuffle
 from sniff_env import kernels as K
 from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
 
@@ -187,12 +187,7 @@ def rollout(d, params, me, first, mask, scratch, rng, greedy_rate):
         if below(rng, SEARCH_RNG, 1000) < greedy_rate:
             a = _greedy(d, params, mask, scratch)
         else:
-            k = below(rng, SEARCH_RNG, mask.sum())
-            a = 0
-            while k > 0 or not mask[a]:
-                if mask[a]:
-                    k -= 1
-                a += 1
+            a = pick_legal(mask, rng, SEARCH_RNG)
         K.apply_action(d, params, a)
     mine = K.side_of(params, me)
     best_other = -1e9

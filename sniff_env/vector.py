@@ -15,7 +15,7 @@ import numba as nb
 import numpy as np
 
 from envkit.rewards import LIVE, TERMINATED, TRUNCATED
-from envkit.rng import below
+from envkit.rng import pick_legal
 from envkit.vector import KernelVectorGame, VectorKernels
 from sniff_env import kernels as K
 from sniff_env.env import ENV_KERNELS, check_modes
@@ -112,12 +112,7 @@ def random_playouts(states, params, steps_per_game):
         mask = np.empty(NUM_ACTIONS, dtype=np.bool_)
         for _ in range(steps_per_game):
             K.legal_mask_into(s, params, mask)
-            k = below(s, K.RNG, mask.sum())
-            a = 0
-            while k > 0 or not mask[a]:
-                if mask[a]:
-                    k -= 1
-                a += 1
+            a = pick_legal(mask, s, K.RNG)
             K.apply_action(s, params, a)
             if s[K.STATUS] != K.LIVE:
                 finished += 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envkit.rng import below, shuffle
+from envkit.rng import below, pick_legal, shuffle
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS, SIX, VALUES
 
@@ -153,12 +153,7 @@ def rollout(d, params, me, first, mask, rng, greedy_rate):
             a = heuristic_action(d, params)
         else:
             K.legal_mask_into(d, params, mask)
-            k = below(rng, SEARCH_RNG, mask.sum())
-            a = 0
-            while k > 0 or not mask[a]:
-                if mask[a]:
-                    k -= 1
-                a += 1
+            a = pick_legal(mask, rng, SEARCH_RNG)
         K.apply_action(d, params, a)
     scores = np.empty(n, dtype=np.int64)
     K.write_scores(d, params, scores)

@@ -13,7 +13,7 @@ import numpy as np
 
 from envkit.options import check_choice
 from envkit.rewards import LIVE, TERMINATED
-from envkit.rng import below
+from envkit.rng import pick_legal
 from envkit.vector import KernelVectorGame, VectorKernels
 from twelve_env import kernels as K
 from twelve_env.cards import MAX_RANKS, NUM_RANKS
@@ -87,12 +87,7 @@ def random_playouts(states, params, steps_per_game):
         mask = np.empty(MAX_RANKS, dtype=np.bool_)
         for _ in range(steps_per_game):
             K.legal_mask_into(s, params, mask)
-            k = below(s, K.RNG, mask.sum())
-            a = 0
-            while k > 0 or not mask[a]:
-                if mask[a]:
-                    k -= 1
-                a += 1
+            a = pick_legal(mask, s, K.RNG)
             K.apply_action(s, params, a)
             if s[K.STATUS] != K.LIVE:
                 finished += 1
