@@ -26,6 +26,9 @@ Options (``sniff_env.env(**options)`` / ``raw_env(**options)``):
 - ``forced``: ``"explicit"`` (default: DRAW and PASS are actions the agent takes when they are its
   only legal move) or ``"auto"`` (the env draws and passes for the agent, so every turn it sees
   is a placement).
+- ``settlement``: ``"deduct"`` (default, S23–S24) or ``"allfives"`` (S4a variant: the player who
+  went out — or, when blocked, the lowest hand — scores the opponents' rounded pips instead).
+- ``undrawn``: 0 (default), 1 or 2 — the S4a variant that leaves the last boneyard tiles undrawn.
 - ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the table as text) or ``"human"``
   (prints it after every step).
 
@@ -91,8 +94,12 @@ class raw_env(KernelAECEnv):
         episode: str = "match",
         reward: str | None = None,
         forced: str = "explicit",
+        settlement: str = "deduct",
+        undrawn: int = 0,
     ) -> None:
-        params = make_params(num_players, target, max_hands, max_steps, hand_episode=episode == "hand")
+        params = make_params(
+            num_players, target, max_hands, max_steps, episode == "hand", settlement=settlement, undrawn=undrawn
+        )
         _, reward_mode, self.forced = check_modes(episode, reward, forced)
         super().__init__(
             num_players,
@@ -106,6 +113,8 @@ class raw_env(KernelAECEnv):
             episode=episode,
             reward=reward,
             forced=forced,
+            settlement=settlement,
+            undrawn=undrawn,
         )
 
     def _new_game(self, seed: int, deal: Any) -> Game:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from envkit.game import KernelGame, KernelRules
-from envkit.options import check_int, check_optional_limit
+from envkit.options import check_choice, check_int, check_optional_limit
 from envkit.rng import stream_state
 from sniff_env import kernels as K
 from sniff_env.observation import OBS_SIZE, write_observation
@@ -34,14 +34,19 @@ RULES = KernelRules(
 DEFAULT_MAX_HANDS = 200
 
 
+SETTLEMENTS = ("deduct", "allfives")
+
+
 def make_params(
     num_players: int = 4,
     target: int | None = None,
     max_hands: int | None = DEFAULT_MAX_HANDS,
     max_steps: int | None = None,
     hand_episode: bool = False,
+    settlement: str = "deduct",
+    undrawn: int = 0,
 ) -> np.ndarray:
-    """The checked options row the kernels read (S1, S3, S26)."""
+    """The checked options row the kernels read (S1, S3, S26, and the S4a variants)."""
     n = check_int("num_players", num_players, 2, 4)
     params = np.zeros(K.PARAMS_SIZE, dtype=np.int32)
     params[K.P_PLAYERS] = n
@@ -49,6 +54,8 @@ def make_params(
     params[K.P_MAX_HANDS] = check_optional_limit("max_hands", max_hands)
     params[K.P_MAX_STEPS] = check_optional_limit("max_steps", max_steps)
     params[K.P_HAND_EPISODE] = int(bool(hand_episode))
+    params[K.P_ALL_FIVES] = SETTLEMENTS.index(check_choice("settlement", settlement, SETTLEMENTS))
+    params[K.P_UNDRAWN] = check_int("undrawn", undrawn, 0, 2)
     return params
 
 
@@ -108,6 +115,10 @@ class Game(KernelGame):
         target: points to win (S3 defaults 250/200/200).
         deal: fix the first hand, ``{"hands": …, "boneyard": …, "opener": seat}``.
         max_hands, max_steps: truncation limits (S26); ``None`` for no limit.
+        settlement: ``"deduct"`` (S23–S24) or the All Fives variant ``"allfives"`` (S4a): the player
+            who went out — when blocked, the lowest hand, unless seats of different sides tie —
+            scores the opponents' rounded pips instead, and that credit can win the match (S25).
+        undrawn: the S4a variant that leaves the last 1 or 2 boneyard tiles undrawn (default 0).
     """
 
     rules = RULES
@@ -120,9 +131,13 @@ class Game(KernelGame):
         deal: dict[str, Any] | None = None,
         max_hands: int | None = DEFAULT_MAX_HANDS,
         max_steps: int | None = None,
+        settlement: str = "deduct",
+        undrawn: int = 0,
         _params: np.ndarray | None = None,
     ) -> None:
-        params = make_params(num_players, target, max_hands, max_steps) if _params is None else _params
+        if _params is None:
+            _params = make_params(num_players, target, max_hands, max_steps, settlement=settlement, undrawn=undrawn)
+        params = _params
         state = np.zeros(K.STATE_SIZE, dtype=np.int32)
         K.new_match(state, params, *stream_state(seed))
         if deal is not None:
@@ -240,10 +255,15 @@ class Game(KernelGame):
         s = self._state
         if action < DRAW and s[K.CREDIT] > 0:
             self.events.append(("credit", self.side_of(actor), int(s[K.CREDIT])))
-        if events & K.EV_HAND_END:
-            for seat in range(self.num_players):
-                if s[K.DEDUCT + seat]:
-                    self.events.append(("deduct", seat, int(s[K.DEDUCT + seat])))
+        if not events & K.EV_HAND_END:
+            return
+        if self._params[K.P_ALL_FIVES]:
+            if s[K.SETTLED_POINTS] > 0:
+                self.events.append(("credit", int(s[K.SETTLED_SIDE]), int(s[K.SETTLED_POINTS])))
+            return
+        for seat in range(self.num_players):
+            if s[K.DEDUCT + seat]:
+                self.events.append(("deduct", seat, int(s[K.DEDUCT + seat])))
 
     def __str__(self) -> str:
         from sniff_env.render import render_text

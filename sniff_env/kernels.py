@@ -27,6 +27,7 @@ State layout (slot: meaning):
 ``LAST_SCORED+i``         scored ends right after the last placement: ``tile * 64 + contribution``,
                           ``-1`` for none (kept when that placement ends the hand)
 ``VOIDS_HELD``            the drawing seat's voids while it holds a drawn tile it must place, ``-1``
+``SETTLED_SIDE/POINTS``   All Fives variant (S4a): side credited at the last settlement and how much
 ========================  =====================================================================
 """
 
@@ -39,8 +40,8 @@ from envkit.rng import below, shuffle
 from sniff_env.tiles import DRAW, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
 
 # --- options row -------------------------------------------------------------------------------
-P_PLAYERS, P_TARGET, P_MAX_HANDS, P_MAX_STEPS, P_HAND_EPISODE = range(5)
-PARAMS_SIZE = 5
+P_PLAYERS, P_TARGET, P_MAX_HANDS, P_MAX_STEPS, P_HAND_EPISODE, P_ALL_FIVES, P_UNDRAWN = range(7)
+PARAMS_SIZE = 7
 
 # --- state row ---------------------------------------------------------------------------------
 RNG = 0
@@ -70,7 +71,9 @@ LAST_OUT = 96
 DEDUCT = 97  # 4 slots
 LAST_SCORED = 101  # 4 slots
 VOIDS_HELD = 105
-STATE_SIZE = 106
+SETTLED_SIDE = 106
+SETTLED_POINTS = 107
+STATE_SIZE = 108
 
 # STATUS values
 LIVE, WON, TRUNCATED, HAND_OVER = 0, 1, 2, 3
@@ -157,6 +160,13 @@ def lowest_tile(mask):
     """Index of the lowest set bit of a non-zero tile mask (de Bruijn multiplication)."""
     low = mask & -mask
     return DE_BRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+
+
+@nb.njit(cache=True, inline="always")
+def can_draw(s, params):
+    """Whether the boneyard still has a tile to draw (S19); the ``undrawn`` variant (S4a) leaves
+    its last one or two tiles in it."""
+    return s[BONE_LEN] - s[BONE_HEAD] > params[P_UNDRAWN]
 
 
 @nb.njit(cache=True)
@@ -251,7 +261,7 @@ def legal_mask_into(s, params, out):
             cand &= cand - 1
             any_move = True
     if not any_move:
-        if s[BONE_HEAD] < s[BONE_LEN]:
+        if can_draw(s, params):
             out[DRAW] = True  # S19
         else:
             out[PASS] = True  # S21
@@ -368,12 +378,18 @@ def _settle(s, params, result, out_seat):
     for seat in range(4):
         s[DEDUCT + seat] = 0
     for seat in range(n):
-        rounded = (pip_count(s[HAND + seat]) + 2) // 5 * 5  # S23: each hand on its own
-        s[DEDUCT + seat] = rounded
-        s[SCORE + side_of(params, seat)] -= rounded  # S24
+        s[DEDUCT + seat] = (pip_count(s[HAND + seat]) + 2) // 5 * 5  # S23: each hand on its own
     s[LAST_RESULT] = result
     s[LAST_OUT] = out_seat
     s[HANDS_DONE] += 1
+    s[SETTLED_SIDE] = -1
+    s[SETTLED_POINTS] = 0
+    if params[P_ALL_FIVES]:
+        if _all_fives_settlement(s, params, out_seat if result == DOMINO else _lowest_hand(s, params)):
+            return EV_HAND_END | EV_WON
+    else:
+        for seat in range(n):
+            s[SCORE + side_of(params, seat)] -= s[DEDUCT + seat]  # S24
     if params[P_HAND_EPISODE]:
         s[STATUS] = HAND_OVER
         return EV_HAND_END
@@ -385,9 +401,47 @@ def _settle(s, params, result, out_seat):
 
 
 @nb.njit(cache=True)
+def _lowest_hand(s, params):
+    """Seat with the fewest pips; ``-1`` when seats of different sides tie for it (S4a variant)."""
+    n = params[P_PLAYERS]
+    fewest = 1 << 30
+    for seat in range(n):
+        fewest = min(fewest, pip_count(s[HAND + seat]))
+    best = -1
+    for seat in range(n):
+        if pip_count(s[HAND + seat]) == fewest:
+            if best < 0:
+                best = seat
+            elif side_of(params, seat) != side_of(params, best):
+                return -1
+    return best
+
+
+@nb.njit(cache=True)
+def _all_fives_settlement(s, params, seat):
+    """S4a variant: ``seat``'s side scores the other sides' rounded pips (``DEDUCT`` holds them);
+    returns whether that wins the match (S25)."""
+    if seat < 0:
+        return False
+    side = side_of(params, seat)
+    points = 0
+    for other in range(params[P_PLAYERS]):
+        if side_of(params, other) != side:
+            points += s[DEDUCT + other]
+    s[SETTLED_SIDE] = side
+    s[SETTLED_POINTS] = points
+    s[SCORE + side] += points
+    if points > 0 and s[SCORE + side] >= params[P_TARGET]:
+        s[STATUS] = WON
+        s[WINNER] = side
+        return True
+    return False
+
+
+@nb.njit(cache=True)
 def _blocked(s, params):
     """S21 decision: block as soon as the boneyard is empty and nobody can place."""
-    return s[BONE_HEAD] >= s[BONE_LEN] and not _anyone_can_play(s, params)
+    return not can_draw(s, params) and not _anyone_can_play(s, params)
 
 
 @nb.njit(cache=True)

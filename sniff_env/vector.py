@@ -32,7 +32,7 @@ def play_forced(s, params):
         cur = s[K.CUR]
         if K.playable_mask(s, s[K.HAND + cur]) != 0:
             return
-        K.apply_action(s, params, DRAW if s[K.BONE_HEAD] < s[K.BONE_LEN] else PASS)
+        K.apply_action(s, params, DRAW if K.can_draw(s, params) else PASS)
 
 
 @nb.njit(cache=True)
@@ -91,8 +91,12 @@ class VectorGame(KernelVectorGame):
         episode: str = "match",
         reward: str | None = None,
         forced: str = "auto",
+        settlement: str = "deduct",
+        undrawn: int = 0,
     ) -> None:
-        params = make_params(num_players, target, max_hands, max_steps, hand_episode=episode == "hand")
+        params = make_params(
+            num_players, target, max_hands, max_steps, episode == "hand", settlement=settlement, undrawn=undrawn
+        )
         _, reward_code, forced = check_modes(episode, reward, forced)
         modes = np.array([reward_code, forced == "auto"], dtype=np.int32)
         super().__init__(num_envs, seed, params, modes, KERNELS, ENV_KERNELS, num_players)
