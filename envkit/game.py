@@ -42,13 +42,46 @@ class KernelGame:
         self.num_actions = self.rules.num_actions if num_actions is None else num_actions
         self._mask = np.zeros(self.rules.num_actions, dtype=np.bool_)
         self.history: list[int] = []
+        #: the state row before the first action (what a record starts from)
+        self.initial_state = state.copy()
 
     @classmethod
     def from_state(cls, state: np.ndarray, params: np.ndarray) -> KernelGame:
         """A game positioned at a raw state row (e.g. ``VectorGame.states[i]``); both are copied."""
         game = cls(seed=0, _params=np.array(params, dtype=np.int32))
         game._state[:] = state
+        game.initial_state[:] = state
         return game
+
+    # --- records (envkit.records) ------------------------------------------------------------------
+    record_name: ClassVar[str]
+
+    def to_record(self) -> dict:
+        """This game as a JSON-ready record that replays it exactly (``envkit.records``)."""
+        from envkit.records import make_record
+
+        return make_record(self)
+
+    @classmethod
+    def from_record(cls, record: dict | str) -> KernelGame:
+        """Rebuild a game from ``to_record()`` output (dict or JSON text); ``ValueError`` if the record
+        is malformed or does not replay to the events and result it states."""
+        from envkit.records import load_record
+
+        return load_record(record, cls)
+
+    def record_options(self) -> dict:
+        raise NotImplementedError
+
+    def deal_of(self, state: np.ndarray) -> dict:
+        """The position of ``state`` in the ``deal=`` format."""
+        raise NotImplementedError
+
+    def record_events(self) -> list:
+        return []
+
+    def record_result(self) -> dict:
+        raise NotImplementedError
 
     # --- the protocol -------------------------------------------------------------------------
     @property

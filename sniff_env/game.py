@@ -119,9 +119,11 @@ class Game(KernelGame):
             who went out — when blocked, the lowest hand, unless seats of different sides tie —
             scores the opponents' rounded pips instead, and that credit can win the match (S25).
         undrawn: the S4a variant that leaves the last 1 or 2 boneyard tiles undrawn (default 0).
+        hand_episode: end after the first hand, settled (the environments' ``episode="hand"``).
     """
 
     rules = RULES
+    record_name = "sniff"
 
     def __init__(
         self,
@@ -133,10 +135,11 @@ class Game(KernelGame):
         max_steps: int | None = None,
         settlement: str = "deduct",
         undrawn: int = 0,
+        hand_episode: bool = False,
         _params: np.ndarray | None = None,
     ) -> None:
         if _params is None:
-            _params = make_params(num_players, target, max_hands, max_steps, settlement=settlement, undrawn=undrawn)
+            _params = make_params(num_players, target, max_hands, max_steps, hand_episode, settlement, undrawn)
         params = _params
         state = np.zeros(K.STATE_SIZE, dtype=np.int32)
         K.new_match(state, params, *stream_state(seed))
@@ -249,6 +252,38 @@ class Game(KernelGame):
         """The scored ends right after the last placement, even if it ended the hand (S17)."""
         slots = self._state[K.LAST_SCORED : K.LAST_SCORED + 4].tolist()
         return [(TILES[v // 64], v % 64) for v in slots if v >= 0]
+
+    # --- records (envkit.records) -------------------------------------------------------------
+    def record_options(self) -> dict[str, Any]:
+        p = self._params
+        return {
+            "num_players": int(p[K.P_PLAYERS]),
+            "target": int(p[K.P_TARGET]),
+            "max_hands": int(p[K.P_MAX_HANDS]) or None,
+            "max_steps": int(p[K.P_MAX_STEPS]) or None,
+            "settlement": SETTLEMENTS[int(p[K.P_ALL_FIVES])],
+            "undrawn": int(p[K.P_UNDRAWN]),
+            "hand_episode": bool(p[K.P_HAND_EPISODE]),
+        }
+
+    def deal_of(self, state: np.ndarray) -> dict[str, Any]:
+        return {
+            "hands": [_mask_tiles(state[K.HAND + seat]) for seat in range(self.num_players)],
+            "boneyard": [TILES[t] for t in state[K.BONE + state[K.BONE_HEAD] : K.BONE + state[K.BONE_LEN]]],
+            "opener": int(state[K.OPENER]),
+        }
+
+    def record_events(self) -> list:
+        return self.events
+
+    def record_result(self) -> dict[str, Any]:
+        return {
+            "scores": self.scores,
+            "winner": self.winner,
+            "terminal": self.is_terminal(),
+            "truncated": self.is_truncated,
+            "hands_played": self.hands_played,
+        }
 
     # --- bookkeeping ------------------------------------------------------------------------------
     def _after_apply(self, actor: int, action: int, events: int) -> None:

@@ -87,6 +87,7 @@ class Game(KernelGame):
     """
 
     rules = RULES
+    record_name = "twelve"
 
     def __init__(
         self,
@@ -155,6 +156,29 @@ class Game(KernelGame):
     def turns_left(self) -> int | None:
         """Turns left in the last round, ``None`` before it."""
         return int(self._state[K.LAST_ROUND]) if self.last_round else None
+
+    # --- records (envkit.records) -------------------------------------------------------------
+    def record_options(self) -> dict[str, Any]:
+        return {
+            "num_players": self.num_players,
+            "deck": self.deck,
+            "capture_extra_turn": bool(self._params[K.P_EXTRA_TURN]),
+        }
+
+    def deal_of(self, state: np.ndarray) -> dict[str, Any]:
+        n = self.num_players
+        return {
+            "hands": [
+                [r for r in range(MAX_RANKS) for _ in range(int(state[K.HAND + MAX_RANKS * seat + r]))]
+                for seat in range(n)
+            ],
+            "stock": state[K.STOCK + state[K.STOCK_HEAD] : K.STOCK + state[K.STOCK_LEN]].tolist(),
+            "face_up": int(state[K.PILE]),
+            "first_player": int(state[K.FIRST]),
+        }
+
+    def record_result(self) -> dict[str, Any]:
+        return {"scores": self.scores, "captured": self.captured, "terminal": self.is_terminal()}
 
     def action_name(self, action: int) -> str:
         return rank_name(self.deck, action)
