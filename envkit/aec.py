@@ -51,7 +51,11 @@ class EnvKernels:
 class KernelAECEnv(AECEnv, EzPickle):
     """An AEC env over a ``KernelGame``; subclasses give the kernels, ``_new_game`` and text."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "is_parallelizable": False, "render_fps": 1}
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
     def __init__(
         self,
@@ -99,6 +103,9 @@ class KernelAECEnv(AECEnv, EzPickle):
         """Apply moves the env makes on the agents' behalf (Sniff's ``forced="auto"``)."""
 
     def _render_text(self) -> str:
+        raise NotImplementedError
+
+    def _render_rgb(self) -> np.ndarray:
         raise NotImplementedError
 
     # --- PettingZoo API ---------------------------------------------------------------------------
@@ -181,10 +188,12 @@ class KernelAECEnv(AECEnv, EzPickle):
         self._kernels.write_state(self.game._state, self._params, out)
         return out
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            gymnasium.logger.warn("render() called without a render_mode; pass 'ansi', 'human' or 'rgb_array'")
             return None
+        if self.render_mode == "rgb_array":
+            return self._render_rgb()
         text = self._render_text()
         if self.render_mode == "human":
             print(text)

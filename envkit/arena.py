@@ -11,6 +11,7 @@ Every game is reproducible from the arena seed; ``workers`` spreads games over p
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import itertools
 import math
@@ -41,19 +42,26 @@ class GameTask:
     table: Table
     seating: tuple[str, ...]  # agent name per seat
     seed: int
+    record: bool = False
 
 
 def play(task: GameTask) -> dict[str, Any]:
-    """Play one game: ``{"outcome": [0..1 per seat], "points": [...], "opener": seat, ...}``."""
+    """Play one game: ``{"outcome": [0..1 per seat], "points": [...], "hands", "opener", "seating",
+    "seed"}`` and, if the task asks, its ``"record"`` (``Game.to_record()``)."""
+    package = importlib.import_module(task.table.package)
     agents_module = importlib.import_module(f"{task.table.package}.agents")
     agents = []
     for seat, name in enumerate(task.seating):
         agent = agents_module.make_agent(name)
         agent.reset(task.seed * 31 + seat)
         agents.append(agent)
-    result = agents_module.play_game(task.table.num_players, task.table.options, agents, task.seed)
-    result["seating"] = list(task.seating)
-    result["seed"] = task.seed
+    game = package.Game(num_players=task.table.num_players, seed=task.seed, **task.table.options)
+    opener = game.current_player
+    while not game.is_terminal():
+        game.apply(agents[game.current_player].act(game))
+    result = {**agents_module.match_outcome(game), "opener": opener, "seating": list(task.seating), "seed": task.seed}
+    if task.record:
+        result["record"] = game.to_record()
     return result
 
 
@@ -192,16 +200,23 @@ def summarize(entries: Sequence[str], slotted: list[tuple[Slot, dict[str, Any]]]
 
 
 def run(
-    table: Table, entries: Sequence[str], deals: int, seed: int = 0, workers: int = 1, progress: bool = True
+    table: Table,
+    entries: Sequence[str],
+    deals: int,
+    seed: int = 0,
+    workers: int = 1,
+    progress: bool = True,
+    records: bool = False,
 ) -> dict[str, Any]:
-    """Play the whole round robin and summarise it (see ``summarize``); results are JSON-ready."""
+    """Play the whole round robin and summarise it (see ``summarize``); results are JSON-ready.
+    With ``records`` every game in ``results["games"]`` carries its replayable ``"record"``."""
     if len(entries) < 2:
         raise ValueError("an arena needs at least two entries")
     if len(set(entries)) != len(entries):
         raise ValueError(f"entries must differ; got {list(entries)}")
     scheduled = schedule(table, entries, deals, seed)
     slots = [slot for slot, _ in scheduled]
-    tasks = [task for _, task in scheduled]
+    tasks = [dataclasses.replace(task, record=records) for _, task in scheduled]
     bar = _progress(len(tasks), progress)
     if workers > 1:
         with get_context("spawn").Pool(workers) as pool:

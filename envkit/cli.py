@@ -6,30 +6,51 @@ import argparse
 import json
 import os
 import random
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from envkit import arena, report
 from envkit.arena import Table
 from envkit.game import KernelGame
+from envkit.play import add_play_options
+from envkit.records import replay_steps
+
+#: ``narrate(before, after, seat, action)``: the text for one move (it may include a table)
+Narrate = Callable[[KernelGame, KernelGame, int, int], str]
 
 
 def build_parser(
-    prog: str, description: str, players: Sequence[int], default_players: int, extra: Sequence[tuple[tuple, dict]] = ()
+    prog: str,
+    description: str,
+    players: Sequence[int],
+    default_players: int,
+    extra: Sequence[tuple[tuple, dict]] = (),
+    play_extra: Sequence[tuple[tuple, dict]] = (),
 ) -> argparse.ArgumentParser:
-    """``prog [demo|arena] …``: the commands both games share (``demo`` is the default);
-    ``extra`` holds ``(args, kwargs)`` of game options every command takes."""
+    """``prog [demo|arena|play] …``: the commands both games share (``demo`` is the default);
+    ``extra`` holds ``(args, kwargs)`` of game options every command takes, ``play_extra`` those
+    only ``play`` takes."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
     sub = parser.add_subparsers(dest="command")
     demo = sub.add_parser("demo", help="watch one game between random players (the default)")
     arena = sub.add_parser("arena", help="round robin of agents on shared (duplicate) deals")
-    for p in (parser, demo, arena):
+    play = sub.add_parser("play", help="play against the built-in agents in the terminal")
+    replay = sub.add_parser("replay", help="replay a match record (JSON) in the terminal, or as a GIF / PNG strip")
+    replay.add_argument("file", type=Path, help="a record written by Game.to_record() / arena --records")
+    replay.add_argument("--quiet", action="store_true", help="print only the first and last tables")
+    replay.add_argument("--gif", type=Path, help="also write an animated GIF of every position")
+    replay.add_argument("--png", type=Path, help="also write a PNG strip of every position")
+    for p in (parser, demo, arena, play):
         p.add_argument("--players", type=int, choices=list(players), default=default_players)
         p.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents")
         for args, kwargs in extra:
             p.add_argument(*args, **kwargs)
     for p in (parser, demo):
         p.add_argument("--quiet", action="store_true", help="print only the tables, not every move")
+    add_play_options(play)
+    for args, kwargs in play_extra:
+        play.add_argument(*args, **kwargs)
     arena.add_argument(
         "--agents",
         nargs="+",
@@ -41,15 +62,24 @@ def build_parser(
     arena.add_argument("--json", type=Path, help="write the full results (every game) as JSON")
     arena.add_argument("--plot", type=Path, help="save a PNG of the scores with confidence intervals")
     arena.add_argument("--no-progress", action="store_true", help="no progress bar")
+    arena.add_argument("--records", type=Path, help="write every game's match record, one JSON per line")
     return parser
 
 
 def run_arena(args: argparse.Namespace, table: Table) -> dict:
     """The ``arena`` command: play, print the table, write JSON / PNG if asked."""
     result = arena.run(
-        table, args.agents, args.deals, seed=args.seed, workers=args.workers, progress=not args.no_progress
+        table,
+        args.agents,
+        args.deals,
+        seed=args.seed,
+        workers=args.workers,
+        progress=not args.no_progress,
+        records=args.records is not None,
     )
     print(report.arena_table(result))
+    if args.records:
+        args.records.write_text("".join(json.dumps(game.pop("record")) + "\n" for game in result["games"]))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1))
     if args.plot:
@@ -57,9 +87,34 @@ def run_arena(args: argparse.Namespace, table: Table) -> dict:
     return result
 
 
-def play_random(
-    game: KernelGame, seed: int, narrate: Callable[[KernelGame, KernelGame, int, int], str], quiet: bool = False
-) -> None:
+def run_replay(args: argparse.Namespace, game_cls: type[KernelGame], narrate: Narrate) -> int:
+    """The ``replay`` command: check the record, then show it move by move (and export images)."""
+    try:
+        steps = replay_steps(args.file.read_text(), game_cls)
+        game, action = next(steps)
+    except (OSError, ValueError) as error:
+        print(f"error: cannot replay {args.file}: {error}", file=sys.stderr)
+        return 2
+    frames = [game.image()] if args.gif or args.png else []
+    print(game, end="\n\n")
+    while action is not None:
+        before, seat = game.clone(), game.current_player
+        game, next_action = next(steps)
+        if not args.quiet:
+            print(narrate(before, game, seat, action))
+        if frames:
+            frames.append(game.image())
+        action = next_action
+    print("", game, sep="\n")
+    from envkit.image import animate
+
+    for path in (args.gif, args.png):
+        if path:
+            animate(frames, path, scale=0.5)  # a GIF for *.gif, else a PNG strip
+    return 0
+
+
+def play_random(game: KernelGame, seed: int, narrate: Narrate, quiet: bool = False) -> None:
     """Play ``game`` to its end with uniformly random legal moves, printing as it goes.
 
     ``narrate(before, after, seat, action)`` returns the text for one move (it may include a

@@ -53,6 +53,10 @@ class KernelGame:
         game.initial_state[:] = state
         return game
 
+    def image(self):
+        """The table as an RGB ``numpy`` image (H×W×3 ``uint8``), drawn with Pillow."""
+        raise NotImplementedError
+
     # --- records (envkit.records) ------------------------------------------------------------------
     record_name: ClassVar[str]
 

@@ -12,6 +12,7 @@ returned half-applied.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +53,8 @@ def make_record(game: KernelGame) -> dict[str, Any]:
     )
 
 
-def load_record(record: Any, game_cls: type[KernelGame]) -> KernelGame:
-    """Replay ``record`` (a dict, or JSON text) into a new ``game_cls`` game and check it."""
+def _parse(record: Any, game_cls: type[KernelGame]) -> dict[str, Any]:
+    """The record as a dict with the right header and every part present, else ``ValueError``."""
     if isinstance(record, (str, bytes)):
         try:
             record = json.loads(record)
@@ -68,26 +69,16 @@ def load_record(record: Any, game_cls: type[KernelGame]) -> KernelGame:
     missing = {"options", "start", "actions", "events", "result"} - set(record)
     if missing:
         raise ValueError(f"record lacks {sorted(missing)}")
-    start = record["start"]
-    if not isinstance(start, dict) or not isinstance(record["options"], dict):
-        raise ValueError("record options and start must be objects")
-    stream = start.get("stream")
-    if not (
-        isinstance(stream, list)
-        and len(stream) == 2
-        and all(isinstance(w, int) and -(2**31) <= w < 2**31 for w in stream)
-    ):
-        raise ValueError("record start.stream must be two 32-bit integers")
-    try:
-        game = game_cls(seed=0, deal=start.get("deal"), **record["options"])
-    except TypeError as error:
-        raise ValueError(f"record options are not this game's options: {error}") from None
-    game._state[RNG_SLOTS] = stream
-    game.initial_state[RNG_SLOTS] = stream
-    actions = record["actions"]
-    if not isinstance(actions, list):
+    if not isinstance(record["actions"], list):
         raise ValueError("record actions must be a list")
-    for k, action in enumerate(actions):
+    return record
+
+
+def load_record(record: Any, game_cls: type[KernelGame]) -> KernelGame:
+    """Replay ``record`` (a dict, or JSON text) into a new ``game_cls`` game and check it."""
+    record = _parse(record, game_cls)
+    game = _starting_game(record, game_cls)
+    for k, action in enumerate(record["actions"]):
         try:
             game.apply(action)
         except ValueError as error:
@@ -96,6 +87,36 @@ def load_record(record: Any, game_cls: type[KernelGame]) -> KernelGame:
         raise ValueError("record events differ from what its actions produce: tampered or corrupt")
     if _plain(game.record_result()) != record["result"]:
         raise ValueError("record result differs from what its actions produce: tampered or corrupt")
+    return game
+
+
+def replay_steps(record: Any, game_cls: type[KernelGame]) -> Iterator[tuple[KernelGame, int | None]]:
+    """Check the whole record, then yield ``(game, action)`` before each of its actions and a final
+    ``(game, None)`` — one ``game`` object, advanced as it goes."""
+    record = _parse(record, game_cls)
+    load_record(record, game_cls)
+    game = _starting_game(record, game_cls)
+    for action in record["actions"]:
+        yield game, action
+        game.apply(action)
+    yield game, None
+
+
+def _starting_game(record: dict[str, Any], game_cls: type[KernelGame]) -> KernelGame:
+    """The game at the record's start: its options, its deal and its random stream."""
+    start = record["start"]
+    if not isinstance(start, dict) or not isinstance(record["options"], dict):
+        raise ValueError("record options and start must be objects")
+    stream = start.get("stream")
+    words_ok = isinstance(stream, list) and all(isinstance(w, int) and -(2**31) <= w < 2**31 for w in stream)
+    if not (words_ok and len(stream) == 2):
+        raise ValueError("record start.stream must be two 32-bit integers")
+    try:
+        game = game_cls(seed=0, deal=start.get("deal"), **record["options"])
+    except TypeError as error:
+        raise ValueError(f"record options are not this game's options: {error}") from None
+    game._state[RNG_SLOTS] = stream
+    game.initial_state[RNG_SLOTS] = stream
     return game
 
 

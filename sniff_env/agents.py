@@ -45,20 +45,15 @@ def make_agent(spec: str, **kwargs) -> Agent:
     return build_agent(AGENTS, spec, **kwargs)
 
 
-def play_game(num_players: int, options: dict, agents: list[Agent], seed: int) -> dict:
-    """Play one match with ``agents[seat]`` choosing for each seat (the arena's unit of play).
-
-    ``outcome`` per seat: 1 for the side that reached the target, 0 for the others, 0.5 for
-    everyone if the match was truncated; ``points`` per seat: its side's final score.
-    """
-    game = Game(num_players=num_players, seed=seed, **options)
-    opener = game.current_player
-    while not game.is_terminal():
-        game.apply(agents[game.current_player].act(game))
-    sides = [game.side_of(seat) for seat in range(num_players)]
+def match_outcome(game: Game) -> dict:
+    """How a finished match went, for the arena: ``outcome`` per seat is 1 for the side that
+    reached the target and 0 for the others, 0.5 for everyone if the match was truncated;
+    ``points`` per seat is its side's final score; ``hands`` the hands played (a match won in the
+    middle of a hand counts that hand)."""
+    sides = [game.side_of(seat) for seat in range(game.num_players)]
     outcome = [0.5 if game.winner is None else float(side == game.winner) for side in sides]
     hands = game.hands_played + (game.winner is not None)
-    return {"outcome": outcome, "points": [game.scores[side] for side in sides], "hands": hands, "opener": opener}
+    return {"outcome": outcome, "points": [game.scores[side] for side in sides], "hands": hands}
 
 
 def arena_table(num_players: int = 4, **options) -> Table:

@@ -29,8 +29,8 @@ Options (``sniff_env.env(**options)`` / ``raw_env(**options)``):
 - ``settlement``: ``"deduct"`` (default, S23–S24) or ``"allfives"`` (S4a variant: the player who
   went out — or, when blocked, the lowest hand — scores the opponents' rounded pips instead).
 - ``undrawn``: 0 (default), 1 or 2 — the S4a variant that leaves the last boneyard tiles undrawn.
-- ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the table as text) or ``"human"``
-  (prints it after every step).
+- ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the table as text), ``"human"``
+  (prints it after every step) or ``"rgb_array"`` (``render()`` returns an RGB image of the table).
 
 ``reset(seed=…, options={"deal": {...}})`` fixes the first hand exactly like ``Game(deal=…)``.
 After a placement, ``infos[agent]`` holds ``"credit"`` and ``"scored"`` (as in ``Game.describe()``).
@@ -137,6 +137,9 @@ class raw_env(KernelAECEnv):
                 game.apply(PASS)
             else:
                 return
+
+    def _render_rgb(self) -> np.ndarray:
+        return self.game.image()
 
     def _render_text(self) -> str:
         return render_text(self.game)

@@ -102,3 +102,43 @@ def test_an_aec_episode_can_be_recorded_and_replayed(module, options):
     game = env.unwrapped.game
     replayed = type(game).from_record(game.to_record())
     np.testing.assert_array_equal(replayed.state_array, game.state_array)
+
+
+def test_arena_games_carry_records_that_replay_to_their_outcome():
+    from envkit.arena import run
+    from twelve_env.agents import arena_table, match_outcome
+
+    result = run(arena_table(2), ["random", "greedy"], deals=2, seed=1, workers=1, progress=False, records=True)
+    assert len(result["games"]) == 4
+    for played in result["games"]:
+        game = TwelveGame.from_record(played["record"])
+        assert game.is_terminal()
+        assert match_outcome(game)["outcome"] == played["outcome"]
+        assert game.scores == played["points"]
+
+
+def test_replay_command_shows_the_match_and_writes_images(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    game = _played(TwelveGame, {"num_players": 2}, seed=3)
+    good = tmp_path / "match.json"
+    good.write_text(json.dumps(game.to_record()))
+    root = Path(__file__).resolve().parents[1]
+    run = subprocess.run(
+        [sys.executable, "-m", "twelve_env", "replay", str(good), "--png", str(tmp_path / "s.png")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "game over" in run.stdout and run.stdout.count("seat ") > len(game.history)
+    assert (tmp_path / "s.png").stat().st_size > 10_000
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**game.to_record(), "actions": game.history[:-1]}))
+    run = subprocess.run(
+        [sys.executable, "-m", "twelve_env", "replay", str(bad)], cwd=root, capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 2 and "error: cannot replay" in run.stderr and "Traceback" not in run.stderr

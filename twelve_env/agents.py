@@ -48,17 +48,13 @@ def make_agent(spec: str, **kwargs) -> Agent:
     return build_agent(AGENTS, spec, **kwargs)
 
 
-def play_game(num_players: int, options: dict, agents: list[Agent], seed: int) -> dict:
-    """Play one game; ``outcome`` per seat is its place by T15 score mapped to [0, 1] (first 1,
-    last 0, ties share), ``points`` its score."""
-    game = Game(num_players=num_players, seed=seed, **options)
-    opener = game.current_player
-    while not game.is_terminal():
-        game.apply(agents[game.current_player].act(game))
+def match_outcome(game: Game) -> dict:
+    """How a finished game went, for the arena: ``outcome`` per seat is its place by T15 score
+    mapped to [0, 1] (first 1, last 0, ties share), ``points`` its score."""
     scores = np.array(game.scores, dtype=np.float64)
-    places = np.empty(num_players)
-    rank_rewards(scores, num_players, places)
-    return {"outcome": ((places + 1) / 2).tolist(), "points": scores.tolist(), "hands": 1, "opener": opener}
+    places = np.empty(game.num_players)
+    rank_rewards(scores, game.num_players, places)
+    return {"outcome": ((places + 1) / 2).tolist(), "points": scores.tolist(), "hands": 1}
 
 
 def arena_table(num_players: int = 2, **options) -> Table:

@@ -17,7 +17,7 @@ Options:
 - ``reward``: ``"score"`` (default, dense: +1 per card when captured, −1 per card left in hand
   when the game ends; an episode sums to the T15 score) or ``"win"`` (zero-sum by final score
   rank: +1 first … −1 last, evenly spaced; tied players share the mean of their places).
-- ``render_mode``: ``None``, ``"ansi"`` or ``"human"``.
+- ``render_mode``: ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (an RGB image of the table).
 
 One game is one episode (T15). ``reset(seed=…, options={"deal": {...}})`` fixes the position like
 ``Game(deal=…)``. After each play ``infos[agent]["captured"]`` is the number of cards it took.
@@ -85,6 +85,9 @@ class raw_env(KernelAECEnv):
 
     def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
         return {"captured": int(self.game._state[K.CAPTURED + actor] - before[actor])}
+
+    def _render_rgb(self) -> np.ndarray:
+        return self.game.image()
 
     def _render_text(self) -> str:
         return render_text(self.game)

@@ -1,0 +1,424 @@
+"""Picture of a Sniff table (Pillow): the layout as real tiles on felt, the scores, the hand to act.
+
+``render_image(game)`` returns an ``H×W×3 uint8`` RGB array (what ``render_mode="rgb_array"``
+gives); ``save_image(game, path)`` writes it as PNG.
+
+The picture follows the figures of the rule text (S10–S17):
+
+- the main line runs left (arm 0, west) to right (arm 1, east); the Sniff's side arms run up
+  (arm 2, north) and down (arm 3, south) from it; every double lies crosswise;
+- the Sniff is outlined in orange and sits in the middle of the picture;
+- every scored end carries a filled disc with its contribution (an end double shows ``2v``, an
+  uncovered side arm ``v``); a free spot that is not scored — the second line side of an opening
+  double — carries a hollow ring;
+- long arms bend, each into its own quarter of the table (west turns south, south turns east,
+  east turns north, north turns west) and then step outward like a staircase, so no two arms can
+  ever meet; the whole layout is then scaled to fit a fixed-size picture, whatever the 28 tiles do.
+
+The header shows each side's score (with ``tally=True`` also S27's paper tally: a stroke per 5
+points, a large X with four small x per 50), the target and the last placement's scored ends; the
+footer shows the tiles of the seat to act (its legal tiles raised, with the arms they fit) and
+every seat's hand size and the boneyard.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from envkit import image as ei
+from sniff_env import kernels as K
+from sniff_env.render import _chains
+from sniff_env.tiles import DRAW, NUM_ARMS, PASS, TILES
+
+if TYPE_CHECKING:
+    from sniff_env.game import Game
+
+WIDTH = 1280
+HEADER = 96
+TALLY_ROW = 34
+LAYOUT = 600
+FOOTER = 178
+MARGIN = 26
+MAX_UNIT = 50  # pixels per pip square at full size; the layout only ever shrinks from here
+HAND_UNIT = 40
+
+IVORY = (247, 241, 226)
+TILE_EDGE = (150, 138, 112)
+PIP = (24, 24, 24)
+DIVIDER = (88, 82, 72)
+BRASS = (190, 150, 72)
+ORANGE = (255, 140, 20)
+GOLD = (255, 208, 70)
+CREAM = (250, 246, 232)
+MARK_INK = (150, 28, 28)
+PANEL = (14, 52, 32)
+TEXT = (236, 240, 232)
+MUTED = (176, 204, 186)
+RED = (255, 120, 110)
+
+WEST, EAST, NORTH, SOUTH = (-1, 0), (1, 0), (0, -1), (0, 1)
+#: the quarter each leg bends into: a pinwheel, so the four arms never cross
+TURN = {WEST: SOUTH, SOUTH: EAST, EAST: NORTH, NORTH: WEST}
+FIRST_RUN = {True: 12.0, False: 6.0}  # units from the pivot's centre before the first bend (horizontal?)
+RUN = {True: 8.0, False: 6.0}  # length of every later straight run of the staircase
+
+# pip centres on a half (unit square) of an upright tile; a lying tile uses them transposed
+_A, _B, _C = 0.26, 0.5, 0.74
+PIPS = {
+    0: (),
+    1: ((_B, _B),),
+    2: ((_C, _A), (_A, _C)),
+    3: ((_C, _A), (_B, _B), (_A, _C)),
+    4: ((_A, _A), (_C, _A), (_A, _C), (_C, _C)),
+    5: ((_A, _A), (_C, _A), (_B, _B), (_A, _C), (_C, _C)),
+    6: ((_A, _A), (_A, _B), (_A, _C), (_C, _A), (_C, _B), (_C, _C)),
+}
+
+
+# --- layout in pip-square units ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Piece:
+    """A tile on the table: centre in units, upright or lying, pips top/bottom or left/right."""
+
+    x: float
+    y: float
+    vertical: bool
+    first: int
+    second: int
+    sniff: bool = False
+
+    def box(self) -> tuple[float, float, float, float]:
+        hw, hh = (0.5, 1.0) if self.vertical else (1.0, 0.5)
+        return self.x - hw, self.y - hh, self.x + hw, self.y + hh
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A free attachment spot: ``value`` is its scored contribution, ``None`` when not scored."""
+
+    x: float
+    y: float
+    value: int | None
+
+
+def _halves(d: tuple[int, int], inner: int, outer: int) -> tuple[int, int]:
+    """(top, bottom) or (left, right) pips of a tile running in direction ``d`` from its inner end."""
+    return (inner, outer) if d in (EAST, SOUTH) else (outer, inner)
+
+
+def _lay_leg(
+    pieces: list[Piece], chain: list[tuple[int, int, int]], start: tuple[float, float], d: tuple[int, int]
+) -> tuple[tuple[float, float], tuple[int, int]]:
+    """Lay ``chain`` (``(tile, inner, outer)`` outward) from the face at ``start`` heading ``d``.
+
+    Returns the outer face's centre and the direction the leg ends in. A tile that would pass the
+    run's end turns the corner (lying across the line's end, its inner half touching it); the leg
+    then alternates between ``TURN[d]`` and ``d``, a staircase that stays in its own quarter.
+    Doubles never turn a corner (they are one unit long and may overrun a little).
+    """
+    base = d
+    x, y = start
+    room = FIRST_RUN[d[1] == 0] - abs(x if d[1] == 0 else y)
+    for tile, inner, outer in chain:
+        low, high = TILES[tile]
+        if low == high:
+            pieces.append(Piece(x + d[0] * 0.5, y + d[1] * 0.5, d[1] == 0, inner, inner))
+            x, y, room = x + d[0], y + d[1], room - 1
+        elif room < 2:
+            n = TURN[base] if d == base else base
+            a, b = _halves(n, inner, outer)
+            cx, cy = x + d[0] * 0.5, y + d[1] * 0.5
+            pieces.append(Piece(cx + n[0] * 0.5, cy + n[1] * 0.5, n[1] != 0, a, b))
+            x, y, d = cx + n[0] * 1.5, cy + n[1] * 1.5, n
+            room = RUN[d[1] == 0] - 1.5
+        else:
+            a, b = _halves(d, inner, outer)
+            pieces.append(Piece(x + d[0], y + d[1], d[1] != 0, a, b))
+            x, y, room = x + 2 * d[0], y + 2 * d[1], room - 2
+    return (x, y), d
+
+
+def table_layout(game: Game) -> tuple[list[Piece], list[Spot]]:
+    """Every tile on the table and every free spot, in units of one pip square, pivot at (0, 0).
+
+    The pivot is the Sniff when there is one, else the opening tile.
+    """
+    state = np.array(game.state_array)
+    center, chains = _chains(game)
+    if center < 0:
+        return [], []
+    low, high = TILES[center]
+    # the main line west to east as (tile, left pip, right pip)
+    line = [(t, outer, inner) for t, inner, outer in reversed(chains[0])]
+    line.append((center, low, high))
+    line += [(t, inner, outer) for t, inner, outer in chains[1]]
+    sniff = int(state[K.SNIFF])
+    p = next((i for i, (t, _, _) in enumerate(line) if t == sniff), len(chains[0]))
+    tile, left, right = line[p]
+    pieces: list[Piece] = []
+    if TILES[tile][0] == TILES[tile][1]:
+        pieces.append(Piece(0.0, 0.0, True, left, left, sniff=tile == sniff))
+        half = 0.5
+    else:
+        pieces.append(Piece(0.0, 0.0, False, left, right))
+        half = 1.0
+    west = [(t, r, lft) for t, lft, r in reversed(line[:p])]
+    east = [(t, lft, r) for t, lft, r in line[p + 1 :]]
+    legs = {0: (west, (-half, 0.0), WEST), 1: (east, (half, 0.0), EAST)}
+    if tile == sniff:
+        legs[2] = (chains[2], (0.0, -1.0), NORTH)
+        legs[3] = (chains[3], (0.0, 1.0), SOUTH)
+    spots = []
+    for arm, (chain, start, d) in legs.items():
+        (x, y), d_end = _lay_leg(pieces, chain, start, d)
+        if state[K.END_PIP + arm] >= 0:
+            value = int(K.arm_contribution(state, arm))
+            spots.append(Spot(x + d_end[0] * 0.62, y + d_end[1] * 0.62, value if value >= 0 else None))
+    return pieces, spots
+
+
+# --- sprites ---------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1024)
+def tile_sprite(first: int, second: int, vertical: bool, unit: int, edge: tuple[int, int, int] | None = None):
+    """An ivory tile ``unit`` pixels per half-square (minus a hairline gap), black pips, divider
+    and brass centre pin; ``edge`` draws a coloured outline (the Sniff's orange, a legal tile's gold)."""
+    gap = max(1, round(unit * 0.05))
+    w, h = (unit - gap, 2 * unit - gap) if vertical else (2 * unit - gap, unit - gap)
+
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        bw, bh, u = w * k, h * k, unit * k
+        r = 0.14 * u
+        draw.rounded_rectangle((0, 0, bw - 1, bh - 1), radius=r, fill=TILE_EDGE)
+        line = max(1.0, 0.035 * u)
+        # a bevel: the face is lighter than its lower right rim
+        draw.rounded_rectangle((line, line, bw - 1 - line, bh - 1 - line), radius=r - line, fill=(226, 216, 192))
+        draw.rounded_rectangle((line, line, bw - 1 - 2.2 * line, bh - 1 - 2.2 * line), radius=r - line, fill=IVORY)
+        hw, hh = (bw, bh / 2) if vertical else (bw / 2, bh)
+        halves = ((0, 0), (0, hh)) if vertical else ((0, 0), (hw, 0))
+        pr = 0.088 * min(hw, hh)
+        for (ox, oy), pips in zip(halves, (first, second), strict=True):
+            for px, py in PIPS[pips]:
+                if not vertical:
+                    px, py = py, px
+                cx, cy = ox + px * hw, oy + py * hh
+                draw.ellipse((cx - pr, cy - pr, cx + pr, cy + pr), fill=PIP)
+        lw = max(1.0, 0.045 * u)
+        if vertical:
+            draw.rectangle((0.14 * bw, bh / 2 - lw / 2, 0.86 * bw, bh / 2 + lw / 2), fill=DIVIDER)
+        else:
+            draw.rectangle((bw / 2 - lw / 2, 0.14 * bh, bw / 2 + lw / 2, 0.86 * bh), fill=DIVIDER)
+        pin = 0.07 * min(hw, hh)
+        draw.ellipse((bw / 2 - pin, bh / 2 - pin, bw / 2 + pin, bh / 2 + pin), fill=BRASS, outline=(120, 90, 40))
+        if edge is not None:
+            ew = max(2.0, 0.1 * u)
+            draw.rounded_rectangle((0, 0, bw - 1, bh - 1), radius=r, outline=edge, width=round(ew))
+
+    return ei.sprite(w, h, paint)
+
+
+@functools.lru_cache(maxsize=64)
+def back_sprite(unit: int) -> Image.Image:
+    """A small face-down tile (upright), for hand sizes and the boneyard."""
+    w, h = unit, 2 * unit
+
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        bw, bh = w * k, h * k
+        draw.rounded_rectangle((0, 0, bw - 1, bh - 1), radius=0.2 * bw, fill=(38, 38, 44), outline=(120, 120, 130))
+        draw.ellipse((bw * 0.36, bh / 2 - bw * 0.14, bw * 0.64, bh / 2 + bw * 0.14), fill=BRASS)
+
+    return ei.sprite(w, h, paint)
+
+
+# --- tally (S27) -------------------------------------------------------------------------------------
+def draw_tally(draw: ImageDraw.ImageDraw, x: float, y: float, points: int, color=TEXT, height: int = 26) -> float:
+    """S27's paper tally at ``(x, y)`` (top left): a large X with four small x per 50 points, then a
+    stroke per 5; a negative score is prefixed with a minus and drawn in red. Returns the right edge."""
+    if points < 0:
+        color = RED
+        draw.line((x, y + height / 2, x + 8, y + height / 2), fill=color, width=2)
+        x += 13
+    fifties, rest = divmod(abs(points), 50)
+    shown = min(fifties, 6)
+    s = height
+    for _ in range(shown):
+        m = s * 0.3
+        draw.line((x + m, y + m, x + s - m, y + s - m), fill=color, width=2)
+        draw.line((x + s - m, y + m, x + m, y + s - m), fill=color, width=2)
+        c, e = s * 0.1, max(2.0, s * 0.08)
+        for cx, cy in ((x + c, y + c), (x + s - c, y + c), (x + c, y + s - c), (x + s - c, y + s - c)):
+            draw.line((cx - e, cy - e, cx + e, cy + e), fill=color, width=1)
+            draw.line((cx + e, cy - e, cx - e, cy + e), fill=color, width=1)
+        x += s + 8
+    if fifties > shown:
+        ei.draw_text(draw, (x, y + s / 2), f"x{fifties}", 15, color, anchor="lm", bold=True)
+        x += 34
+    for i in range(rest // 5):
+        draw.line((x, y + 2, x, y + s - 2), fill=color, width=2)
+        x += 6 if i % 5 != 4 else 11
+    return x
+
+
+# --- the picture -------------------------------------------------------------------------------------
+def _side_names(game: Game) -> list[str]:
+    if game.num_players == 4:
+        return ["Team 0+2", "Team 1+3"]
+    return [f"Seat {i}" for i in range(game.num_players)]
+
+
+def _draw_header(img: Image.Image, game: Game, tally: bool) -> None:
+    draw = ImageDraw.Draw(img)
+    height = HEADER + (TALLY_ROW if tally else 0)
+    draw.rectangle((0, 0, WIDTH, height), fill=PANEL)
+    draw.line((0, height - 1, WIDTH, height - 1), fill=(8, 30, 18), width=2)
+    ei.draw_text(draw, (MARGIN, 16), "American Sniff", 26, TEXT, bold=True)
+    info = f"{game.num_players} players  ·  hand {game.hands_played + (0 if game.is_terminal() else 1)}"
+    info += f"  ·  target {game.target}  ·  boneyard {game.boneyard_size}"
+    ei.draw_text(draw, (MARGIN + 222, 22), info, 16, MUTED)
+    d = game.describe()
+    if d["tiles"]:
+        parts = " + ".join(str(c) for _, c in d["scored"]) or "0"
+        credit = d["credit"]
+        note = f"ends {parts} = {d['total']}" + (f"   ·   credit +{credit}" if credit else "   ·   no credit")
+        ei.draw_text(draw, (WIDTH - MARGIN, 22), note, 17, GOLD if credit else MUTED, anchor="rt", bold=bool(credit))
+    acting = None if game.is_terminal() else game.side_of(game.current_player)
+    names = _side_names(game)
+    chip_w = 238
+    chip_h = 36 + (TALLY_ROW if tally else 0)
+    for side, (name, score) in enumerate(zip(names, game.scores, strict=True)):
+        x0, y0 = MARGIN + side * (chip_w + 14), 52
+        won = game.winner == side
+        fill = (96, 76, 16) if won else (22, 74, 46)
+        outline = GOLD if (side == acting or won) else (48, 104, 72)
+        draw.rounded_rectangle((x0, y0, x0 + chip_w, y0 + chip_h), radius=9, fill=fill, outline=outline, width=2)
+        ei.draw_text(draw, (x0 + 12, y0 + 18), name + ("  wins" if won else ""), 17, TEXT, anchor="lm")
+        color = RED if score < 0 else (GOLD if won else TEXT)
+        ei.draw_text(draw, (x0 + chip_w - 12, y0 + 18), str(score), 22, color, anchor="rm", bold=True)
+        if tally:
+            draw_tally(draw, x0 + 12, y0 + 37, score)
+    x_note = MARGIN + len(names) * (chip_w + 14) + 6
+    if not d["tiles"] and game.hands_played and not game.is_terminal():
+        ei.draw_text(draw, (x_note, 70), _last_hand_note(game), 15, MUTED, anchor="lm")
+
+
+def _last_hand_note(game: Game) -> str:
+    s = game.state_array
+    how = "domino by seat " + str(int(s[K.LAST_OUT])) if int(s[K.LAST_RESULT]) == K.DOMINO else "blocked"
+    cuts = [f"seat {i} -{int(s[K.DEDUCT + i])}" for i in range(game.num_players) if s[K.DEDUCT + i]]
+    return f"last hand: {how}" + (f"; {', '.join(cuts)}" if cuts else "")
+
+
+def _draw_layout(img: Image.Image, game: Game, top: int) -> None:
+    draw = ImageDraw.Draw(img)
+    pieces, spots = table_layout(game)
+    cx, cy = WIDTH / 2, top + LAYOUT / 2
+    if not pieces:
+        if game.is_terminal():
+            return
+        opener = game.current_player
+        ei.draw_text(draw, (cx, cy - 14), "The table is empty", 28, (214, 232, 220), anchor="mm", bold=True)
+        ei.draw_text(draw, (cx, cy + 22), f"seat {opener} opens with any tile", 18, MUTED, anchor="mm")
+        return
+    boxes = [p.box() for p in pieces] + [(s.x - 0.45, s.y - 0.45, s.x + 0.45, s.y + 0.45) for s in spots]
+    x0, y0 = min(b[0] for b in boxes) - 0.25, min(b[1] for b in boxes) - 0.25
+    x1, y1 = max(b[2] for b in boxes) + 0.25, max(b[3] for b in boxes) + 0.25
+    unit = int(min(MAX_UNIT, (WIDTH - 2 * MARGIN) / (x1 - x0), (LAYOUT - 2 * 16) / (y1 - y0)))
+    unit = max(unit, 6)
+    ox = cx - (x0 + x1) / 2 * unit
+    oy = cy - (y0 + y1) / 2 * unit
+    radius = max(2, round(unit * 0.14))
+    blur = max(1.0, unit * 0.06)
+    offset = (max(1, round(unit * 0.05)), max(1, round(unit * 0.08)))
+    for p in pieces:
+        spr = tile_sprite(p.first, p.second, p.vertical, unit, ORANGE if p.sniff else None)
+        bx, by, _, _ = p.box()
+        gap = max(1, round(unit * 0.05)) / 2
+        ei.paste_with_shadow(img, spr, (ox + bx * unit + gap, oy + by * unit + gap), radius, offset, blur)
+    size = max(14, round(unit * 0.8))
+    for s in spots:
+        if s.value is None:
+            mark = ei.disc(size, "", fill=None, ring=CREAM, ring_width=0.12)
+        else:
+            mark = ei.disc(size, str(s.value), fill=CREAM, ink=MARK_INK, ring=MARK_INK, ring_width=0.07)
+        ei.paste(img, mark, (ox + s.x * unit - size / 2, oy + s.y * unit - size / 2))
+
+
+def _draw_footer(img: Image.Image, game: Game, top: int) -> None:
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, top, WIDTH, top + FOOTER), fill=PANEL)
+    draw.line((0, top, WIDTH, top), fill=(8, 30, 18), width=2)
+    # every seat's hand size and the boneyard, on the right
+    rx = WIDTH - MARGIN - 300
+    ei.draw_text(draw, (rx, top + 14), "Hands", 15, MUTED)
+    ei.draw_text(draw, (WIDTH - MARGIN, top + 14), f"Boneyard  {game.boneyard_size}", 15, MUTED, anchor="rt")
+    back = back_sprite(11)
+    for seat in range(game.num_players):
+        y = top + 36 + seat * 27
+        if not game.is_terminal() and seat == game.current_player:
+            ei.pointer(draw, (rx - 6, y + 11), 9, GOLD)
+        ei.draw_text(draw, (rx + 8, y + 11), f"seat {seat}", 15, TEXT, anchor="lm")
+        count = len(game.hand(seat))
+        for i in range(min(count, 14)):
+            ei.paste(img, back, (rx + 80 + i * 13, y))
+        ei.draw_text(draw, (rx + 80 + min(count, 14) * 13 + 6, y + 11), str(count), 15, TEXT, anchor="lm")
+    if game.is_terminal():
+        names = _side_names(game)
+        text = "Match truncated" if game.is_truncated or game.winner is None else f"{names[game.winner]} wins"
+        ei.draw_text(draw, (MARGIN, top + FOOTER / 2), text, 30, GOLD, anchor="lm", bold=True)
+        return
+    seat = game.current_player
+    legal = game.legal_actions()
+    fits: dict[tuple[int, int], list[str]] = {}
+    for a in legal:
+        if a < DRAW:
+            fits.setdefault(TILES[a // NUM_ARMS], []).append("WENS"[a % NUM_ARMS])
+    team = f"  (team {seat % 2}+{seat % 2 + 2})" if game.num_players == 4 else ""
+    note = ""
+    if legal == [DRAW]:
+        note = "  —  no tile fits: must draw"
+    elif legal == [PASS]:
+        note = "  —  no tile fits, boneyard empty: must pass"
+    elif not game.state_array[K.N_PLACED]:
+        note = "  —  opens with any tile"
+    ei.draw_text(draw, (MARGIN, top + 14), f"Seat {seat} to act{team}{note}", 17, TEXT, bold=True)
+    hand = game.hand(seat)
+    room = rx - MARGIN - 20
+    unit = min(HAND_UNIT, int(room / max(1, len(hand)) / 1.3))
+    step = unit * 1.3
+    for i, tile in enumerate(hand):
+        x = MARGIN + i * step
+        arms = fits.get(tile)
+        lift = 8 if arms and game.state_array[K.N_PLACED] else 0
+        spr = tile_sprite(tile[0], tile[1], True, unit, GOLD if arms else None)
+        ei.paste_with_shadow(img, spr, (x, top + 52 - lift), 3, (2, 3), 2.0)
+        if arms and game.state_array[K.N_PLACED]:
+            label = " ".join(dict.fromkeys(arms))
+            ei.draw_text(draw, (x + unit / 2, top + 60 + 2 * unit), label, 13, GOLD, anchor="mt", bold=True)
+
+
+def render_pil(game: Game, tally: bool = False) -> Image.Image:
+    """The picture as a Pillow image (see ``render_image``)."""
+    header = HEADER + (TALLY_ROW if tally else 0)
+    img = ei.felt(WIDTH, header + LAYOUT + FOOTER)
+    _draw_header(img, game, tally)
+    _draw_layout(img, game, header)
+    _draw_footer(img, game, header + LAYOUT)
+    return img
+
+
+def render_image(game: Game, tally: bool = False) -> np.ndarray:
+    """The table as an ``H×W×3 uint8`` RGB array (``1280 × 874``, or ``× 908`` with ``tally``).
+
+    The size never depends on the layout: long arms bend and the layout is scaled to fit.
+    """
+    return ei.to_array(render_pil(game, tally))
+
+
+def save_image(game: Game, path: str | Path, tally: bool = False) -> Path:
+    """Write the picture of ``game`` as PNG to ``path``; returns the path."""
+    return ei.save_png(render_pil(game, tally), path)
