@@ -736,7 +736,7 @@ def test_invalid_game_options_rejected(options, message):
         ({"episode": "game"}, "episode"),
         ({"reward": "score"}, "reward"),
         ({"forced": "never"}, "forced"),
-        ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"render_mode": "opengl"}, "render_mode"),
         ({"episode": "hand", "reward": "win"}, "win"),
         ({"target": 0}, "target"),
     ],

@@ -758,6 +758,6 @@ def test_invalid_options_rejected():
     with pytest.raises(ValueError, match="reward"):
         twelve_env.env(reward="points")
     with pytest.raises(ValueError, match="render_mode"):
-        twelve_env.env(render_mode="rgb_array")
+        twelve_env.env(render_mode="opengl")
     with pytest.raises(ValueError, match="num_players"):
         Game(num_players=9)
