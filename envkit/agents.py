@@ -9,6 +9,7 @@ observation with the game's compiled writer.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -91,6 +92,28 @@ class SearchAgent(Agent):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(iterations={self.iterations})"
+
+
+def seat_specs(
+    num_players: int, own_seat: int, opponents: str | Sequence[str], partner: str | None = None
+) -> dict[int, str]:
+    """The agent spec of every seat but ``own_seat``: ``partner`` (if given, 4 players) for the
+    seat opposite, ``opponents`` — one spec for all, or one per remaining seat in seat order — for
+    the rest. ``ValueError`` when the counts do not fit."""
+    if not 0 <= own_seat < num_players:
+        raise ValueError(f"seat must be between 0 and {num_players - 1} with {num_players} players")
+    partner_seat = (own_seat + 2) % 4 if partner is not None else None
+    others = [s for s in range(num_players) if s not in (own_seat, partner_seat)]
+    specs = [opponents] if isinstance(opponents, str) else list(opponents)
+    if len(specs) not in (1, len(others)):
+        raise ValueError(
+            f"opponents takes one agent for all or one per opponent seat ({len(others)}: seats "
+            f"{', '.join(map(str, others))}); got {len(specs)}"
+        )
+    seats = dict(zip(others, specs * len(others) if len(specs) == 1 else specs, strict=True))
+    if partner_seat is not None:
+        seats[partner_seat] = partner
+    return dict(sorted(seats.items()))
 
 
 def build_agent(registry: dict[str, type[Agent]], spec: str, **kwargs) -> Agent:

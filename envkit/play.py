@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from envkit.agents import Agent
+from envkit.agents import Agent, seat_specs
 from envkit.game import KernelGame
 
 AgentFactory = Callable[[str], Agent]
@@ -247,18 +247,11 @@ def seat_agents(
 ) -> tuple[dict[int, Agent], dict[int, str]]:
     """The agent of every seat but ``human`` and the name of every seat (``you``, ``partner``,
     ``seat 1 (greedy)``); a bad option stops with ``parser.error``."""
-    if not 0 <= human < num_players:
-        parser.error(f"--seat must be between 0 and {num_players - 1} with {num_players} players")
     partner_seat = None if partner is None else partner[0]
-    others = [s for s in range(num_players) if s not in (human, partner_seat)]
-    if len(opponents) not in (1, len(others)):
-        parser.error(
-            f"--opponents takes one agent for all or one per opponent seat ({len(others)}: seats "
-            f"{', '.join(map(str, others))}); got {len(opponents)}"
-        )
-    specs = dict(zip(others, list(opponents) * len(others) if len(opponents) == 1 else opponents, strict=True))
-    if partner is not None:
-        specs[partner_seat] = partner[1]
+    try:
+        specs = seat_specs(num_players, human, opponents, None if partner is None else partner[1])
+    except ValueError as err:
+        parser.error(f"--{err}")
     agents, names = {}, {human: "you"}
     for seat, spec in sorted(specs.items()):
         try:

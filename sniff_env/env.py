@@ -40,12 +40,14 @@ wrappers, which end the game with −1 for the offender instead.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from envkit.aec import EnvKernels, KernelAECEnv, wrap
 from envkit.options import check_choice
+from envkit.single_agent import SingleAgentEnv, seat_agents
 from sniff_env import kernels as K
 from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
 from sniff_env.observation import OBS_SIZE, STATE_SIZE, write_observation, write_state
@@ -129,14 +131,8 @@ class raw_env(KernelAECEnv):
         if self.forced != "auto":
             return
         game = self.game
-        while not game.is_terminal():
-            mask = game.legal_mask()
-            if mask[DRAW]:
-                game.apply(DRAW)
-            elif mask[PASS]:
-                game.apply(PASS)
-            else:
-                return
+        while not game.is_terminal() and (action := forced_move(game)) is not None:
+            game.apply(action)
 
     def _render_rgb(self) -> np.ndarray:
         return self.game.image()
@@ -149,3 +145,47 @@ def env(**kwargs: Any) -> raw_env:
     """``raw_env`` inside PettingZoo's standard wrappers (TerminateIllegal, AssertOutOfBounds,
     OrderEnforcing), as PettingZoo's classic environments do."""
     return wrap(raw_env(**kwargs))
+
+
+def forced_move(game: Game) -> int | None:
+    """DRAW or PASS when that is all the seat to act can do (S19, S21), else ``None``."""
+    mask = game.legal_mask()
+    return DRAW if mask[DRAW] else PASS if mask[PASS] else None
+
+
+def single_agent_env(
+    num_players: int = 2,
+    opponents: str | Sequence[str] = "greedy",
+    partner: str = "greedy",
+    seat: int | None = 0,
+    reward: str | None = None,
+    render_mode: str | None = None,
+    **options: Any,
+) -> SingleAgentEnv:
+    """A ``gymnasium.Env`` where the learner holds ``seat`` (``None``: a random seat each episode)
+    and built-in agents play the rest: ``opponents`` (one spec for all, or one per opponent seat
+    in seat order) and, with 4 players, the ``partner`` opposite. Forced draws and passes are made
+    for the learner. ``reward`` and the other options as ``raw_env`` (``forced`` does not apply).
+
+    >>> env = single_agent_env(num_players=2, opponents="greedy")
+    >>> obs, info = env.reset(seed=0)
+    >>> obs.shape, env.action_masks().dtype
+    ((135,), dtype('bool'))
+    """
+    from sniff_env.agents import make_agent
+
+    episode = options.pop("episode", "match")
+    params = make_params(num_players, hand_episode=episode == "hand", **options)
+    _, reward_mode, _ = check_modes(episode, reward, "auto")
+    agents = seat_agents(num_players, opponents, partner if num_players == 4 else None, make_agent)
+    return SingleAgentEnv(
+        lambda s: Game(seed=s, _params=params),
+        ENV_KERNELS,
+        params,
+        reward_mode,
+        num_players,
+        agents,
+        seat,
+        forced_move,
+        render_mode,
+    )

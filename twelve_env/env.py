@@ -25,12 +25,14 @@ One game is one episode (T15). ``reset(seed=…, options={"deal": {...}})`` fixe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from envkit.aec import EnvKernels, KernelAECEnv, wrap
 from envkit.options import check_choice
+from envkit.single_agent import SingleAgentEnv, seat_agents
 from twelve_env import kernels as K
 from twelve_env.cards import NUM_RANKS
 from twelve_env.game import Game, make_params
@@ -96,3 +98,39 @@ class raw_env(KernelAECEnv):
 def env(**kwargs: Any) -> raw_env:
     """``raw_env`` inside PettingZoo's standard wrappers, as PettingZoo's classic games do."""
     return wrap(raw_env(**kwargs))
+
+
+def single_agent_env(
+    num_players: int = 2,
+    opponents: str | Sequence[str] = "greedy",
+    seat: int | None = 0,
+    reward: str = "score",
+    render_mode: str | None = None,
+    **options: Any,
+) -> SingleAgentEnv:
+    """A ``gymnasium.Env`` where the learner holds ``seat`` (``None``: a random seat each episode)
+    and built-in agents (``opponents``: one spec for all, or one per opponent seat) play the rest.
+    ``reward`` and the other options as ``raw_env``.
+
+    >>> env = single_agent_env(num_players=3, opponents="greedy")
+    >>> obs, info = env.reset(seed=0)
+    >>> obs.shape, env.action_masks().shape
+    ((69,), (13,))
+    """
+    from twelve_env.agents import make_agent
+
+    params = make_params(num_players, **options)
+    deck = ("bridge", "numbers")[int(params[K.P_DECK])]
+    reward_mode = REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]
+    agents = seat_agents(num_players, opponents, None, make_agent)
+    return SingleAgentEnv(
+        lambda s: Game(seed=s, _params=params),
+        env_kernels(NUM_RANKS[deck]),
+        params,
+        reward_mode,
+        num_players,
+        agents,
+        seat,
+        None,
+        render_mode,
+    )
