@@ -27,6 +27,7 @@ class KernelRules:
     cur_slot: int
     status_slot: int
     live: int
+    steps_slot: int  # actions applied since the game (Sniff: the match) began
 
 
 class KernelGame:

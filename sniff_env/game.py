@@ -29,6 +29,7 @@ RULES = KernelRules(
     cur_slot=K.CUR,
     status_slot=K.STATUS,
     live=K.LIVE,
+    steps_slot=K.STEPS,
 )
 
 DEFAULT_MAX_HANDS = 200

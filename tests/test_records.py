@@ -142,3 +142,12 @@ def test_replay_command_shows_the_match_and_writes_images(tmp_path):
         [sys.executable, "-m", "twelve_env", "replay", str(bad)], cwd=root, capture_output=True, text=True, timeout=300
     )
     assert run.returncode == 2 and "error: cannot replay" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_game_picked_up_mid_play_cannot_be_recorded():
+    from sniff_env import VectorGame
+
+    vg = VectorGame(2, num_players=2, seed=0)
+    vg.step(vg.sample_actions())
+    with pytest.raises(ValueError, match="middle of play"):
+        vg.game(0).to_record()
