@@ -62,12 +62,6 @@ def font(size: int, bold: bool = False) -> Font:
         return ImageFont.load_default()
 
 
-def text_size(text: str, size: int, bold: bool = False) -> tuple[int, int]:
-    """Width and height of ``text``'s ink box."""
-    left, top, right, bottom = font(size, bold).getbbox(text)
-    return int(right - left), int(bottom - top)
-
-
 def draw_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -121,11 +120,3 @@ def _starting_game(record: dict[str, Any], game_cls: type[KernelGame]) -> Kernel
     game._state[RNG_SLOTS] = stream
     game.initial_state[RNG_SLOTS] = stream
     return game
-
-
-def save_record(game: KernelGame, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(make_record(game)))
-
-
-def read_record(path: str | Path, game_cls: type[KernelGame]) -> KernelGame:
-    return load_record(Path(path).read_text(), game_cls)

@@ -82,10 +82,15 @@ def heuristic_action(s, params):
     opponent on 6-on-6), and gives up the capturing card least useful later; a card left on the
     pile costs the chance the next player can capture it, given the unseen cards and its hand
     size, times the pile it would take."""
+    return _heuristic(s, params, np.zeros(MAX_RANKS, dtype=np.int64))
+
+
+@nb.njit(cache=True)
+def _heuristic(s, params, unseen):
+    """``heuristic_action`` with a caller's scratch row for the unseen counts (rollouts reuse one)."""
     n = params[K.P_PLAYERS]
     me = s[K.CUR]
     nxt = (me + 1) % n
-    unseen = np.zeros(MAX_RANKS, dtype=np.int64)
     _unseen(s, params, me, unseen)
     pool = unseen.sum()
     nxt_hand = K.hand_size(s, nxt)
@@ -140,7 +145,7 @@ def determinize(s, params, me, d, rng, cards):
 
 
 @nb.njit(cache=True)
-def rollout(d, params, me, first, mask, rng, greedy_rate):
+def rollout(d, params, me, first, mask, unseen, rng, greedy_rate):
     """Apply ``first``, play one more round (heuristic moves with probability ``greedy_rate`` per
     mille, else random) and return my T15 score minus the best other score then. A round, not
     the whole game: with the stock order unknown, longer rollouts only add noise (measured)."""
@@ -150,7 +155,7 @@ def rollout(d, params, me, first, mask, rng, greedy_rate):
         if d[K.STATUS] != K.LIVE:
             break
         if below(rng, SEARCH_RNG, 1000) < greedy_rate:
-            a = heuristic_action(d, params)
+            a = _heuristic(d, params, unseen)
         else:
             K.legal_mask_into(d, params, mask)
             a = pick_legal(mask, rng, SEARCH_RNG)
@@ -180,11 +185,12 @@ def pimc_action(s, params, iterations, rng, greedy_rate):
     trial = np.empty_like(s)
     cards = np.empty(COPIES * MAX_RANKS, dtype=np.int32)
     stream = np.empty(2, dtype=np.int32)
+    unseen = np.zeros(MAX_RANKS, dtype=np.int64)
     for _ in range(iterations):
         determinize(s, params, me, d, rng, cards)
         hi, lo = below(rng, SEARCH_RNG, 1 << 31), below(rng, SEARCH_RNG, 1 << 31)
         for i in range(actions.shape[0]):
             trial[:] = d
             stream[0], stream[1] = hi, lo
-            values[i] += rollout(trial, params, me, actions[i], mask, stream, greedy_rate)
+            values[i] += rollout(trial, params, me, actions[i], mask, unseen, stream, greedy_rate)
     return actions[np.argmax(values)]
