@@ -28,6 +28,7 @@ class KernelRules:
     status_slot: int
     live: int
     steps_slot: int  # actions applied since the game (Sniff: the match) began
+    action_values: Callable[..., None]  # (state, params, out_float32): immediate reward per action
 
 
 class KernelGame:
@@ -107,6 +108,14 @@ class KernelGame:
         """What ``seat`` (default: the seat to act) observes — the same vector the envs give."""
         out = np.empty(self.obs_size, dtype=np.float32)
         self.rules.write_observation(self._state, self._params, self.current_player if seat is None else seat, out)
+        return out
+
+    def action_values(self) -> np.ndarray:
+        """What each action would earn the seat to act at once (Sniff: its credit, S17; "12": the
+        cards it captures, T8), 0 for the rest — the one-step lookahead ``greedy`` uses, offered as
+        an input to learned policies. Reads only what that seat may see."""
+        out = np.empty(self.num_actions, dtype=np.float32)
+        self.rules.action_values(self._state, self._params, out)
         return out
 
     def legal_actions(self) -> list[int]:

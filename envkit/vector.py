@@ -28,6 +28,8 @@ class VectorKernels:
     batch_reset: Callable[..., None]
     # (states, params, modes, actions, scratch, obs, mask, player, rewards, terminated, truncated)
     batch_step: Callable[..., None]
+    # (states, params, out[N, A] float32): Game.action_values of every row
+    batch_action_values: Callable[..., None]
 
 
 @nb.njit(cache=True)
@@ -71,6 +73,7 @@ class KernelVectorGame:
         self.params = params
         self._modes = modes
         self._kernels = kernels
+        self._env_kernels = env_kernels
         self._seed = seed
         self.states = np.zeros((n, kernels.state_size), dtype=np.int32)
         self._scratch = np.zeros((n, env_kernels.snapshot_size), dtype=np.int32)
@@ -82,11 +85,34 @@ class KernelVectorGame:
         self.truncated = np.zeros(n, dtype=np.bool_)
         self._sample_streams = np.zeros((n, 2), dtype=np.int32)
         self._sampled = np.zeros(n, dtype=np.int64)
+        self._action_values = np.zeros((n, env_kernels.num_actions), dtype=np.float32)
         self.reset()
 
     def game(self, index: int) -> KernelGame:
         """A ``Game`` copy of row ``index`` as it stands now (to inspect, render or search from)."""
         return self._kernels.game_cls.from_state(self.states[index], self.params)
+
+    def action_values(self) -> np.ndarray:
+        """``Game.action_values`` of every row → ``[N, A]`` (a buffer the next call overwrites): what
+        each action would earn the seat to act at once, an input feature for learned policies."""
+        self._kernels.batch_action_values(self.states, self.params, self._action_values)
+        return self._action_values
+
+    def seat_observations(self, out: np.ndarray | None = None) -> np.ndarray:
+        """What every seat observes in every row now → ``[N, num_players, D]`` (``out`` if given).
+
+        For turn-based learners that bootstrap each seat's value at the end of a rollout, or for
+        critics that look at the whole table. Costs one compiled call per row and seat (about a
+        microsecond each): call it once per rollout, not every step.
+        """
+        n, d = self.num_envs, self.obs.shape[1]
+        if out is None:
+            out = np.empty((n, self.num_players, d), dtype=np.float32)
+        write = self._env_kernels.write_observation
+        for i in range(n):
+            for seat in range(self.num_players):
+                write(self.states[i], self.params, seat, out[i, seat])
+        return out
 
     @property
     def bytes_per_game(self) -> int:

@@ -27,6 +27,19 @@ def credit_after(s, params, action, scratch):
 
 
 @nb.njit(cache=True)
+def action_values(s, params, out):
+    """Immediate credit (S17) of every legal placement for the seat to act; 0 for DRAW, PASS and
+    illegal actions. The one-step lookahead ``greedy`` maximises, offered to learned policies."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    K.legal_mask_into(s, params, mask)
+    scratch = np.empty_like(s)
+    out[:NUM_ACTIONS] = 0.0
+    for a in range(DRAW):
+        if mask[a]:
+            out[a] = credit_after(s, params, a, scratch)
+
+
+@nb.njit(cache=True)
 def greedy_action(s, params):
     """Highest immediate credit; ties go to the heaviest tile, then the lowest action id."""
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)

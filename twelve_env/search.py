@@ -43,6 +43,20 @@ def _captures(s, params, rank):
 
 
 @nb.njit(cache=True)
+def action_values(s, params, out):
+    """Cards the seat to act captures at once with each rank it holds (T8–T11); 0 for the rest.
+    The one-step lookahead ``greedy`` uses, offered to learned policies."""
+    me = s[K.CUR]
+    scratch = np.empty_like(s)
+    out[:MAX_RANKS] = 0.0
+    for r in range(K.num_ranks(params)):
+        if s[K.HAND + MAX_RANKS * me + r] > 0 and _captures(s, params, r):
+            scratch[:] = s
+            K.apply_action(scratch, params, r)
+            out[r] = scratch[K.CAPTURED + me] - s[K.CAPTURED + me]
+
+
+@nb.njit(cache=True)
 def greedy_action(s, params):
     """Capture if possible (6 on 6 first: the others draw, T11); else the card the fewest unseen
     cards could capture."""
