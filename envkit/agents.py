@@ -76,6 +76,7 @@ class SearchAgent(Agent):
     """
 
     name = "ismcts"
+    spec_argument = "iterations"
     search: staticmethod
     default_greedy_rate = 0.8
 
@@ -117,14 +118,23 @@ def seat_specs(
 
 
 def build_agent(registry: dict[str, type[Agent]], spec: str, **kwargs) -> Agent:
-    """An agent from ``spec``: a registered name, optionally ``name:iterations`` for search agents
-    (``"ismcts:500"``). Unknown names raise ``ValueError`` listing the registered ones."""
+    """An agent from ``spec``: a registered name, optionally followed by ``:`` and the agent's
+    argument — iterations for search agents (``"ismcts:500"``), a checkpoint path for policy
+    agents (``"ppo:runs/sniff4/best.npz"``). Unknown names raise ``ValueError`` listing the
+    registered ones."""
     name, _, arg = spec.partition(":")
     if name not in registry:
         raise ValueError(f"unknown agent {name!r}; built-in agents: {', '.join(registry)}")
+    cls = registry[name]
     if arg:
-        try:
-            kwargs["iterations"] = int(arg)
-        except ValueError:
-            raise ValueError(f"agent spec {spec!r}: what follows ':' is a number of iterations") from None
-    return registry[name](**kwargs)
+        argument = getattr(cls, "spec_argument", None)
+        if argument == "iterations":
+            try:
+                kwargs["iterations"] = int(arg)
+            except ValueError:
+                raise ValueError(f"agent spec {spec!r}: what follows ':' is a number of iterations") from None
+        elif argument is not None:
+            kwargs[argument] = arg
+        else:
+            raise ValueError(f"agent spec {spec!r}: {name!r} takes no argument after ':'")
+    return cls(**kwargs)

@@ -1,4 +1,4 @@
-"""Built-in Sniff agents: ``random``, ``greedy``, ``heuristic``, ``ismcts``.
+"""Built-in Sniff agents: ``random``, ``greedy``, ``heuristic``, ``ismcts``, ``ppo``.
 
 >>> from sniff_env import Game
 >>> g = Game(num_players=2, seed=0)
@@ -8,10 +8,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from envkit.agents import Agent, KernelPolicyAgent, RandomAgent, SearchAgent, build_agent
 from envkit.arena import Table
+from envkit.policy import PolicyAgent
 from sniff_env import search
 from sniff_env.game import Game
+
+CHECKPOINTS = Path(__file__).parent / "checkpoints"
 
 
 class GreedyAgent(KernelPolicyAgent):
@@ -37,11 +42,26 @@ class IsmctsAgent(SearchAgent):
     search = staticmethod(search.pimc_action)
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent, "ismcts": IsmctsAgent}
+class PpoAgent(PolicyAgent):
+    """A self-play PPO policy (``examples/selfplay_ppo.py``): the checkpoint shipped in
+    ``sniff_env/checkpoints`` for the table's number of players, or ``ppo:PATH``."""
+
+    game_name = "sniff"
+    shipped = {int(p.stem.split("_")[-1][:-1]): p for p in CHECKPOINTS.glob("ppo_*p.npz")}
+
+
+AGENTS = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "heuristic": HeuristicAgent,
+    "ismcts": IsmctsAgent,
+    "ppo": PpoAgent,
+}
 
 
 def make_agent(spec: str, **kwargs) -> Agent:
-    """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``ismcts`` or ``ismcts:ITERATIONS``."""
+    """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``ismcts`` (``ismcts:ITERATIONS``) or
+    ``ppo`` (``ppo:CHECKPOINT``)."""
     return build_agent(AGENTS, spec, **kwargs)
 
 

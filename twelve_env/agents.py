@@ -1,4 +1,5 @@
-"""Built-in agents for "12": ``random``, ``greedy``, ``heuristic`` (card counting), ``ismcts``.
+"""Built-in agents for "12": ``random``, ``greedy``, ``heuristic`` (card counting), ``ismcts``,
+``ppo`` (a checkpoint of your own: ``ppo:PATH``).
 
 >>> from twelve_env import Game
 >>> g = Game(num_players=3, seed=0)
@@ -7,13 +8,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from envkit.agents import Agent, KernelPolicyAgent, RandomAgent, SearchAgent, build_agent
 from envkit.arena import Table
+from envkit.policy import PolicyAgent
 from envkit.rewards import rank_rewards
 from twelve_env import search
 from twelve_env.game import Game
+
+CHECKPOINTS = Path(__file__).parent / "checkpoints"
 
 
 class GreedyAgent(KernelPolicyAgent):
@@ -40,11 +46,26 @@ class IsmctsAgent(SearchAgent):
     default_greedy_rate = 1.0
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent, "ismcts": IsmctsAgent}
+class PpoAgent(PolicyAgent):
+    """A self-play PPO policy (``examples/selfplay_ppo.py --game twelve``) from ``ppo:PATH``; plain
+    ``ppo`` uses a checkpoint in ``twelve_env/checkpoints`` (none is shipped for "12")."""
+
+    game_name = "twelve"
+    shipped = {int(p.stem.split("_")[-1][:-1]): p for p in CHECKPOINTS.glob("ppo_*p.npz")}
+
+
+AGENTS = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "heuristic": HeuristicAgent,
+    "ismcts": IsmctsAgent,
+    "ppo": PpoAgent,
+}
 
 
 def make_agent(spec: str, **kwargs) -> Agent:
-    """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``ismcts`` or ``ismcts:ITERATIONS``."""
+    """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``ismcts`` (``ismcts:ITERATIONS``) or
+    ``ppo`` (``ppo:CHECKPOINT``)."""
     return build_agent(AGENTS, spec, **kwargs)
 
 

@@ -1,0 +1,180 @@
+"""Trained policies as agents: a small MLP checkpoint run with NumPy (no torch needed to play).
+
+A checkpoint is one ``.npz`` file: the weight matrices ``w0, b0, w1, b1, …`` of a ReLU MLP from
+the observation to the trunk, ``policy_w, policy_b`` (trunk → action logits), optionally
+``action_value_gain`` (a scalar: the logits then add ``gain × Game.action_values()``, the
+immediate reward of each action), optionally ``value_w, value_b``, and ``meta``, a JSON string
+with at least ``game``, ``num_players``, ``obs_size`` and ``num_actions``.
+``examples/selfplay_ppo.py`` and ``examples/rllib_selfplay.py`` write them; anything else that
+follows this layout works too.
+
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> policy = MlpPolicy({"w0": rng.normal(size=(4, 8)), "b0": np.zeros(8),
+...                     "policy_w": rng.normal(size=(8, 3)), "policy_b": np.zeros(3)},
+...                    {"game": "demo", "num_players": 2, "obs_size": 4, "num_actions": 3})
+>>> policy.act(np.ones(4, dtype=np.float32), np.array([False, True, True]))
+2
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from envkit.agents import Agent
+from envkit.game import KernelGame
+
+REQUIRED_META = ("game", "num_players", "obs_size", "num_actions")
+
+
+class MlpPolicy:
+    """A masked-softmax MLP policy: ``logits = policy_head(relu(… relu(obs @ w0 + b0) …))``, plus
+    ``gain × action_values`` when the checkpoint has an ``action_value_gain``."""
+
+    def __init__(self, weights: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
+        missing = [k for k in REQUIRED_META if k not in meta]
+        if missing:
+            raise ValueError(f"checkpoint meta lacks {', '.join(missing)}")
+        layers = sum(1 for k in weights if k.startswith("w") and k[1:].isdigit())
+        try:
+            self.layers = [
+                (np.asarray(weights[f"w{i}"], np.float32), np.asarray(weights[f"b{i}"], np.float32))
+                for i in range(layers)
+            ]
+            self.policy_head = (
+                np.asarray(weights["policy_w"], np.float32),
+                np.asarray(weights["policy_b"], np.float32),
+            )
+        except KeyError as e:
+            raise ValueError(f"checkpoint lacks weight array {e.args[0]!r}") from None
+        self.action_value_gain = float(weights["action_value_gain"]) if "action_value_gain" in weights else None
+        self.value_head = None
+        if "value_w" in weights:
+            self.value_head = (np.asarray(weights["value_w"], np.float32), np.asarray(weights["value_b"], np.float32))
+        self.meta = dict(meta)
+        shapes = [w.shape for w, _ in self.layers] + [self.policy_head[0].shape]
+        if shapes[0][0] != meta["obs_size"] or shapes[-1][1] != meta["num_actions"]:
+            raise ValueError(
+                f"checkpoint weights {shapes} do not map {meta['obs_size']} inputs to {meta['num_actions']} actions"
+            )
+
+    @classmethod
+    def load(cls, path: str | Path) -> MlpPolicy:
+        """Read a checkpoint written by ``save`` (or ``examples/selfplay_ppo.py``)."""
+        with np.load(Path(path), allow_pickle=False) as data:
+            if "meta" not in data:
+                raise ValueError(f"{path}: not a policy checkpoint (no 'meta' entry)")
+            meta = json.loads(str(data["meta"]))
+            return cls({k: data[k] for k in data.files if k != "meta"}, meta)
+
+    def save(self, path: str | Path) -> None:
+        arrays = {f"{name}{i}": a for i, (w, b) in enumerate(self.layers) for name, a in (("w", w), ("b", b))}
+        arrays["policy_w"], arrays["policy_b"] = self.policy_head
+        if self.action_value_gain is not None:
+            arrays["action_value_gain"] = np.float32(self.action_value_gain)
+        if self.value_head is not None:
+            arrays["value_w"], arrays["value_b"] = self.value_head
+        np.savez_compressed(Path(path), meta=np.array(json.dumps(self.meta)), **arrays)
+
+    def _trunk(self, obs: np.ndarray) -> np.ndarray:
+        x = np.asarray(obs, np.float32)
+        for w, b in self.layers:
+            x = np.maximum(x @ w + b, 0.0)
+        return x
+
+    @property
+    def uses_action_values(self) -> bool:
+        return self.action_value_gain is not None
+
+    def logits(self, obs: np.ndarray, mask: np.ndarray, action_values: np.ndarray | None = None) -> np.ndarray:
+        """Action logits with illegal actions at ``-inf`` (``obs`` ``[D]`` or ``[B, D]``)."""
+        w, b = self.policy_head
+        logits = self._trunk(obs) @ w + b
+        if self.action_value_gain is not None:
+            if action_values is None:
+                raise ValueError("this policy reads the action values (Game.action_values()) too")
+            logits = logits + self.action_value_gain * np.asarray(action_values, np.float32)
+        return np.where(np.asarray(mask, bool), logits, -np.inf)
+
+    def value(self, obs: np.ndarray) -> np.ndarray:
+        """The critic's estimate of the return from ``obs`` (needs a checkpoint with a value head)."""
+        if self.value_head is None:
+            raise ValueError("this checkpoint has no value head")
+        w, b = self.value_head
+        return (self._trunk(obs) @ w + b)[..., 0]
+
+    def act(
+        self,
+        obs: np.ndarray,
+        mask: np.ndarray,
+        action_values: np.ndarray | None = None,
+        rng: np.random.Generator | None = None,
+    ) -> int:
+        """The most likely legal action, or (with ``rng``) one sampled from the masked softmax."""
+        logits = self.logits(obs, mask, action_values)
+        if rng is None:
+            return int(np.argmax(logits))
+        p = np.exp(logits - logits.max())
+        return int(rng.choice(len(p), p=p / p.sum()))
+
+
+class PolicyAgent(Agent):
+    """Plays a checkpoint: ``"ppo"`` uses the checkpoint the package ships for the table's number
+    of players, ``"ppo:PATH"`` a checkpoint of your own.
+
+    Args:
+        checkpoint: path of a ``.npz`` checkpoint; ``None`` for the shipped one.
+        sample: sample from the policy instead of playing its most likely action.
+    """
+
+    name = "ppo"
+    spec_argument = "checkpoint"
+    game_name: str = ""
+    shipped: dict[int, Path] = {}  # number of players -> shipped checkpoint
+
+    def __init__(self, checkpoint: str | Path | None = None, sample: bool = False, seed: int | None = None) -> None:
+        self.checkpoint = checkpoint
+        self.sample = sample
+        self._policies: dict[int, MlpPolicy] = {}
+        if checkpoint is not None:
+            policy = MlpPolicy.load(checkpoint)
+            self._check(policy, None)
+            self._policies[policy.meta["num_players"]] = policy
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = np.random.default_rng(seed) if self.sample else None
+
+    def _check(self, policy: MlpPolicy, num_players: int | None) -> None:
+        meta = policy.meta
+        if meta["game"] != self.game_name:
+            raise ValueError(f"checkpoint is for {meta['game']!r}, not {self.game_name!r}")
+        if num_players is not None and meta["num_players"] != num_players:
+            raise ValueError(
+                f"checkpoint {self.checkpoint} is for {meta['num_players']} players, the table has {num_players}"
+            )
+
+    def policy_for(self, num_players: int) -> MlpPolicy:
+        """The policy that plays a table of ``num_players`` (loaded once)."""
+        if num_players not in self._policies:
+            if self.checkpoint is not None:
+                self._check(next(iter(self._policies.values())), num_players)
+            if num_players not in self.shipped:
+                raise ValueError(
+                    f"no shipped {self.game_name} checkpoint for {num_players} players (shipped: "
+                    f"{sorted(self.shipped) or 'none'}); pass one as 'ppo:PATH'"
+                )
+            self._policies[num_players] = MlpPolicy.load(self.shipped[num_players])
+        return self._policies[num_players]
+
+    def act(self, game: KernelGame) -> int:
+        policy = self.policy_for(game.num_players)
+        values = game.action_values() if policy.uses_action_values else None
+        return policy.act(game.observation(), game.legal_mask(), values, self._rng)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(checkpoint={self.checkpoint!r})"
