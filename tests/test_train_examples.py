@@ -28,6 +28,7 @@ def test_sb3_maskable_ppo_smoke(game, tmp_path):
     assert 0.0 <= summary["win_rate"] <= 1.0 and len(summary["curve"]) == 2
     assert json.loads((tmp_path / "summary.json").read_text())["timesteps"] == 256
     assert (tmp_path / "learning_curve.png").stat().st_size > 1000
+    assert summary["final"]["chosen"] in ("latest", "best") and (tmp_path / "final.npz").exists()
     model = sb3_contrib.MaskablePPO.load(tmp_path / "model.zip", device="cpu")
     env = example.make_env(game, "random", 0)
     for seed in range(3):
@@ -41,3 +42,145 @@ def test_sb3_maskable_ppo_smoke(game, tmp_path):
             assert "illegal_action" not in info
             done = terminated or truncated
     assert np.isfinite(summary["mean_reward"])
+
+
+def _example(name):
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        return __import__(name)
+    finally:
+        sys.path.pop(0)
+
+
+def _brute_force_gae(seat, learner, values, rewards, done, boot, gamma, lam):
+    """Per (game, seat): the chain of that seat's decisions, each collecting the rewards up to the
+    seat's next decision in the same episode; GAE along the chain."""
+    steps, n, players = rewards.shape
+    adv = np.zeros((steps, n))
+    for i in range(n):
+        for p in range(players):
+            times = [t for t in range(steps) if seat[t, i] == p]
+            deltas = []
+            for k, t in enumerate(times):
+                end = times[k + 1] if k + 1 < len(times) else steps
+                ended = next((u for u in range(t, end) if done[u, i]), None)
+                if ended is not None:
+                    reward, next_value = rewards[t : ended + 1, i, p].sum(), 0.0
+                else:
+                    reward = rewards[t:end, i, p].sum()
+                    next_value = values[end, i] if end < steps else boot[i, p]
+                deltas.append((t, reward + gamma * next_value - values[t, i], ended is not None))
+            gae = 0.0
+            for t, delta, episode_ended in reversed(deltas):
+                gae = delta + (0.0 if episode_ended else gamma * lam * gae)
+                if learner[t, i]:
+                    adv[t, i] = gae
+    return adv
+
+
+@pytest.mark.train
+def test_selfplay_gae_follows_each_seats_own_decisions():
+    pytest.importorskip("torch", reason="needs the train extra")
+    example = _example("selfplay_ppo")
+    rng = np.random.default_rng(0)
+    steps, n, players = 40, 6, 4
+    seat = rng.integers(0, players, (steps, n)).astype(np.int32)
+    learner = rng.random((steps, n)) < 0.8
+    values = rng.normal(size=(steps, n)).astype(np.float32)
+    rewards = (rng.normal(size=(steps, n, players)) * (rng.random((steps, n, players)) < 0.3)).astype(np.float32)
+    done = rng.random((steps, n)) < 0.05
+    boot = rng.normal(size=(n, players)).astype(np.float32)
+    adv, ret = np.zeros_like(values), np.zeros_like(values)
+    example.seat_gae(seat, learner, values, rewards, done, boot, 0.97, 0.9, adv, ret)
+    expected = _brute_force_gae(seat, learner, values, rewards, done, boot, 0.97, 0.9)
+    np.testing.assert_allclose(adv, expected, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(ret[learner], (adv + values)[learner], rtol=1e-5)
+
+
+@pytest.mark.train
+def test_selfplay_ppo_smoke(tmp_path):
+    """A few updates of self-play PPO (4-player partnerships, pool in use): checkpoints that load,
+    equal the torch network, play legally in the arena; resume continues the step count."""
+    torch = pytest.importorskip("torch", reason="needs the train extra")
+    example = _example("selfplay_ppo")
+    argv = ["--players", "4", "--envs", "8", "--rollout", "64", "--eval-every", "1", "--eval-deals", "1"]
+    argv += ["--snapshot-every", "1", "--pool-rate", "0.5", "--pool-agents", "greedy", "--final-deals", "1"]
+    argv += ["--imitate", "heuristic", "--imitate-share", "0.5", "--out", str(tmp_path), "--quiet", "--threads", "1"]
+    summary = example.main([*argv, "--steps", "1024"])
+    assert summary["env_steps"] == 1024 and summary["steps_per_second"] > 0
+    assert len(summary["evals"]) == 2 and {"greedy", "heuristic"} <= set(summary["evals"][0])
+    assert (tmp_path / "learning_curve.png").stat().st_size > 1000
+    assert summary["final"]["chosen"] in ("latest", "best") and (tmp_path / "final.npz").exists()
+    from envkit.policy import MlpPolicy
+    from sniff_env import Game
+    from sniff_env.agents import make_agent
+
+    policy = MlpPolicy.load(tmp_path / "latest.npz")
+    assert policy.meta["env_steps"] == 1024 and policy.uses_action_values
+    state = torch.load(tmp_path / "trainer.pt", weights_only=False)
+    trainer = example.Trainer(example.build_parser().parse_args([*argv, "--reward-scale", "0.05"]))
+    trainer.model.load_state_dict(state["model"])
+    game = Game(num_players=4, seed=9)
+    agent = make_agent(f"ppo:{tmp_path / 'best.npz'}")
+    for _ in range(60):
+        obs, mask, values = game.observation(), game.legal_mask(), game.action_values()
+        with torch.no_grad():
+            logits, value = trainer.model(torch.from_numpy(obs[None]), torch.from_numpy(values[None]))
+        np.testing.assert_allclose(
+            policy.logits(obs, mask, values)[mask], logits[0].numpy()[mask], rtol=1e-4, atol=1e-4
+        )
+        np.testing.assert_allclose(policy.value(obs), value.item(), rtol=1e-4, atol=1e-4)
+        action = agent.act(game)
+        assert mask[action]
+        game.apply(action)
+    resumed = example.main([*argv, "--steps", "1536", "--resume"])
+    assert resumed["env_steps"] == 1536 and len(resumed["evals"]) == 3
+
+
+@pytest.mark.train
+def test_rllib_selfplay_smoke(tmp_path):
+    """One RLlib PPO iteration on the masked multi-agent env; the exported NumPy policy equals the
+    RLlib module and plays legally."""
+    pytest.importorskip("ray.rllib", reason="needs the rllib extra")
+    torch = pytest.importorskip("torch")
+    example = _example("rllib_selfplay")
+    summary = example.main(
+        [
+            "--players",
+            "2",
+            "--iterations",
+            "1",
+            "--batch",
+            "256",
+            "--env-runners",
+            "0",
+            "--eval-deals",
+            "1",
+            "--eval-against",
+            "random",
+            "--out",
+            str(tmp_path),
+        ]
+    )
+    assert summary["env_steps"] >= 256 and "vs_random" in summary
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    from envkit.policy import MlpPolicy
+    from envkit.rllib import RllibEnv
+
+    module = RLModule.from_checkpoint(str(tmp_path / "checkpoint/learner_group/learner/rl_module/main"))
+    policy = MlpPolicy.load(tmp_path / "policy.npz")
+    env = RllibEnv(example.env_config(example.build_parser().parse_args(["--players", "2"])))
+    obs, _ = env.reset(seed=4)
+    for _ in range(80):
+        [(agent, o)] = obs.items()
+        legal = o["action_mask"] > 0
+        batch = {"obs": {k: torch.from_numpy(v[None]) for k, v in o.items()}}
+        logits = module.forward_inference(batch)["action_dist_inputs"][0].detach().numpy()
+        np.testing.assert_allclose(policy.logits(o["observations"], legal)[legal], logits[legal], rtol=1e-4, atol=1e-4)
+        action = policy.act(o["observations"], legal)
+        assert legal[action]
+        obs, rewards, terminated, truncated, _ = env.step({agent: action})
+        assert set(rewards) == set(env.possible_agents)
+        if terminated["__all__"] or truncated["__all__"]:
+            obs, _ = env.reset()
