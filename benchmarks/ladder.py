@@ -1,8 +1,8 @@
 """The strength ladder: ``python -m benchmarks.ladder [--deals N] [--workers W]``.
 
 Round robins of random < greedy < heuristic < ismcts on duplicate deals for 2-player Sniff,
-4-player partnership Sniff and 2-player "12"; prints each table (score ± 95% CI, Elo) and
-writes ``benchmarks/results/ladder.json``.
+4-player partnership Sniff and 2-player "12" (Sniff also with ``ppo``, the shipped self-play
+checkpoints); prints each table (score ± 95% CI, Elo) and writes ``benchmarks/results/ladder.json``.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from twelve_env.agents import arena_table as twelve_table
 
 LADDER = ["random", "greedy", "heuristic", "ismcts"]
 TABLES = {
-    "sniff, 2 players": lambda: sniff_table(2),
-    "sniff, 4 players (partnerships)": lambda: sniff_table(4),
-    '"12", 2 players': lambda: twelve_table(2),
+    "sniff, 2 players": (lambda: sniff_table(2), [*LADDER, "ppo"]),
+    "sniff, 4 players (partnerships)": (lambda: sniff_table(4), [*LADDER, "ppo"]),
+    '"12", 2 players': (lambda: twelve_table(2), LADDER),
 }
 
 
@@ -30,10 +30,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
+    parser.add_argument("--game", choices=["sniff", "twelve"], help="only this game's tables")
     args = parser.parse_args(argv)
     results = {}
-    for name, table in TABLES.items():
-        result = arena.run(table(), LADDER, args.deals, seed=args.seed, workers=args.workers)
+    for name, (table, entries) in TABLES.items():
+        if args.game and (name.startswith("sniff") != (args.game == "sniff")):
+            continue
+        result = arena.run(table(), entries, args.deals, seed=args.seed, workers=args.workers)
         result.pop("games")
         results[name] = result
         print(f"\n### {name}\n")

@@ -31,6 +31,10 @@ class Agent:
     def act_observation(self, observation: np.ndarray, mask: np.ndarray) -> int:
         raise NotImplementedError(f"{type(self).__name__} acts on a Game, not on an observation")
 
+    def check_table(self, num_players: int) -> None:
+        """``ValueError`` if this agent cannot play at a table of ``num_players`` (checked before
+        a match starts, so a bad line-up fails at once)."""
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 

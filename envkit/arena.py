@@ -214,6 +214,10 @@ def run(
         raise ValueError("an arena needs at least two entries")
     if len(set(entries)) != len(entries):
         raise ValueError(f"entries must differ; got {list(entries)}")
+    agents_module = importlib.import_module(f"{table.package}.agents")
+    for entry in entries:
+        for name in entry.split("+"):
+            agents_module.make_agent(name).check_table(table.num_players)
     scheduled = schedule(table, entries, deals, seed)
     slots = [slot for slot, _ in scheduled]
     tasks = [dataclasses.replace(task, record=records) for _, task in scheduled]

@@ -68,16 +68,20 @@ def build_parser(
 
 
 def run_arena(args: argparse.Namespace, table: Table) -> dict:
-    """The ``arena`` command: play, print the table, write JSON / PNG if asked."""
-    result = arena.run(
-        table,
-        args.agents,
-        args.deals,
-        seed=args.seed,
-        workers=args.workers,
-        progress=not args.no_progress,
-        records=args.records is not None,
-    )
+    """The ``arena`` command: play, print the table, write JSON / PNG if asked; a bad line-up
+    exits with its error message."""
+    try:
+        result = arena.run(
+            table,
+            args.agents,
+            args.deals,
+            seed=args.seed,
+            workers=args.workers,
+            progress=not args.no_progress,
+            records=args.records is not None,
+        )
+    except ValueError as err:
+        raise SystemExit(f"error: {err}") from None
     print(report.arena_table(result))
     if args.records:
         args.records.write_text("".join(json.dumps(game.pop("record")) + "\n" for game in result["games"]))

@@ -28,7 +28,8 @@ class KernelRules:
     status_slot: int
     live: int
     steps_slot: int  # actions applied since the game (Sniff: the match) began
-    action_values: Callable[..., None]  # (state, params, out_float32): immediate reward per action
+    action_features: Callable[..., None]  # (state, params, out float32 [A, F]): look-ahead per action
+    action_feature_names: tuple[str, ...]  # the F columns
 
 
 class KernelGame:
@@ -110,12 +111,13 @@ class KernelGame:
         self.rules.write_observation(self._state, self._params, self.current_player if seat is None else seat, out)
         return out
 
-    def action_values(self) -> np.ndarray:
-        """What each action would earn the seat to act at once (Sniff: its credit, S17; "12": the
-        cards it captures, T8), 0 for the rest — the one-step lookahead ``greedy`` uses, offered as
-        an input to learned policies. Reads only what that seat may see."""
-        out = np.empty(self.num_actions, dtype=np.float32)
-        self.rules.action_values(self._state, self._params, out)
+    def action_features(self) -> np.ndarray:
+        """One-step look-ahead of every action for the seat to act → ``[A, F]`` float32, the columns
+        named by ``rules.action_feature_names``; column 0 is what the action earns at once (Sniff:
+        its credit, S17; "12": the cards it captures, T8), the one ``greedy`` maximises. All zero for
+        illegal actions. Reads only what that seat may see: an input for learned policies."""
+        out = np.empty((self.num_actions, len(self.rules.action_feature_names)), dtype=np.float32)
+        self.rules.action_features(self._state, self._params, out)
         return out
 
     def legal_actions(self) -> list[int]:

@@ -256,6 +256,7 @@ def seat_agents(
     for seat, spec in sorted(specs.items()):
         try:
             agents[seat] = make_agent(spec)
+            agents[seat].check_table(num_players)
         except ValueError as err:
             parser.error(str(err))
         agents[seat].reset(seed * 1000 + seat)

@@ -2,8 +2,8 @@
 
 A checkpoint is one ``.npz`` file: the weight matrices ``w0, b0, w1, b1, …`` of a ReLU MLP from
 the observation to the trunk, ``policy_w, policy_b`` (trunk → action logits), optionally
-``action_value_gain`` (a scalar: the logits then add ``gain × Game.action_values()``, the
-immediate reward of each action), optionally ``value_w, value_b``, and ``meta``, a JSON string
+``action_feature_gains`` (a vector: the logits then add ``Game.action_features() @ gains``, the
+one-step look-ahead of each action), optionally ``value_w, value_b``, and ``meta``, a JSON string
 with at least ``game``, ``num_players``, ``obs_size`` and ``num_actions``.
 ``examples/selfplay_ppo.py`` and ``examples/rllib_selfplay.py`` write them; anything else that
 follows this layout works too.
@@ -13,8 +13,10 @@ follows this layout works too.
 >>> policy = MlpPolicy({"w0": rng.normal(size=(4, 8)), "b0": np.zeros(8),
 ...                     "policy_w": rng.normal(size=(8, 3)), "policy_b": np.zeros(3)},
 ...                    {"game": "demo", "num_players": 2, "obs_size": 4, "num_actions": 3})
->>> policy.act(np.ones(4, dtype=np.float32), np.array([False, True, True]))
-2
+>>> obs, mask = np.ones(4, dtype=np.float32), np.array([False, True, True])
+>>> logits = policy.logits(obs, mask)
+>>> bool(np.isneginf(logits[0])), policy.act(obs, mask) == int(np.argmax(logits))
+(True, True)
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ REQUIRED_META = ("game", "num_players", "obs_size", "num_actions")
 
 class MlpPolicy:
     """A masked-softmax MLP policy: ``logits = policy_head(relu(… relu(obs @ w0 + b0) …))``, plus
-    ``gain × action_values`` when the checkpoint has an ``action_value_gain``."""
+    ``action_features @ gains`` when the checkpoint has ``action_feature_gains``."""
 
     def __init__(self, weights: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
         missing = [k for k in REQUIRED_META if k not in meta]
@@ -51,7 +53,8 @@ class MlpPolicy:
             )
         except KeyError as e:
             raise ValueError(f"checkpoint lacks weight array {e.args[0]!r}") from None
-        self.action_value_gain = float(weights["action_value_gain"]) if "action_value_gain" in weights else None
+        gains = weights.get("action_feature_gains")
+        self.action_feature_gains = None if gains is None else np.asarray(gains, np.float32).reshape(-1)
         self.value_head = None
         if "value_w" in weights:
             self.value_head = (np.asarray(weights["value_w"], np.float32), np.asarray(weights["value_b"], np.float32))
@@ -74,8 +77,8 @@ class MlpPolicy:
     def save(self, path: str | Path) -> None:
         arrays = {f"{name}{i}": a for i, (w, b) in enumerate(self.layers) for name, a in (("w", w), ("b", b))}
         arrays["policy_w"], arrays["policy_b"] = self.policy_head
-        if self.action_value_gain is not None:
-            arrays["action_value_gain"] = np.float32(self.action_value_gain)
+        if self.action_feature_gains is not None:
+            arrays["action_feature_gains"] = self.action_feature_gains
         if self.value_head is not None:
             arrays["value_w"], arrays["value_b"] = self.value_head
         np.savez_compressed(Path(path), meta=np.array(json.dumps(self.meta)), **arrays)
@@ -87,17 +90,18 @@ class MlpPolicy:
         return x
 
     @property
-    def uses_action_values(self) -> bool:
-        return self.action_value_gain is not None
+    def uses_action_features(self) -> bool:
+        return self.action_feature_gains is not None
 
-    def logits(self, obs: np.ndarray, mask: np.ndarray, action_values: np.ndarray | None = None) -> np.ndarray:
-        """Action logits with illegal actions at ``-inf`` (``obs`` ``[D]`` or ``[B, D]``)."""
+    def logits(self, obs: np.ndarray, mask: np.ndarray, action_features: np.ndarray | None = None) -> np.ndarray:
+        """Action logits with illegal actions at ``-inf`` (``obs`` ``[D]`` or ``[B, D]``; the
+        features ``[A, F]`` or ``[B, A, F]``)."""
         w, b = self.policy_head
         logits = self._trunk(obs) @ w + b
-        if self.action_value_gain is not None:
-            if action_values is None:
-                raise ValueError("this policy reads the action values (Game.action_values()) too")
-            logits = logits + self.action_value_gain * np.asarray(action_values, np.float32)
+        if self.action_feature_gains is not None:
+            if action_features is None:
+                raise ValueError("this policy reads the action features (Game.action_features()) too")
+            logits = logits + np.asarray(action_features, np.float32) @ self.action_feature_gains
         return np.where(np.asarray(mask, bool), logits, -np.inf)
 
     def value(self, obs: np.ndarray) -> np.ndarray:
@@ -111,11 +115,11 @@ class MlpPolicy:
         self,
         obs: np.ndarray,
         mask: np.ndarray,
-        action_values: np.ndarray | None = None,
+        action_features: np.ndarray | None = None,
         rng: np.random.Generator | None = None,
     ) -> int:
         """The most likely legal action, or (with ``rng``) one sampled from the masked softmax."""
-        logits = self.logits(obs, mask, action_values)
+        logits = self.logits(obs, mask, action_features)
         if rng is None:
             return int(np.argmax(logits))
         p = np.exp(logits - logits.max())
@@ -158,6 +162,9 @@ class PolicyAgent(Agent):
                 f"checkpoint {self.checkpoint} is for {meta['num_players']} players, the table has {num_players}"
             )
 
+    def check_table(self, num_players: int) -> None:
+        self.policy_for(num_players)
+
     def policy_for(self, num_players: int) -> MlpPolicy:
         """The policy that plays a table of ``num_players`` (loaded once)."""
         if num_players not in self._policies:
@@ -173,8 +180,15 @@ class PolicyAgent(Agent):
 
     def act(self, game: KernelGame) -> int:
         policy = self.policy_for(game.num_players)
-        values = game.action_values() if policy.uses_action_values else None
-        return policy.act(game.observation(), game.legal_mask(), values, self._rng)
+        features = None
+        if policy.uses_action_features:
+            features = game.action_features()
+            if features.shape[1] != len(policy.action_feature_gains):
+                raise ValueError(
+                    f"checkpoint weighs {len(policy.action_feature_gains)} action features; this game has "
+                    f"{features.shape[1]} ({', '.join(game.rules.action_feature_names)})"
+                )
+        return policy.act(game.observation(), game.legal_mask(), features, self._rng)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(checkpoint={self.checkpoint!r})"

@@ -28,8 +28,8 @@ class VectorKernels:
     batch_reset: Callable[..., None]
     # (states, params, modes, actions, scratch, obs, mask, player, rewards, terminated, truncated)
     batch_step: Callable[..., None]
-    # (states, params, out[N, A] float32): Game.action_values of every row
-    batch_action_values: Callable[..., None]
+    # (states, params, out[N, A, F] float32): Game.action_features of every row
+    batch_action_features: Callable[..., None]
 
 
 @nb.njit(cache=True)
@@ -85,18 +85,19 @@ class KernelVectorGame:
         self.truncated = np.zeros(n, dtype=np.bool_)
         self._sample_streams = np.zeros((n, 2), dtype=np.int32)
         self._sampled = np.zeros(n, dtype=np.int64)
-        self._action_values = np.zeros((n, env_kernels.num_actions), dtype=np.float32)
+        features = len(kernels.game_cls.rules.action_feature_names)
+        self._action_features = np.zeros((n, env_kernels.num_actions, features), dtype=np.float32)
         self.reset()
 
     def game(self, index: int) -> KernelGame:
         """A ``Game`` copy of row ``index`` as it stands now (to inspect, render or search from)."""
         return self._kernels.game_cls.from_state(self.states[index], self.params)
 
-    def action_values(self) -> np.ndarray:
-        """``Game.action_values`` of every row → ``[N, A]`` (a buffer the next call overwrites): what
-        each action would earn the seat to act at once, an input feature for learned policies."""
-        self._kernels.batch_action_values(self.states, self.params, self._action_values)
-        return self._action_values
+    def action_features(self) -> np.ndarray:
+        """``Game.action_features`` of every row → ``[N, A, F]`` (a buffer the next call
+        overwrites): the one-step look-ahead of every action, an input for learned policies."""
+        self._kernels.batch_action_features(self.states, self.params, self._action_features)
+        return self._action_features
 
     def seat_observations(self, out: np.ndarray | None = None) -> np.ndarray:
         """What every seat observes in every row now → ``[N, num_players, D]`` (``out`` if given).

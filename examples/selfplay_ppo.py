@@ -12,6 +12,9 @@ How it learns:
   collects the rewards of every step in between (other seats' moves included), and the rollout's
   last pending decision of each seat bootstraps from that seat's own view of the final state
   (``VectorGame.seat_observations``). GAE runs per (game, seat) chain in a numba kernel.
+- **Look-ahead features.** The logits add ``action features @ gains`` (``VectorGame.action_features``:
+  per action, Sniff's credit, what the next seat could score at once afterwards, and whether it ends
+  the hand; "12": the cards it captures), so the network learns what to play beyond them.
 - **Rewards.** Dense and zero-sum: a seat's side score change minus the mean change of the other
   sides (Sniff ``reward="points"``: partners share, S17/S24; "12": cards captured). Matches are the
   episodes, so the observation's score features matter.
@@ -63,12 +66,12 @@ REWARD_SCALE = {"sniff": 0.05, "twelve": 0.1}  # points (multiples of 5) / cards
 
 class ActorCritic(nn.Module):
     """ReLU MLP trunk over the observation with a value head and a policy head; the logits add
-    ``gain × action values`` (each action's immediate reward, ``VectorGame.action_values``), the
-    one-step lookahead ``greedy`` plays by, so the network learns what to do beyond it. Inputs are
-    divided by fixed scales, folded into the weights on export."""
+    ``action features @ gains`` (each action's one-step look-ahead, ``VectorGame.action_features``:
+    Sniff's credit, the next seat's threat, ending the hand), so the network learns what to play
+    beyond it. Inputs are divided by fixed scales, folded into the weights on export."""
 
     def __init__(
-        self, obs_size: int, num_actions: int, hidden: list[int], obs_scale: np.ndarray, value_scale: float
+        self, obs_size: int, num_actions: int, hidden: list[int], obs_scale: np.ndarray, feature_scale: np.ndarray
     ) -> None:
         super().__init__()
         sizes = [obs_size, *hidden]
@@ -77,20 +80,22 @@ class ActorCritic(nn.Module):
         self.value = nn.Linear(sizes[-1], 1)
         nn.init.orthogonal_(self.policy.weight, gain=0.01)
         nn.init.zeros_(self.policy.bias)
-        self.gain = nn.Parameter(torch.tensor(2.0))
+        gains = torch.zeros(len(feature_scale))
+        gains[0] = 2.0  # start from "prefer what scores now"
+        self.gains = nn.Parameter(gains)
         self.register_buffer("obs_scale", torch.as_tensor(obs_scale, dtype=torch.float32))
-        self.register_buffer("value_scale", torch.tensor(float(value_scale)))
+        self.register_buffer("feature_scale", torch.as_tensor(feature_scale, dtype=torch.float32))
 
     def forward(
-        self, obs: torch.Tensor, action_values: torch.Tensor | None = None
+        self, obs: torch.Tensor, action_features: torch.Tensor | None = None
     ) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(logits, value)``; without ``action_values`` the logits are the network's part only."""
+        """``(logits, value)``; without ``action_features`` the logits are the network's part only."""
         x = obs / self.obs_scale
         for layer in self.trunk:
             x = torch.relu(layer(x))
         logits = self.policy(x)
-        if action_values is not None:
-            logits = logits + self.gain * action_values / self.value_scale
+        if action_features is not None:
+            logits = logits + (action_features / self.feature_scale) @ self.gains
         return logits, self.value(x).squeeze(-1)
 
     def export(self, meta: dict) -> MlpPolicy:
@@ -106,7 +111,7 @@ class ActorCritic(nn.Module):
             self.policy.bias.detach().numpy(),
         )
         weights["value_w"], weights["value_b"] = self.value.weight.detach().numpy().T, self.value.bias.detach().numpy()
-        weights["action_value_gain"] = np.float32((self.gain / self.value_scale).item())
+        weights["action_feature_gains"] = (self.gains / self.feature_scale).detach().numpy()
         return MlpPolicy(weights, meta)
 
 
@@ -139,7 +144,7 @@ def seat_gae(seat, learner, values, rewards, done, boot, gamma, lam, adv, ret):
 @dataclass
 class Rollout:
     obs: np.ndarray
-    action_values: np.ndarray
+    action_features: np.ndarray
     mask: np.ndarray
     action: np.ndarray
     logp: np.ndarray
@@ -151,10 +156,10 @@ class Rollout:
     teacher: np.ndarray
 
     @classmethod
-    def empty(cls, steps: int, n: int, obs_size: int, num_actions: int, players: int) -> Rollout:
+    def empty(cls, steps: int, n: int, obs_size: int, num_actions: int, features: int, players: int) -> Rollout:
         return cls(
             np.zeros((steps, n, obs_size), np.float32),
-            np.zeros((steps, n, num_actions), np.float32),
+            np.zeros((steps, n, num_actions, features), np.float32),
             np.zeros((steps, n, num_actions), np.bool_),
             np.zeros((steps, n), np.int64),
             np.zeros((steps, n), np.float32),
@@ -176,21 +181,43 @@ class Trainer:
         self.agents_module = importlib.import_module(f"{GAMES[args.game]}.agents")
         self.vec = self.package.VectorGame(args.envs, num_players=args.players, seed=args.seed, **self.vector_options())
         n = args.players
-        sides = self.agents_module.arena_table(n).sides or [(seat,) for seat in range(n)]
+        table = self.agents_module.arena_table(n)
+        if not table.two_sided:
+            raise ValueError(
+                f"the arena evaluation needs a two-sided table (2 players, or 4-player Sniff); got {n} players"
+            )
+        sides = table.sides
         self.side_of = np.array([next(k for k, side in enumerate(sides) if seat in side) for seat in range(n)])
         self.num_sides = int(self.side_of.max()) + 1
         obs_size, num_actions = self.vec.obs.shape[1], self.vec.mask.shape[1]
-        self.meta = {"game": args.game, "num_players": n, "obs_size": obs_size, "num_actions": num_actions}
+        self.meta = {
+            "game": args.game,
+            "num_players": n,
+            "obs_size": obs_size,
+            "num_actions": num_actions,
+            "action_features": list(self.package.Game.rules.action_feature_names),
+        }
         torch.manual_seed(args.seed)
         self.model = ActorCritic(obs_size, num_actions, args.hidden, *self.input_scales())
-        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=args.lr, eps=1e-5)
+        # the few feature gains get a larger step than the network's weights, or Adam's per-step
+        # cap keeps them near their start for most of a 30-minute run
+        network = [p for name, p in self.model.named_parameters() if name != "gains"]
+        self.optimizer = torch.optim.Adam(
+            [
+                {"params": network, "base_lr": args.lr},
+                {"params": [self.model.gains], "base_lr": args.lr * args.gain_lr},
+            ],
+            lr=args.lr,
+            eps=1e-5,
+        )
         self.pool: list[ActorCritic] = []
         self.bots = [self.kernel_policy(name) for name in args.pool_agents]
         self.teacher = self.kernel_policy(args.imitate) if args.imitate else None
         self.imitating = False
         self.rng = np.random.default_rng(args.seed)
         self.role = np.full(args.envs, -1)  # -1: self-play row; else the learner's side vs the pool
-        self.buf = Rollout.empty(args.rollout, args.envs, obs_size, num_actions, n)
+        features = self.vec.action_features().shape[2]
+        self.buf = Rollout.empty(args.rollout, args.envs, obs_size, num_actions, features, n)
         self.steps = self.updates = 0
         self.train_seconds = 0.0
         self.evals: list[dict] = []
@@ -199,16 +226,16 @@ class Trainer:
     def vector_options(self) -> dict:
         return {"reward": "points"} if self.args.game == "sniff" else {"reward": "score"}
 
-    def input_scales(self) -> tuple[np.ndarray, float]:
-        """The largest magnitude of each observation feature and of the action values in a short
+    def input_scales(self) -> tuple[np.ndarray, np.ndarray]:
+        """The largest magnitude of each observation feature and each action feature in a short
         random run (at least 1)."""
         probe = self.package.VectorGame(256, num_players=self.args.players, seed=self.args.seed + 1)
-        top, top_value = np.abs(probe.obs).max(0), 1.0
+        top, top_features = np.abs(probe.obs).max(0), np.ones(probe.action_features().shape[2], np.float32)
         for _ in range(200):
             obs = probe.step(probe.sample_actions())[0]
             top = np.maximum(top, np.abs(obs).max(0))
-            top_value = max(top_value, float(probe.action_values().max()))
-        return np.maximum(top, 1.0), top_value
+            top_features = np.maximum(top_features, probe.action_features().max((0, 1)))
+        return np.maximum(top, 1.0), top_features
 
     def zero_sum(self, rewards: np.ndarray) -> np.ndarray:
         """Each seat's reward minus the mean reward of the seats on other sides, scaled."""
@@ -242,16 +269,16 @@ class Trainer:
         is_network = isinstance(opponent, ActorCritic)
         for t in range(args.rollout):
             buf.obs[t], buf.mask[t], buf.seat[t] = obs, mask, player
-            buf.action_values[t] = self.vec.action_values()
+            buf.action_features[t] = self.vec.action_features()
             learner = (self.role < 0) | (self.side_of[player] == self.role)
             buf.learner[t] = learner
             obs_t, mask_t = torch.from_numpy(buf.obs[t]), torch.from_numpy(buf.mask[t])
-            values_t = torch.from_numpy(buf.action_values[t])
-            logits, value = self.model(obs_t, values_t)
+            features_t = torch.from_numpy(buf.action_features[t])
+            logits, value = self.model(obs_t, features_t)
             others = np.flatnonzero(~learner)
             if is_network and len(others):
                 rows = torch.from_numpy(others)
-                logits[rows] = opponent(obs_t[rows], values_t[rows])[0]
+                logits[rows] = opponent(obs_t[rows], features_t[rows])[0]
             logp_all = torch.log_softmax(masked_logits(logits, mask_t), -1)
             gumbel = -torch.log(-torch.log(torch.rand_like(logp_all).clamp_(1e-12, 1.0)))
             action = torch.argmax(logp_all + gumbel, -1)
@@ -281,10 +308,10 @@ class Trainer:
         ret = np.zeros_like(buf.value)
         seat_gae(buf.seat, buf.learner, buf.value, buf.reward, buf.done, boot, args.gamma, args.lam, adv, ret)
         keep = buf.learner
-        columns = (buf.obs, buf.action_values, buf.mask, buf.action, buf.logp, adv, ret, buf.teacher)
+        columns = (buf.obs, buf.action_features, buf.mask, buf.action, buf.logp, adv, ret, buf.teacher)
         data = [torch.from_numpy(np.ascontiguousarray(a[keep])) for a in columns]
         for group in self.optimizer.param_groups:
-            group["lr"] = args.lr * max(1.0 - progress, 0.05)
+            group["lr"] = group["base_lr"] * max(1.0 - progress, 0.05)
         total = len(data[0])
         stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "samples": total}
         batches = 0
@@ -292,8 +319,8 @@ class Trainer:
             order = torch.randperm(total)
             for start in range(0, total, args.minibatch):
                 idx = order[start : start + args.minibatch]
-                obs, action_values, mask, action, old_logp, b_adv, b_ret, teacher = (d[idx] for d in data)
-                logits, value = self.model(obs, action_values)
+                obs, action_features, mask, action, old_logp, b_adv, b_ret, teacher = (d[idx] for d in data)
+                logits, value = self.model(obs, action_features)
                 logp_all = torch.log_softmax(masked_logits(logits, mask), -1)
                 logp = logp_all.gather(1, action[:, None])[:, 0]
                 b_adv = (b_adv - b_adv.mean()) / (b_adv.std() + 1e-8)
@@ -431,6 +458,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rollout", type=int, default=128, help="steps per game between updates")
     p.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
     p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--gain-lr", type=float, default=30.0, help="learning-rate multiplier of the feature gains")
     p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--minibatch", type=int, default=4096)
     p.add_argument("--gamma", type=float, default=0.995)

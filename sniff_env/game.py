@@ -19,7 +19,7 @@ from envkit.options import check_choice, check_int, check_optional_limit
 from envkit.rng import stream_state
 from sniff_env import kernels as K
 from sniff_env.observation import OBS_SIZE, write_observation
-from sniff_env.search import action_values
+from sniff_env.search import ACTION_FEATURES, action_features
 from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, TILES, action_name, tile_index
 
 RULES = KernelRules(
@@ -31,7 +31,8 @@ RULES = KernelRules(
     status_slot=K.STATUS,
     live=K.LIVE,
     steps_slot=K.STEPS,
-    action_values=action_values,
+    action_features=action_features,
+    action_feature_names=ACTION_FEATURES,
 )
 
 DEFAULT_MAX_HANDS = 200

@@ -27,19 +27,6 @@ def credit_after(s, params, action, scratch):
 
 
 @nb.njit(cache=True)
-def action_values(s, params, out):
-    """Immediate credit (S17) of every legal placement for the seat to act; 0 for DRAW, PASS and
-    illegal actions. The one-step lookahead ``greedy`` maximises, offered to learned policies."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    K.legal_mask_into(s, params, mask)
-    scratch = np.empty_like(s)
-    out[:NUM_ACTIONS] = 0.0
-    for a in range(DRAW):
-        if mask[a]:
-            out[a] = credit_after(s, params, a, scratch)
-
-
-@nb.njit(cache=True)
 def greedy_action(s, params):
     """Highest immediate credit; ties go to the heaviest tile, then the lowest action id."""
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
@@ -89,6 +76,39 @@ def _threat(s, params, seat, candidates, scratch):
                 K.apply_action(scratch, params, t * 4 + k)
                 best = max(best, scratch[K.CREDIT])
     return best
+
+
+ACTION_FEATURES = ("credit", "threat", "ends_hand")
+
+
+@nb.njit(cache=True)
+def action_features(s, params, out):
+    """``out[a]`` for every legal placement ``a`` of the seat to act, 0 for DRAW, PASS and illegal
+    actions: its credit (S17); the most the next seat could then credit at once with a tile it
+    may hold (unseen by the seat to act, not a known void: the look-ahead ``heuristic`` uses);
+    1 if it ends the hand or wins the match (S22, S25). Reads only what the seat to act may see."""
+    n = params[K.P_PLAYERS]
+    me = s[K.CUR]
+    nxt = (me + 1) % n
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    K.legal_mask_into(s, params, mask)
+    after = np.empty_like(s)
+    scratch = np.empty_like(s)
+    candidates = _unseen(s, params, me)
+    for p in range(7):
+        if (s[K.VOIDS + nxt] >> p) & 1:
+            candidates &= ~PIP_TILES[p]
+    out[:NUM_ACTIONS] = 0.0
+    for a in range(DRAW):
+        if not mask[a]:
+            continue
+        after[:] = s
+        K.apply_action(after, params, a)
+        out[a, 0] = after[K.CREDIT]
+        if after[K.STATUS] != K.LIVE or after[K.HANDS_DONE] != s[K.HANDS_DONE]:
+            out[a, 2] = 1.0
+        else:
+            out[a, 1] = _threat(after, params, nxt, candidates, scratch)
 
 
 @nb.njit(cache=True)

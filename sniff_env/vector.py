@@ -22,7 +22,7 @@ from sniff_env.env import ENV_KERNELS, check_modes
 from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
 from sniff_env.observation import write_observation
 from sniff_env.rewards import snapshot, write_rewards
-from sniff_env.search import action_values
+from sniff_env.search import action_features
 from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS
 
 
@@ -70,12 +70,12 @@ def batch_step(states, params, modes, actions, scratch, obs, mask, player, rewar
 
 
 @nb.njit(cache=True, parallel=True)
-def batch_action_values(states, params, out):
+def batch_action_features(states, params, out):
     for i in nb.prange(states.shape[0]):
-        action_values(states[i], params, out[i])
+        action_features(states[i], params, out[i])
 
 
-KERNELS = VectorKernels(Game, K.STATE_SIZE, batch_reset, batch_step, batch_action_values)
+KERNELS = VectorKernels(Game, K.STATE_SIZE, batch_reset, batch_step, batch_action_features)
 
 
 class VectorGame(KernelVectorGame):

@@ -1,4 +1,4 @@
-"""Learned-policy plumbing: action values, seat observations, NumPy checkpoints, the ``ppo`` agent
+"""Learned-policy plumbing: action features, seat observations, NumPy checkpoints, the ``ppo`` agent
 and the shipped baselines."""
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from envkit.policy import MlpPolicy
 SHIPPED = sniff_agents.CHECKPOINTS
 
 
-def _random_positions(game_cls, count, **options):
+def _random_positions(game_cls, count, depth=30, **options):
     rng = random.Random(0)
     for seed in range(count):
         game = game_cls(seed=seed, **options)
-        for _ in range(rng.randrange(0, 30)):
+        for _ in range(rng.randrange(0, depth)):
             if game.is_terminal():
                 break
             game.apply(rng.choice(game.legal_actions()))
@@ -30,58 +30,86 @@ def _random_positions(game_cls, count, **options):
             yield game
 
 
+def _threat(game, after, tiles_unseen):
+    """The most the seat to act in ``after`` could credit with one placement of a tile it may
+    hold: any tile the previous mover could not see, except those with a pip it is known to lack."""
+    import sniff_env.kernels as K
+
+    seat = after.current_player
+    voids = set(game.known_voids(seat))
+    best = 0
+    for tile in tiles_unseen:
+        if voids & set(tile):
+            continue
+        t = sniff_env.TILES.index(tile)
+        for arm in range(4):
+            trial = after.clone()
+            trial._state[K.HAND + seat] |= 1 << t  # let that seat hold the tile, then try it
+            if trial.legal_mask()[t * 4 + arm]:
+                trial.apply(t * 4 + arm)
+                best = max(best, trial.last_credit)
+    return best
+
+
 @pytest.mark.parametrize("num_players", [2, 3, 4])
-def test_sniff_action_values_are_the_credit_of_each_placement(num_players):
-    """S17: the value of a placement is the credit the seat scores by making it."""
-    scoring = 0
-    for game in _random_positions(sniff_env.Game, 60, num_players=num_players):
-        values = game.action_values()
-        assert values.shape == (sniff_env.NUM_ACTIONS,)
+def test_sniff_action_features(num_players):
+    """Per legal placement: its credit (S17), the next seat's best immediate reply among the tiles
+    the mover cannot see and that seat is not known to lack, and whether it ends the hand (S22)."""
+    assert sniff_env.Game.rules.action_feature_names == ("credit", "threat", "ends_hand")
+    seen = np.zeros(3)
+    for game in _random_positions(sniff_env.Game, 60, depth=120, num_players=num_players):
+        me = game.current_player
+        features = game.action_features()
+        assert features.shape == (sniff_env.NUM_ACTIONS, 3)
+        unseen = [t for t in sniff_env.TILES if t not in game.hand(me) and t not in game.describe()["tiles"]]
         for action in range(sniff_env.NUM_ACTIONS):
-            expected = 0
+            expected = [0, 0, 0]
             if game.legal_mask()[action] and action < sniff_env.DRAW:
                 after = game.clone()
                 after.apply(action)
-                expected = after.last_credit
-            assert values[action] == expected, (action, game.describe())
-            scoring += expected > 0
-    assert scoring > 10  # the positions include scoring placements
+                ends = after.is_terminal() or after.hands_played != game.hands_played
+                threat = 0 if ends else _threat(game, after, unseen)
+                expected = [after.last_credit, threat, float(ends)]
+            np.testing.assert_array_equal(features[action], expected, err_msg=f"action {action}")
+            seen += np.array(expected) > 0
+    assert (seen > 0).all(), seen  # every feature was exercised
 
 
 @pytest.mark.parametrize("deck", ["bridge", "numbers"])
-def test_twelve_action_values_are_the_cards_each_play_captures(deck):
-    """T8/T11: the value of a play is the number of cards it captures (0 if it captures none)."""
+def test_twelve_action_features_are_the_cards_each_play_captures(deck):
+    """T8/T11: the feature of a play is the number of cards it captures (0 if it captures none)."""
     captures = 0
     for game in _random_positions(twelve_env.Game, 80, num_players=3, deck=deck):
-        me, values = game.current_player, game.action_values()
-        for action in range(len(values)):
+        me, features = game.current_player, game.action_features()
+        assert features.shape == (game.num_actions, 1)
+        for action in range(game.num_actions):
             expected = 0
             if game.legal_mask()[action]:
                 after = game.clone()
                 after.apply(action)
                 expected = after.captured[me] - game.captured[me]
-            assert values[action] == expected
+            assert features[action, 0] == expected
             captures += expected > 0
     assert captures > 10
 
 
 @pytest.mark.parametrize("package", [sniff_env, twelve_env])
-def test_vector_action_values_and_seat_observations_match_game(package):
+def test_vector_action_features_and_seat_observations_match_game(package):
     vec = package.VectorGame(64, num_players=4, seed=5)
     for _ in range(40):
         vec.step(vec.sample_actions())
-    values = vec.action_values().copy()
+    features = vec.action_features().copy()
     views = vec.seat_observations()
     assert views.shape == (64, 4, vec.obs.shape[1])
     for i in range(64):
         game = vec.game(i)
-        np.testing.assert_array_equal(values[i], game.action_values())
+        np.testing.assert_array_equal(features[i], game.action_features())
         for seat in range(4):
             np.testing.assert_array_equal(views[i, seat], game.observation(seat))
         np.testing.assert_array_equal(views[i, vec.player[i]], vec.obs[i])
 
 
-def _tiny_policy(obs_size: int, num_actions: int, gain: float | None, game: str = "sniff", players: int = 2):
+def _tiny_policy(obs_size: int, num_actions: int, gains: list | None, game: str = "sniff", players: int = 2):
     rng = np.random.default_rng(1)
     weights = {
         "w0": rng.normal(size=(obs_size, 16)).astype(np.float32),
@@ -91,27 +119,28 @@ def _tiny_policy(obs_size: int, num_actions: int, gain: float | None, game: str 
         "value_w": rng.normal(size=(16, 1)).astype(np.float32),
         "value_b": np.zeros(1, np.float32),
     }
-    if gain is not None:
-        weights["action_value_gain"] = np.float32(gain)
+    if gains is not None:
+        weights["action_feature_gains"] = np.array(gains, np.float32)
     meta = {"game": game, "num_players": players, "obs_size": obs_size, "num_actions": num_actions}
     return MlpPolicy(weights, meta)
 
 
 def test_checkpoint_round_trip_and_forward(tmp_path):
-    policy = _tiny_policy(135, 114, gain=0.5)
+    policy = _tiny_policy(135, 114, gains=[0.5, -0.2, 1.0])
     policy.save(tmp_path / "p.npz")
     loaded = MlpPolicy.load(tmp_path / "p.npz")
-    assert loaded.meta == policy.meta and loaded.uses_action_values
+    assert loaded.meta == policy.meta and loaded.uses_action_features
     game = sniff_env.Game(num_players=2, seed=3)
-    obs, mask, values = game.observation(), game.legal_mask(), game.action_values()
+    obs, mask, features = game.observation(), game.legal_mask(), game.action_features()
     hidden = np.maximum(obs @ policy.layers[0][0] + policy.layers[0][1], 0)
-    expected = hidden @ policy.policy_head[0] + policy.policy_head[1] + 0.5 * values
-    logits = loaded.logits(obs, mask, values)
+    expected = hidden @ policy.policy_head[0] + policy.policy_head[1]
+    expected += 0.5 * features[:, 0] - 0.2 * features[:, 1] + 1.0 * features[:, 2]
+    logits = loaded.logits(obs, mask, features)
     np.testing.assert_allclose(logits[mask], expected[mask], rtol=1e-5)
     assert np.all(np.isneginf(logits[~mask]))
-    assert loaded.act(obs, mask, values) == int(np.flatnonzero(mask)[np.argmax(expected[mask])])
+    assert loaded.act(obs, mask, features) == int(np.flatnonzero(mask)[np.argmax(expected[mask])])
     np.testing.assert_allclose(loaded.value(obs), (hidden @ policy.value_head[0] + policy.value_head[1])[0], rtol=1e-5)
-    with pytest.raises(ValueError, match="action values"):
+    with pytest.raises(ValueError, match="action features"):
         loaded.logits(obs, mask)
 
 
@@ -133,6 +162,9 @@ def test_bad_checkpoints_are_clear_errors(tmp_path):
     agent = sniff_agents.make_agent(f"ppo:{tmp_path / 'four.npz'}")
     with pytest.raises(ValueError, match="for 4 players, the table has 2"):
         agent.act(sniff_env.Game(num_players=2, seed=0))
+    _tiny_policy(135, 114, [1.0]).save(tmp_path / "one.npz")
+    with pytest.raises(ValueError, match=r"weighs 1 action features; this game has 3 \(credit, threat, ends_hand\)"):
+        sniff_agents.make_agent(f"ppo:{tmp_path / 'one.npz'}").act(sniff_env.Game(num_players=2, seed=0))
     with pytest.raises(ValueError, match="no shipped twelve checkpoint for 2 players"):
         twelve_agents.make_agent("ppo").act(twelve_env.Game(seed=0))
     with pytest.raises(ValueError, match="takes no argument"):
@@ -140,7 +172,7 @@ def test_bad_checkpoints_are_clear_errors(tmp_path):
 
 
 def test_sampling_policy_agent_is_reproducible(tmp_path):
-    _tiny_policy(135, 114, 0.2).save(tmp_path / "p.npz")
+    _tiny_policy(135, 114, [0.2, -0.1, 0.0]).save(tmp_path / "p.npz")
 
     def choices(seed):
         agent = sniff_agents.PpoAgent(tmp_path / "p.npz", sample=True)
@@ -175,7 +207,7 @@ def test_shipped_ppo_plays_legally_and_beats_random(players):
 
 
 def test_ppo_does_not_peek_at_hidden_tiles():
-    """The policy reads the observation and the action values: both are the acting seat's view."""
+    """The policy reads the observation and the action features: both are the acting seat's view."""
     from test_agents_arena import _swap_hidden_sniff
 
     checked = 0
@@ -187,7 +219,18 @@ def test_ppo_does_not_peek_at_hidden_tiles():
         if game.boneyard_size == 0:
             continue
         twin = _swap_hidden_sniff(game)
-        np.testing.assert_array_equal(twin.action_values(), game.action_values())
+        np.testing.assert_array_equal(twin.action_features(), game.action_features())
         assert sniff_agents.make_agent("ppo").act(game) == sniff_agents.make_agent("ppo").act(twin)
         checked += 1
     assert checked >= 10
+
+
+def test_a_lineup_the_checkpoints_cannot_seat_fails_before_any_game():
+    with pytest.raises(ValueError, match="no shipped twelve checkpoint for 2 players"):
+        run(twelve_agents.arena_table(2), ["greedy", "ppo"], deals=1, progress=False)
+    from twelve_env.__main__ import main
+
+    with pytest.raises(SystemExit, match="error: no shipped twelve checkpoint"):
+        main(["arena", "--players", "2", "--agents", "greedy", "ppo", "--deals", "1", "--workers", "1"])
+    with pytest.raises(SystemExit):
+        main(["play", "--players", "2", "--opponents", "ppo"])

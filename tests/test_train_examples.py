@@ -28,7 +28,6 @@ def test_sb3_maskable_ppo_smoke(game, tmp_path):
     assert 0.0 <= summary["win_rate"] <= 1.0 and len(summary["curve"]) == 2
     assert json.loads((tmp_path / "summary.json").read_text())["timesteps"] == 256
     assert (tmp_path / "learning_curve.png").stat().st_size > 1000
-    assert summary["final"]["chosen"] in ("latest", "best") and (tmp_path / "final.npz").exists()
     model = sb3_contrib.MaskablePPO.load(tmp_path / "model.zip", device="cpu")
     env = example.make_env(game, "random", 0)
     for seed in range(3):
@@ -109,25 +108,25 @@ def test_selfplay_ppo_smoke(tmp_path):
     summary = example.main([*argv, "--steps", "1024"])
     assert summary["env_steps"] == 1024 and summary["steps_per_second"] > 0
     assert len(summary["evals"]) == 2 and {"greedy", "heuristic"} <= set(summary["evals"][0])
-    assert (tmp_path / "learning_curve.png").stat().st_size > 1000
     assert summary["final"]["chosen"] in ("latest", "best") and (tmp_path / "final.npz").exists()
+    assert (tmp_path / "learning_curve.png").stat().st_size > 1000
     from envkit.policy import MlpPolicy
     from sniff_env import Game
     from sniff_env.agents import make_agent
 
     policy = MlpPolicy.load(tmp_path / "latest.npz")
-    assert policy.meta["env_steps"] == 1024 and policy.uses_action_values
+    assert policy.meta["env_steps"] == 1024 and policy.uses_action_features
     state = torch.load(tmp_path / "trainer.pt", weights_only=False)
     trainer = example.Trainer(example.build_parser().parse_args([*argv, "--reward-scale", "0.05"]))
     trainer.model.load_state_dict(state["model"])
     game = Game(num_players=4, seed=9)
     agent = make_agent(f"ppo:{tmp_path / 'best.npz'}")
     for _ in range(60):
-        obs, mask, values = game.observation(), game.legal_mask(), game.action_values()
+        obs, mask, features = game.observation(), game.legal_mask(), game.action_features()
         with torch.no_grad():
-            logits, value = trainer.model(torch.from_numpy(obs[None]), torch.from_numpy(values[None]))
+            logits, value = trainer.model(torch.from_numpy(obs[None]), torch.from_numpy(features[None]))
         np.testing.assert_allclose(
-            policy.logits(obs, mask, values)[mask], logits[0].numpy()[mask], rtol=1e-4, atol=1e-4
+            policy.logits(obs, mask, features)[mask], logits[0].numpy()[mask], rtol=1e-4, atol=1e-4
         )
         np.testing.assert_allclose(policy.value(obs), value.item(), rtol=1e-4, atol=1e-4)
         action = agent.act(game)
@@ -184,3 +183,25 @@ def test_rllib_selfplay_smoke(tmp_path):
         assert set(rewards) == set(env.possible_agents)
         if terminated["__all__"] or truncated["__all__"]:
             obs, _ = env.reset()
+
+
+@pytest.mark.train
+def test_selfplay_ppo_smoke_twelve(tmp_path):
+    """The same trainer on "12" (one look-ahead feature: the cards a play captures)."""
+    pytest.importorskip("torch", reason="needs the train extra")
+    example = _example("selfplay_ppo")
+    argv = ["--game", "twelve", "--players", "2", "--envs", "8", "--rollout", "32", "--steps", "512"]
+    argv += ["--eval-deals", "1", "--final-deals", "1", "--out", str(tmp_path), "--quiet", "--threads", "1"]
+    summary = example.main(argv)
+    assert summary["env_steps"] == 512 and summary["action_features"] == ["captured"]
+    from twelve_env import Game
+    from twelve_env.agents import make_agent
+
+    agent = make_agent(f"ppo:{tmp_path / 'final.npz'}")
+    game = Game(seed=2)
+    while not game.is_terminal():
+        action = agent.act(game)
+        assert game.legal_mask()[action]
+        game.apply(action)
+    with pytest.raises(ValueError, match="two-sided table"):
+        example.main(["--game", "twelve", "--players", "3", "--out", str(tmp_path)])

@@ -20,7 +20,7 @@ from envkit.rng import stream_state
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS, NUM_RANKS, check_rank, deck_code, rank_name
 from twelve_env.observation import obs_size, write_observation
-from twelve_env.search import action_values
+from twelve_env.search import ACTION_FEATURES, action_features
 
 RULES = KernelRules(
     num_actions=MAX_RANKS,
@@ -31,7 +31,8 @@ RULES = KernelRules(
     status_slot=K.STATUS,
     live=K.LIVE,
     steps_slot=K.STEPS,
-    action_values=action_values,
+    action_features=action_features,
+    action_feature_names=ACTION_FEATURES,
 )
 
 

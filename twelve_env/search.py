@@ -42,10 +42,13 @@ def _captures(s, params, rank):
     return rank == top or VALUES[params[K.P_DECK], rank] + VALUES[params[K.P_DECK], top] == 12
 
 
+ACTION_FEATURES = ("captured",)
+
+
 @nb.njit(cache=True)
-def action_values(s, params, out):
-    """Cards the seat to act captures at once with each rank it holds (T8–T11); 0 for the rest.
-    The one-step lookahead ``greedy`` uses, offered to learned policies."""
+def action_features(s, params, out):
+    """``out[r, 0]``: the cards the seat to act captures at once by playing rank ``r`` (T8–T11), 0
+    for ranks it does not hold or that capture nothing — the look-ahead ``greedy`` uses."""
     me = s[K.CUR]
     scratch = np.empty_like(s)
     out[:MAX_RANKS] = 0.0
@@ -53,7 +56,7 @@ def action_values(s, params, out):
         if s[K.HAND + MAX_RANKS * me + r] > 0 and _captures(s, params, r):
             scratch[:] = s
             K.apply_action(scratch, params, r)
-            out[r] = scratch[K.CAPTURED + me] - s[K.CAPTURED + me]
+            out[r, 0] = scratch[K.CAPTURED + me] - s[K.CAPTURED + me]
 
 
 @nb.njit(cache=True)

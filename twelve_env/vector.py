@@ -21,7 +21,7 @@ from twelve_env.env import env_kernels
 from twelve_env.game import Game, make_params
 from twelve_env.observation import write_observation
 from twelve_env.rewards import REWARD_MODES, snapshot, write_rewards
-from twelve_env.search import action_values
+from twelve_env.search import action_features
 
 
 @nb.njit(cache=True)
@@ -54,12 +54,12 @@ def batch_step(states, params, modes, actions, scratch, obs, mask, player, rewar
 
 
 @nb.njit(cache=True, parallel=True)
-def batch_action_values(states, params, out):
+def batch_action_features(states, params, out):
     for i in nb.prange(states.shape[0]):
-        action_values(states[i], params, out[i])
+        action_features(states[i], params, out[i])
 
 
-KERNELS = VectorKernels(Game, K.STATE_SIZE, batch_reset, batch_step, batch_action_values)
+KERNELS = VectorKernels(Game, K.STATE_SIZE, batch_reset, batch_step, batch_action_features)
 
 
 class VectorGame(KernelVectorGame):
