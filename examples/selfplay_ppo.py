@@ -475,7 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--imitate", default=None, help="warm start: imitate this rule-based agent (DAgger) first")
     p.add_argument("--imitate-share", type=float, default=0.2, help="share of the budget spent imitating")
     p.add_argument("--eval-every", type=int, default=20, help="updates between evaluations")
-    p.add_argument("--eval-deals", type=int, default=20, help="duplicate deals per opponent")
+    p.add_argument("--eval-deals", type=int, default=30, help="duplicate deals per opponent")
     p.add_argument("--final-deals", type=int, default=100, help="deals per opponent choosing final.npz")
     p.add_argument("--eval-against", nargs="+", default=["greedy", "heuristic"])
     p.add_argument("--threads", type=int, default=None, help="torch threads (default: all cores)")
