@@ -5,9 +5,11 @@
 
 Needs the ``train`` extra (``pip install -e ".[train]"``; ``torch==2.13.0`` is the CPU build on
 these machines). The learner holds seat 0 of a 2-player table (``single_agent_env``); opponents
-are built-in agents. Every ``--eval-every`` steps the policy is evaluated with sb3-contrib's
-maskable ``evaluate_policy``; at the end it saves the model, a learning-curve PNG (win rate
-against timesteps) and prints the win rate over ``--eval-games`` fresh games.
+are built-in agents. Every ``--eval-every`` steps the policy's win rate is measured; at the end
+it is evaluated with sb3-contrib's maskable ``evaluate_policy`` and in our arena (duplicate deals:
+the policy is exported to ``policy.npz``, an ``envkit.policy`` checkpoint that plays as
+``ppo:PATH``), and the model, ``summary.json`` and a learning-curve PNG (win rate against
+timesteps) are saved.
 """
 
 from __future__ import annotations
@@ -17,12 +19,17 @@ import json
 from pathlib import Path
 
 import numpy as np
+import torch
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.evaluation import evaluate_policy
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
 
+from envkit import arena
+from envkit.policy import MlpPolicy
+from sniff_env.agents import arena_table as sniff_arena_table
 from sniff_env.env import single_agent_env as sniff_env
+from twelve_env.agents import arena_table as twelve_arena_table
 from twelve_env.env import single_agent_env as twelve_env
 
 
@@ -32,6 +39,26 @@ def make_env(game: str, opponent: str, seed: int):
     if game == "sniff":
         return sniff_env(num_players=2, opponents=opponent, reward="points", target=100, max_hands=20)
     return twelve_env(num_players=2, opponents=opponent, reward="score")
+
+
+def export_policy(model: MaskablePPO, game: str) -> MlpPolicy:
+    """The model's actor (ReLU MLP + action head) as an ``envkit.policy`` checkpoint."""
+    layers = [m for m in model.policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    weights = {}
+    for i, layer in enumerate(layers):
+        weights[f"w{i}"] = layer.weight.detach().numpy().T
+        weights[f"b{i}"] = layer.bias.detach().numpy()
+    weights["policy_w"] = model.policy.action_net.weight.detach().numpy().T
+    weights["policy_b"] = model.policy.action_net.bias.detach().numpy()
+    meta = {
+        "game": game,
+        "num_players": 2,
+        "obs_size": int(model.observation_space.shape[0]),
+        "num_actions": int(model.action_space.n),
+        "algorithm": "sb3-contrib MaskablePPO (examples/sb3_maskable_ppo.py)",
+        "env_steps": int(model.num_timesteps),
+    }
+    return MlpPolicy(weights, meta)
 
 
 def win_rate(model: MaskablePPO, game: str, opponent: str, games: int, seed: int) -> float:
@@ -72,6 +99,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--timesteps", type=int, default=100_000)
     parser.add_argument("--eval-every", type=int, default=10_000)
     parser.add_argument("--eval-games", type=int, default=100)
+    parser.add_argument("--arena-deals", type=int, default=50, help="duplicate deals of the final arena evaluation")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("runs/ppo"))
     args = parser.parse_args(argv)
@@ -86,6 +114,8 @@ def main(argv: list[str] | None = None) -> dict:
         batch_size=64,
         verbose=0,
         device="cpu",
+        # ReLU, so that the actor exports to an envkit.policy checkpoint for the arena
+        policy_kwargs={"activation_fn": torch.nn.ReLU, "net_arch": {"pi": [64, 64], "vf": [64, 64]}},
     )
     curve = WinRateCurve(args.game, args.opponent, args.eval_every, max(4, args.eval_games // 5))
     model.learn(total_timesteps=args.timesteps, callback=curve)
@@ -94,6 +124,9 @@ def main(argv: list[str] | None = None) -> dict:
     eval_env = Monitor(make_env(args.game, args.opponent, args.seed + 1))
     mean_reward, std_reward = evaluate_policy(model, eval_env, n_eval_episodes=max(4, args.eval_games // 5))
     final = win_rate(model, args.game, args.opponent, args.eval_games, 20_000)
+    export_policy(model, args.game).save(args.out / "policy.npz")
+    table = (sniff_arena_table if args.game == "sniff" else twelve_arena_table)(2)
+    result = arena.run(table, [f"ppo:{args.out / 'policy.npz'}", args.opponent], args.arena_deals, progress=False)
     summary = {
         "game": args.game,
         "opponent": args.opponent,
@@ -101,6 +134,11 @@ def main(argv: list[str] | None = None) -> dict:
         "mean_reward": float(mean_reward),
         "std_reward": float(std_reward),
         "win_rate": final,
+        "arena": {
+            "score": result["entries"][0]["score"],
+            "ci95": result["entries"][0]["ci95"],
+            "deals": args.arena_deals,
+        },
         "curve": curve.points,
     }
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1))

@@ -22,13 +22,16 @@ def test_sb3_maskable_ppo_smoke(game, tmp_path):
         import sb3_maskable_ppo as example
     finally:
         sys.path.pop(0)
-    summary = example.main(
-        ["--game", game, "--timesteps", "256", "--eval-every", "128", "--eval-games", "4", "--out", str(tmp_path)]
-    )
+    argv = ["--game", game, "--timesteps", "256", "--eval-every", "128", "--eval-games", "4", "--arena-deals", "2"]
+    summary = example.main([*argv, "--out", str(tmp_path)])
+    assert summary["arena"]["deals"] == 2 and 0.0 <= summary["arena"]["score"] <= 1.0
     assert 0.0 <= summary["win_rate"] <= 1.0 and len(summary["curve"]) == 2
     assert json.loads((tmp_path / "summary.json").read_text())["timesteps"] == 256
     assert (tmp_path / "learning_curve.png").stat().st_size > 1000
     model = sb3_contrib.MaskablePPO.load(tmp_path / "model.zip", device="cpu")
+    from envkit.policy import MlpPolicy
+
+    policy = MlpPolicy.load(tmp_path / "policy.npz")
     env = example.make_env(game, "random", 0)
     for seed in range(3):
         obs, _ = env.reset(seed=seed)
@@ -37,6 +40,9 @@ def test_sb3_maskable_ppo_smoke(game, tmp_path):
             mask = env.action_masks()
             action, _ = model.predict(obs, action_masks=mask, deterministic=False)
             assert mask[int(action)], "the trained model chose an illegal action"
+            # the exported checkpoint is the same actor: same most likely action
+            best, _ = model.predict(obs, action_masks=mask, deterministic=True)
+            assert policy.act(obs, mask) == int(best)
             obs, _, terminated, truncated, info = env.step(int(action))
             assert "illegal_action" not in info
             done = terminated or truncated
