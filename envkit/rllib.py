@@ -22,14 +22,13 @@ the game ends every agent gets its final observation.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-GAMES = {"sniff": "sniff_env", "twelve": "twelve_env"}
+from envkit import game_package
 
 
 class RllibEnv(MultiAgentEnv):
@@ -39,10 +38,7 @@ class RllibEnv(MultiAgentEnv):
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         super().__init__()
         options = dict(config or {})
-        game = options.pop("game", "sniff")
-        if game not in GAMES:
-            raise ValueError(f"game must be one of {', '.join(GAMES)}; got {game!r}")
-        self.env = importlib.import_module(GAMES[game]).raw_env(**options)
+        self.env = game_package(options.pop("game", "sniff")).raw_env(**options)
         self.possible_agents = list(self.env.possible_agents)
         self.agents = list(self.possible_agents)
         first = self.possible_agents[0]

@@ -24,6 +24,7 @@ Needs the ``rllib`` extra: ``pip install -e ".[rllib]"`` (``ray[rllib]``, which 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import time
 from pathlib import Path
@@ -35,9 +36,9 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 from ray.tune.registry import register_env
 
-from envkit import arena
+from envkit import GAMES, arena, game_package
 from envkit.policy import MlpPolicy
-from envkit.rllib import GAMES, RllibEnv
+from envkit.rllib import RllibEnv
 
 ENV_NAME = "sniff_twelve"
 
@@ -149,8 +150,7 @@ def main(argv: list[str] | None = None) -> dict:
     summary = {**meta, "checkpoint": str(checkpoint), "history": history}
     summary["steps_per_second"] = round(meta["env_steps"] / max(seconds, 1e-9))
     if args.eval_deals:
-        package = GAMES[args.game]
-        table = __import__(f"{package}.agents", fromlist=["arena_table"]).arena_table(args.players)
+        table = importlib.import_module(f"{game_package(args.game).__name__}.agents").arena_table(args.players)
         for opponent in args.eval_against:
             result = arena.run(table, [f"ppo:{args.out / 'policy.npz'}", opponent], args.eval_deals, progress=False)
             row = result["entries"][0]

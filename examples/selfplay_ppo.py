@@ -57,10 +57,9 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
-from envkit import arena
+from envkit import GAMES, arena, game_package
 from envkit.policy import MlpPolicy
 
-GAMES = {"sniff": "sniff_env", "twelve": "twelve_env"}
 REWARD_SCALE = {"sniff": 0.05, "twelve": 0.1}  # points (multiples of 5) / cards → returns of order 1
 
 
@@ -177,8 +176,8 @@ class Trainer:
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.package = importlib.import_module(GAMES[args.game])
-        self.agents_module = importlib.import_module(f"{GAMES[args.game]}.agents")
+        self.package = game_package(args.game)
+        self.agents_module = importlib.import_module(f"{self.package.__name__}.agents")
         self.vec = self.package.VectorGame(args.envs, num_players=args.players, seed=args.seed, **self.vector_options())
         n = args.players
         table = self.agents_module.arena_table(n)
