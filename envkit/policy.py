@@ -138,7 +138,7 @@ class PolicyAgent(Agent):
     name = "ppo"
     spec_argument = "checkpoint"
     game_name: str = ""
-    shipped: dict[int, Path] = {}  # number of players -> shipped checkpoint
+    checkpoint_dir: Path | None = None  # where the game's package ships ppo_<players>p.npz
 
     def __init__(self, checkpoint: str | Path | None = None, sample: bool = False, seed: int | None = None) -> None:
         self.checkpoint = checkpoint
@@ -162,6 +162,12 @@ class PolicyAgent(Agent):
                 f"checkpoint {self.checkpoint} is for {meta['num_players']} players, the table has {num_players}"
             )
 
+    @classmethod
+    def shipped(cls) -> dict[int, Path]:
+        """The checkpoints the package ships, by number of players."""
+        paths = sorted(cls.checkpoint_dir.glob("ppo_*p.npz")) if cls.checkpoint_dir else []
+        return {int(path.stem.removeprefix("ppo_").removesuffix("p")): path for path in paths}
+
     def check_table(self, num_players: int) -> None:
         self.policy_for(num_players)
 
@@ -170,12 +176,13 @@ class PolicyAgent(Agent):
         if num_players not in self._policies:
             if self.checkpoint is not None:
                 self._check(next(iter(self._policies.values())), num_players)
-            if num_players not in self.shipped:
+            shipped = self.shipped()
+            if num_players not in shipped:
                 raise ValueError(
                     f"no shipped {self.game_name} checkpoint for {num_players} players (shipped: "
-                    f"{sorted(self.shipped) or 'none'}); pass one as 'ppo:PATH'"
+                    f"{sorted(shipped) or 'none'}); pass one as 'ppo:PATH'"
                 )
-            self._policies[num_players] = MlpPolicy.load(self.shipped[num_players])
+            self._policies[num_players] = MlpPolicy.load(shipped[num_players])
         return self._policies[num_players]
 
     def act(self, game: KernelGame) -> int:

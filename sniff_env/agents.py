@@ -47,7 +47,7 @@ class PpoAgent(PolicyAgent):
     ``sniff_env/checkpoints`` for the table's number of players, or ``ppo:PATH``."""
 
     game_name = "sniff"
-    shipped = {int(p.stem.split("_")[-1][:-1]): p for p in CHECKPOINTS.glob("ppo_*p.npz")}
+    checkpoint_dir = CHECKPOINTS
 
 
 AGENTS = {

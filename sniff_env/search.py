@@ -61,6 +61,16 @@ def _unseen(s, params, me):
 
 
 @nb.njit(cache=True)
+def _reply_candidates(s, params, me, seat):
+    """Tiles ``seat`` may hold as far as ``me`` can tell: unseen by ``me``, no known void of ``seat``."""
+    candidates = _unseen(s, params, me)
+    for p in range(7):
+        if (s[K.VOIDS + seat] >> p) & 1:
+            candidates &= ~PIP_TILES[p]
+    return candidates
+
+
+@nb.njit(cache=True)
 def _threat(s, params, seat, candidates, scratch):
     """Most ``seat`` could credit with one placement of a tile from ``candidates`` (bit mask)."""
     best = 0
@@ -94,10 +104,7 @@ def action_features(s, params, out):
     K.legal_mask_into(s, params, mask)
     after = np.empty_like(s)
     scratch = np.empty_like(s)
-    candidates = _unseen(s, params, me)
-    for p in range(7):
-        if (s[K.VOIDS + nxt] >> p) & 1:
-            candidates &= ~PIP_TILES[p]
+    candidates = _reply_candidates(s, params, me, nxt)
     out[:NUM_ACTIONS] = 0.0
     for a in range(DRAW):
         if not mask[a]:
@@ -123,11 +130,7 @@ def heuristic_action(s, params):
     K.legal_mask_into(s, params, mask)
     scratch = np.empty_like(s)
     after = np.empty_like(s)
-    hidden = _unseen(s, params, me)
-    nxt_candidates = hidden
-    for p in range(7):
-        if (s[K.VOIDS + nxt] >> p) & 1:
-            nxt_candidates &= ~PIP_TILES[p]
+    nxt_candidates = _reply_candidates(s, params, me, nxt)
     best, best_value = -1, -1e9
     for a in range(DRAW):
         if not mask[a]:

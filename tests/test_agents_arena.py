@@ -64,7 +64,7 @@ def _swap_hidden_sniff(game: SniffGame) -> SniffGame:
     raise AssertionError("no swappable boneyard tile")
 
 
-@pytest.mark.parametrize("spec", ["greedy", "heuristic", "ismcts:16"])
+@pytest.mark.parametrize("spec", ["greedy", "heuristic", "ismcts:16", "ppo"])
 def test_sniff_agents_do_not_peek_at_hidden_tiles(spec):
     """Changing only what the acting seat cannot see never changes its choice (same agent seed)."""
     checked = 0
@@ -81,6 +81,7 @@ def test_sniff_agents_do_not_peek_at_hidden_tiles(spec):
             (game.current_player + 1) % 4
         )
         np.testing.assert_array_equal(twin.observation(), game.observation())
+        np.testing.assert_array_equal(twin.action_features(), game.action_features())
         a, b = sniff_agents.make_agent(spec), sniff_agents.make_agent(spec)
         a.reset(7)
         b.reset(7)
