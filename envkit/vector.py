@@ -30,6 +30,11 @@ class VectorKernels:
     batch_step: Callable[..., None]
     # (states, params, out[N, A, F] float32): Game.action_features of every row
     batch_action_features: Callable[..., None]
+    # (states, params, out[N, P, D] float32): every seat's observation of every row
+    batch_seat_observations: Callable[..., None]
+    # (states, params, rows[int64], agent index, out[len(rows)] int64): a rule-based agent's choices
+    batch_agent_actions: Callable[..., None]
+    rule_agents: tuple[str, ...]  # the agents batch_agent_actions plays, by index
 
 
 @nb.njit(cache=True)
@@ -73,7 +78,6 @@ class KernelVectorGame:
         self.params = params
         self._modes = modes
         self._kernels = kernels
-        self._env_kernels = env_kernels
         self._seed = seed
         self.states = np.zeros((n, kernels.state_size), dtype=np.int32)
         self._scratch = np.zeros((n, env_kernels.snapshot_size), dtype=np.int32)
@@ -99,20 +103,31 @@ class KernelVectorGame:
         self._kernels.batch_action_features(self.states, self.params, self._action_features)
         return self._action_features
 
-    def seat_observations(self, out: np.ndarray | None = None) -> np.ndarray:
-        """What every seat observes in every row now → ``[N, num_players, D]`` (``out`` if given).
+    def seat_observations(self) -> np.ndarray:
+        """What every seat observes in every row now → ``[N, num_players, D]`` (a new array), for
+        turn-based learners that bootstrap each seat's value at the end of a rollout, or for
+        critics that look at the whole table."""
+        out = np.empty((self.num_envs, self.num_players, self.obs.shape[1]), dtype=np.float32)
+        self._kernels.batch_seat_observations(self.states, self.params, out)
+        return out
 
-        For turn-based learners that bootstrap each seat's value at the end of a rollout, or for
-        critics that look at the whole table. Costs one compiled call per row and seat (about a
-        microsecond each): call it once per rollout, not every step.
-        """
-        n, d = self.num_envs, self.obs.shape[1]
-        if out is None:
-            out = np.empty((n, self.num_players, d), dtype=np.float32)
-        write = self._env_kernels.write_observation
-        for i in range(n):
-            for seat in range(self.num_players):
-                write(self.states[i], self.params, seat, out[i, seat])
+    @property
+    def rule_agents(self) -> tuple[str, ...]:
+        """The built-in agents ``agent_actions`` plays."""
+        return self._kernels.rule_agents
+
+    def agent_actions(self, agent: str, rows: np.ndarray | None = None) -> np.ndarray:
+        """What the built-in rule-based ``agent`` (``"greedy"`` or ``"heuristic"``) would play in
+        each of ``rows`` (default: every row) → int64 actions, one compiled parallel call. For
+        opponents and teachers inside batched training; same choices as the agent on ``game(i)``."""
+        agents = self.rule_agents
+        if agent not in agents:
+            raise ValueError(f"agent_actions plays {', '.join(agents)}; got {agent!r}")
+        rows = np.arange(self.num_envs) if rows is None else np.asarray(rows, dtype=np.int64)
+        if rows.ndim != 1 or (rows.size and (rows.min() < 0 or rows.max() >= self.num_envs)):
+            raise ValueError(f"rows must be a 1-D array of row indices below {self.num_envs}")
+        out = np.empty(rows.shape[0], dtype=np.int64)
+        self._kernels.batch_agent_actions(self.states, self.params, rows, agents.index(agent), out)
         return out
 
     @property

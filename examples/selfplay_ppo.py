@@ -210,8 +210,11 @@ class Trainer:
             eps=1e-5,
         )
         self.pool: list[ActorCritic] = []
-        self.bots = [self.kernel_policy(name) for name in args.pool_agents]
-        self.teacher = self.kernel_policy(args.imitate) if args.imitate else None
+        for name in [*args.pool_agents, *([args.imitate] if args.imitate else [])]:
+            if name not in self.vec.rule_agents:
+                raise ValueError(f"--pool-agents and --imitate take {', '.join(self.vec.rule_agents)}; got {name!r}")
+        self.bots: list[str] = list(args.pool_agents)
+        self.teacher: str | None = args.imitate
         self.imitating = False
         self.rng = np.random.default_rng(args.seed)
         self.role = np.full(args.envs, -1)  # -1: self-play row; else the learner's side vs the pool
@@ -245,13 +248,6 @@ class Trainer:
             out[:, p] = rewards[:, p] - rewards[:, others].mean(1)
         return out * self.args.reward_scale
 
-    def kernel_policy(self, name: str):
-        """The compiled ``policy(state, params) -> action`` of a rule-based built-in agent."""
-        policy = getattr(self.agents_module.make_agent(name), "policy", None)
-        if policy is None:
-            raise ValueError(f"--pool-agents and --imitate take rule-based agents (greedy, heuristic); got {name!r}")
-        return policy
-
     def assign_roles(self, rows: np.ndarray) -> None:
         """New games: self-play, or (``--pool-rate``) the learner on a random side against the pool."""
         k = len(rows)
@@ -283,11 +279,10 @@ class Trainer:
             action = torch.argmax(logp_all + gumbel, -1)
             buf.action[t] = action.numpy()
             if self.imitating:
-                for i in np.flatnonzero(learner):
-                    buf.teacher[t, i] = self.teacher(self.vec.states[i], self.vec.params)
-            if opponent is not None and not is_network:
-                for i in others:
-                    buf.action[t, i] = opponent(self.vec.states[i], self.vec.params)
+                rows = np.flatnonzero(learner)
+                buf.teacher[t, rows] = self.vec.agent_actions(self.teacher, rows)
+            if opponent is not None and not is_network and len(others):
+                buf.action[t, others] = self.vec.agent_actions(opponent, others)
             buf.logp[t] = logp_all.gather(1, action[:, None])[:, 0].numpy()
             buf.value[t] = value.numpy()
             obs, mask, player, rewards, terminated, truncated = self.vec.step(buf.action[t])

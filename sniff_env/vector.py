@@ -18,11 +18,11 @@ from envkit.rewards import LIVE, TERMINATED, TRUNCATED
 from envkit.rng import pick_legal
 from envkit.vector import KernelVectorGame, VectorKernels
 from sniff_env import kernels as K
+from sniff_env import search
 from sniff_env.env import ENV_KERNELS, check_modes
 from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
 from sniff_env.observation import write_observation
 from sniff_env.rewards import snapshot, write_rewards
-from sniff_env.search import action_features
 from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS
 
 
@@ -72,10 +72,34 @@ def batch_step(states, params, modes, actions, scratch, obs, mask, player, rewar
 @nb.njit(cache=True, parallel=True)
 def batch_action_features(states, params, out):
     for i in nb.prange(states.shape[0]):
-        action_features(states[i], params, out[i])
+        search.action_features(states[i], params, out[i])
 
 
-KERNELS = VectorKernels(Game, K.STATE_SIZE, batch_reset, batch_step, batch_action_features)
+@nb.njit(cache=True, parallel=True)
+def batch_seat_observations(states, params, out):
+    for i in nb.prange(states.shape[0]):
+        for seat in range(out.shape[1]):
+            write_observation(states[i], params, seat, out[i, seat])
+
+
+@nb.njit(cache=True, parallel=True)
+def batch_agent_actions(states, params, rows, agent, out):
+    """``agent`` 0: greedy, 1: heuristic (``KERNELS.rule_agents``)."""
+    for j in nb.prange(rows.shape[0]):
+        s = states[rows[j]]
+        out[j] = search.greedy_action(s, params) if agent == 0 else search.heuristic_action(s, params)
+
+
+KERNELS = VectorKernels(
+    Game,
+    K.STATE_SIZE,
+    batch_reset,
+    batch_step,
+    batch_action_features,
+    batch_seat_observations,
+    batch_agent_actions,
+    ("greedy", "heuristic"),
+)
 
 
 class VectorGame(KernelVectorGame):

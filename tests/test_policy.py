@@ -3,6 +3,7 @@ and the shipped baselines."""
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import numpy as np
@@ -215,3 +216,20 @@ def test_a_lineup_the_checkpoints_cannot_seat_fails_before_any_game():
         main(["arena", "--players", "2", "--agents", "greedy", "ppo", "--deals", "1", "--workers", "1"])
     with pytest.raises(SystemExit):
         main(["play", "--players", "2", "--opponents", "ppo"])
+
+
+@pytest.mark.parametrize("package", [sniff_env, twelve_env])
+def test_vector_agent_actions_match_the_agents(package):
+    agents = importlib.import_module(f"{package.__name__}.agents")
+    vec = package.VectorGame(48, num_players=2, seed=8)
+    for _ in range(25):
+        vec.step(vec.sample_actions())
+    rows = np.arange(0, 48, 3)
+    for name in ("greedy", "heuristic"):
+        actions = vec.agent_actions(name, rows)
+        assert actions.tolist() == [agents.make_agent(name).act(vec.game(int(i))) for i in rows]
+        assert vec.agent_actions(name).shape == (48,)
+    with pytest.raises(ValueError, match="agent_actions plays greedy, heuristic; got 'ismcts'"):
+        vec.agent_actions("ismcts")
+    with pytest.raises(ValueError, match="row indices below 48"):
+        vec.agent_actions("greedy", [48])

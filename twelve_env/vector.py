@@ -16,12 +16,12 @@ from envkit.rewards import LIVE, TERMINATED
 from envkit.rng import pick_legal
 from envkit.vector import KernelVectorGame, VectorKernels
 from twelve_env import kernels as K
+from twelve_env import search
 from twelve_env.cards import MAX_RANKS, NUM_RANKS
 from twelve_env.env import env_kernels
 from twelve_env.game import Game, make_params
 from twelve_env.observation import write_observation
 from twelve_env.rewards import REWARD_MODES, snapshot, write_rewards
-from twelve_env.search import action_features
 
 
 @nb.njit(cache=True)
@@ -56,10 +56,34 @@ def batch_step(states, params, modes, actions, scratch, obs, mask, player, rewar
 @nb.njit(cache=True, parallel=True)
 def batch_action_features(states, params, out):
     for i in nb.prange(states.shape[0]):
-        action_features(states[i], params, out[i])
+        search.action_features(states[i], params, out[i])
 
 
-KERNELS = VectorKernels(Game, K.STATE_SIZE, batch_reset, batch_step, batch_action_features)
+@nb.njit(cache=True, parallel=True)
+def batch_seat_observations(states, params, out):
+    for i in nb.prange(states.shape[0]):
+        for seat in range(out.shape[1]):
+            write_observation(states[i], params, seat, out[i, seat])
+
+
+@nb.njit(cache=True, parallel=True)
+def batch_agent_actions(states, params, rows, agent, out):
+    """``agent`` 0: greedy, 1: heuristic (``KERNELS.rule_agents``)."""
+    for j in nb.prange(rows.shape[0]):
+        s = states[rows[j]]
+        out[j] = search.greedy_action(s, params) if agent == 0 else search.heuristic_action(s, params)
+
+
+KERNELS = VectorKernels(
+    Game,
+    K.STATE_SIZE,
+    batch_reset,
+    batch_step,
+    batch_action_features,
+    batch_seat_observations,
+    batch_agent_actions,
+    ("greedy", "heuristic"),
+)
 
 
 class VectorGame(KernelVectorGame):
