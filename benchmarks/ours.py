@@ -26,9 +26,10 @@ def kernel_playouts(game: str, seconds: float, num_envs: int = 4096) -> float:
     vector = importlib.import_module(f"{GAMES[game]['import']}.vector")
     vg = vector.VectorGame(num_envs, num_players=GAMES[game]["players"], seed=0)
     steps = 64
+    states, params = vg.states.copy(), vg.params.copy()  # the VectorGame's own rows are read-only
 
     def chunk() -> int:
-        vector.random_playouts(vg.states, vg.params, steps)
+        vector.random_playouts(states, params, steps)
         return num_envs * steps
 
     return rate(chunk, seconds)

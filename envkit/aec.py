@@ -21,14 +21,28 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from envkit.game import KernelGame
-from envkit.options import check_choice
+from envkit.options import check_choice, check_int
 from envkit.rewards import LIVE, TERMINATED, TRUNCATED
 
 
+class CheckActionWrapper(wrappers.BaseWrapper):
+    """PettingZoo's ``AssertOutOfBoundsWrapper`` with a clear error instead of a bare assertion:
+    a live agent's action must be an action id (``ArgumentTypeError`` for ``None``, a float, a
+    string; ``ValueError`` outside the action space); a finished agent's may be ``None``."""
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if not (action is None and (self.terminations[agent] or self.truncations[agent])):
+            check_int("action", action, 0, self.action_space(agent).n - 1)
+        super().step(action)
+
+
 def wrap(env: AECEnv) -> AECEnv:
-    """PettingZoo's standard wrapper stack for classic games."""
+    """PettingZoo's standard wrapper stack for classic games: an illegal action ends the game with
+    −1 for the offender (``TerminateIllegalWrapper``), a value that is no action id raises
+    (``CheckActionWrapper``), and the call order is enforced (``OrderEnforcingWrapper``)."""
     env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
+    env = CheckActionWrapper(env)
     return wrappers.OrderEnforcingWrapper(env)
 
 

@@ -1,9 +1,9 @@
 """The agent interface both games share, and the agents that need no game knowledge.
 
-An agent picks the action of the seat to act in a ``Game``. It may read only what that seat may
-see: its own hand and public information (search agents sample the rest). Agents that work on
-the observation vector implement ``act_observation`` instead; ``act`` then builds the
-observation with the game's compiled writer.
+An agent picks the action of the seat to act. The arena, ``play`` and the environments call
+``act(game)``; it hands the agent only that seat's view (``Game.seat_view()``, ``envkit.view``) and
+the built-in agents choose from it in ``choose(view)`` — what the seat cannot see never reaches
+them. Write your own agent the same way: subclass ``Agent`` and implement ``choose``.
 """
 
 from __future__ import annotations
@@ -14,22 +14,26 @@ from collections.abc import Sequence
 import numpy as np
 
 from envkit.game import KernelGame
+from envkit.options import ArgumentTypeError, check_int, check_seed
 from envkit.rng import stream_state
+from envkit.view import SeatView
 
 
 class Agent:
-    """Base class: ``act(game) -> action``; ``reset(seed)`` before each game for reproducibility."""
+    """Base class: ``choose(view) -> action``; ``reset(seed)`` before each game for reproducibility."""
 
     name = "agent"
 
     def reset(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
 
     def act(self, game: KernelGame) -> int:
-        return self.act_observation(game.observation(), game.legal_mask())
+        """The action for the seat to act in ``game``, chosen from that seat's view alone."""
+        return self.choose(game.seat_view())
 
-    def act_observation(self, observation: np.ndarray, mask: np.ndarray) -> int:
-        raise NotImplementedError(f"{type(self).__name__} acts on a Game, not on an observation")
+    def choose(self, view: SeatView) -> int:
+        """The action for the seat whose ``view`` this is (it is to act)."""
+        raise NotImplementedError
 
     def check_table(self, num_players: int) -> None:
         """``ValueError`` if this agent cannot play at a table of ``num_players`` (checked before
@@ -47,25 +51,18 @@ class RandomAgent(Agent):
     def __init__(self, seed: int | None = None) -> None:
         self.reset(seed)
 
-    def act_observation(self, observation: np.ndarray, mask: np.ndarray) -> int:
-        legal = np.flatnonzero(mask)
-        return int(legal[self.rng.randrange(len(legal))])
-
-    def act(self, game: KernelGame) -> int:
-        legal = game.legal_actions()
+    def choose(self, view: SeatView) -> int:
+        legal = view.legal_actions()
         return legal[self.rng.randrange(len(legal))]
 
 
 class KernelPolicyAgent(Agent):
-    """An agent whose choice is one compiled function of the state row: ``policy(state, params)``.
-
-    The policy kernels read only the acting seat's hand and public slots of the row.
-    """
+    """An agent whose choice is one compiled function of the seat's view row: ``policy(view, params)``."""
 
     policy: staticmethod
 
-    def act(self, game: KernelGame) -> int:
-        return int(self.policy(game.state_array, game._params))
+    def choose(self, view: SeatView) -> int:
+        return int(self.policy(view.array, view.params))
 
 
 class SearchAgent(Agent):
@@ -85,15 +82,18 @@ class SearchAgent(Agent):
     default_greedy_rate = 0.8
 
     def __init__(self, iterations: int = 64, greedy_rate: float | None = None, seed: int | None = None) -> None:
-        self.iterations = iterations
-        self.greedy_rate = round((self.default_greedy_rate if greedy_rate is None else greedy_rate) * 1000)
+        self.iterations = check_int("iterations", iterations, 1, 1_000_000)
+        rate = self.default_greedy_rate if greedy_rate is None else greedy_rate
+        if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
+            raise ValueError(f"greedy_rate must be a number between 0 and 1; got {rate!r}")
+        self.greedy_rate = round(rate * 1000)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.array(stream_state(seed), dtype=np.int32)
 
-    def act(self, game: KernelGame) -> int:
-        return int(self.search(game.state_array, game._params, self.iterations, self._rng, self.greedy_rate))
+    def choose(self, view: SeatView) -> int:
+        return int(self.search(view.array, view.params, self.iterations, self._rng, self.greedy_rate))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(iterations={self.iterations})"
@@ -123,9 +123,11 @@ def seat_specs(
 
 def build_agent(registry: dict[str, type[Agent]], spec: str, **kwargs) -> Agent:
     """An agent from ``spec``: a registered name, optionally followed by ``:`` and the agent's
-    argument — iterations for search agents (``"ismcts:500"``), a checkpoint path for policy
-    agents (``"ppo:runs/sniff4/best.npz"``). Unknown names raise ``ValueError`` listing the
+    argument — iterations for search agents (``"ismcts:500"``, at least 1), a checkpoint path for
+    policy agents (``"ppo:runs/sniff4/best.npz"``). Unknown names raise ``ValueError`` listing the
     registered ones."""
+    if not isinstance(spec, str):
+        raise ArgumentTypeError(f"an agent spec is a string such as 'greedy' or 'ismcts:200'; got {spec!r}")
     name, _, arg = spec.partition(":")
     if name not in registry:
         raise ValueError(f"unknown agent {name!r}; built-in agents: {', '.join(registry)}")
@@ -133,10 +135,9 @@ def build_agent(registry: dict[str, type[Agent]], spec: str, **kwargs) -> Agent:
     if arg:
         argument = getattr(cls, "spec_argument", None)
         if argument == "iterations":
-            try:
-                kwargs["iterations"] = int(arg)
-            except ValueError:
-                raise ValueError(f"agent spec {spec!r}: what follows ':' is a number of iterations") from None
+            if not arg.isdigit() or int(arg) < 1:
+                raise ValueError(f"agent spec {spec!r}: what follows ':' is a number of iterations, at least 1")
+            kwargs["iterations"] = int(arg)
         elif argument is not None:
             kwargs[argument] = arg
         else:

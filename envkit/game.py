@@ -8,12 +8,14 @@ accessors (hands, scores, layout) and action names.
 from __future__ import annotations
 
 import copy
-import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
+
+from envkit.options import as_integer, check_int
+from envkit.view import SeatView
 
 
 @dataclass(frozen=True)
@@ -28,14 +30,19 @@ class KernelRules:
     status_slot: int
     live: int
     steps_slot: int  # actions applied since the game (Sniff: the match) began
-    action_features: Callable[..., None]  # (state, params, out float32 [A, F]): look-ahead per action
+    # (view, params, out float32 [A, F]): look-ahead per action of the seat to act, from its view
+    action_features: Callable[..., None]
     action_feature_names: tuple[str, ...]  # the F columns
+    write_view: Callable[..., None]  # (state, params, seat, out): the seat's view (envkit.view)
+    resample: Callable[..., None]  # (view, params, seat, out, rng[2]): a state consistent with the view
 
 
 class KernelGame:
     """Shared behaviour: legality, ``apply`` with a clear error, cloning, terminality."""
 
     rules: ClassVar[KernelRules]
+    #: what a ``SeatView`` may read through this class (public information only)
+    public_accessors: ClassVar[tuple[str, ...]] = ("num_players", "num_actions", "action_name", "hand_sizes", "scores")
 
     def __init__(self, state: np.ndarray, params: np.ndarray, obs_size: int, num_actions: int | None = None) -> None:
         self._state = state
@@ -105,20 +112,36 @@ class KernelGame:
         self.rules.legal_mask_into(self._state, self._params, self._mask)
         return self._mask[: self.num_actions].copy()
 
+    @property
+    def num_players(self) -> int:
+        raise NotImplementedError
+
+    def check_seat(self, seat: object) -> int:
+        """``seat`` as an int in ``0 … num_players-1``, else ``ValueError`` (``ArgumentTypeError``
+        for a value that is not an integer)."""
+        return check_int("seat", seat, 0, self.num_players - 1)
+
     def observation(self, seat: int | None = None) -> np.ndarray:
         """What ``seat`` (default: the seat to act) observes — the same vector the envs give."""
+        seat = self.current_player if seat is None else self.check_seat(seat)
         out = np.empty(self.obs_size, dtype=np.float32)
-        self.rules.write_observation(self._state, self._params, self.current_player if seat is None else seat, out)
+        self.rules.write_observation(self._state, self._params, seat, out)
         return out
+
+    def seat_view(self, seat: int | None = None) -> SeatView:
+        """What ``seat`` (default: the seat to act) may know — the value agents, searches and
+        learned policies act on (``envkit.view``)."""
+        seat = self.current_player if seat is None else self.check_seat(seat)
+        out = np.empty_like(self._state)
+        self.rules.write_view(self._state, self._params, seat, out)
+        return SeatView(type(self), out, self._params.copy(), seat, self.obs_size, self.num_actions)
 
     def action_features(self) -> np.ndarray:
         """One-step look-ahead of every action for the seat to act → ``[A, F]`` float32, the columns
         named by ``rules.action_feature_names``; column 0 is what the action earns at once (Sniff:
         its credit, S17; "12": the cards it captures, T8), the one ``greedy`` maximises. All zero for
-        illegal actions. Reads only what that seat may see: an input for learned policies."""
-        out = np.empty((self.num_actions, len(self.rules.action_feature_names)), dtype=np.float32)
-        self.rules.action_features(self._state, self._params, out)
-        return out
+        illegal actions. Computed from that seat's view: an input for learned policies."""
+        return self.seat_view().action_features()
 
     def legal_actions(self) -> list[int]:
         """Sorted legal action ids."""
@@ -130,12 +153,7 @@ class KernelGame:
         Raises ``ValueError`` naming the legal actions when it is illegal (or the game is over);
         the state is then unchanged.
         """
-        try:
-            if isinstance(action, bool):
-                raise TypeError
-            a = operator.index(action)
-        except TypeError:
-            raise ValueError(f"an action is an integer id; got {action!r}") from None
+        a = as_integer("action", action)
         rules, state = self.rules, self._state
         rules.legal_mask_into(state, self._params, self._mask)
         if not (0 <= a < self.num_actions and self._mask[a]):

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from envkit.agents import Agent
-from envkit.game import KernelGame
+from envkit.view import SeatView
 
 REQUIRED_META = ("game", "num_players", "obs_size", "num_actions")
 
@@ -185,17 +185,17 @@ class PolicyAgent(Agent):
             self._policies[num_players] = MlpPolicy.load(shipped[num_players])
         return self._policies[num_players]
 
-    def act(self, game: KernelGame) -> int:
-        policy = self.policy_for(game.num_players)
+    def choose(self, view: SeatView) -> int:
+        policy = self.policy_for(view.num_players)
         features = None
         if policy.uses_action_features:
-            features = game.action_features()
+            features = view.action_features()
             if features.shape[1] != len(policy.action_feature_gains):
                 raise ValueError(
                     f"checkpoint weighs {len(policy.action_feature_gains)} action features; this game has "
-                    f"{features.shape[1]} ({', '.join(game.rules.action_feature_names)})"
+                    f"{features.shape[1]} ({', '.join(view.rules.action_feature_names)})"
                 )
-        return policy.act(game.observation(), game.legal_mask(), features, self._rng)
+        return policy.act(view.observation(), view.legal_mask(), features, self._rng)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(checkpoint={self.checkpoint!r})"

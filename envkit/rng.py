@@ -11,6 +11,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from envkit.options import check_seed
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -19,7 +21,7 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 
 def seed_key(seed: int | None) -> np.ndarray:
     """The two int32 words of a user seed's key; ``None`` draws fresh entropy from the OS."""
-    return np.random.SeedSequence(seed).generate_state(2, dtype=np.uint32).view(np.int32)
+    return np.random.SeedSequence(check_seed(seed)).generate_state(2, dtype=np.uint32).view(np.int32)
 
 
 def stream_state(seed: int | None, index: int = 0) -> tuple[int, int]:

@@ -6,6 +6,13 @@ given agent inside ``step``. Observations are the game's seat-relative vector (t
 AEC env's); ``action_masks()`` returns the learner's legal actions, as sb3-contrib expects, and
 ``info["action_mask"]`` carries the same. An illegal action ends the episode with reward −1 and
 ``info["illegal_action"] = True`` (PettingZoo's illegal-move convention); the game is unchanged.
+An action that is not an action id at all (a float, a string; an integer outside the action
+space) raises instead (``envkit.options``); a 0-d integer array, as ``model.predict`` returns, is
+an action id. The learner's observation and mask come from its seat view (``envkit.view``).
+
+``reset`` never returns an episode that is already over: when the other seats end the game
+before the learner's first decision (say a tiny ``target`` reached by the opener), the env deals
+again from its own random stream, up to ``MAX_REDEALS`` times, and only the final deal counts.
 """
 
 from __future__ import annotations
@@ -22,6 +29,9 @@ from envkit.agents import Agent, seat_specs
 from envkit.game import KernelGame
 from envkit.options import check_choice, check_int
 from envkit.rewards import LIVE, TERMINATED
+
+#: deals ``reset`` tries before it gives up on options under which the learner never gets a turn
+MAX_REDEALS = 100
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -78,6 +88,19 @@ class SingleAgentEnv(gymnasium.Env):
     # --- gymnasium API -------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
+        if options:
+            raise ValueError(f"single-seat env reset takes no options; got {sorted(options)}")
+        for _ in range(MAX_REDEALS):
+            status = self._deal()
+            if status == LIVE:
+                return self._observation(), {"action_mask": self.action_masks(), "seat": self.seat}
+        raise ValueError(
+            f"in {MAX_REDEALS} deals the game always ended before seat {self.seat} had a decision: "
+            "are the options (a tiny target?) leaving the learner no turn?"
+        )
+
+    def _deal(self) -> int:
+        """A fresh game and seat, played up to the learner's first decision; returns its status."""
         self.game = self._new_game(int(self.np_random.integers(2**63)))
         n = self._num_players
         self.seat = self._fixed_seat if self._fixed_seat is not None else int(self.np_random.integers(n))
@@ -85,16 +108,19 @@ class SingleAgentEnv(gymnasium.Env):
         for agent in self._others:
             if agent is not None:
                 agent.reset(int(self.np_random.integers(2**31)))
-        self._pending, _ = self._advance()  # what happened before the learner's first turn
-        return self._observation(), {"action_mask": self.action_masks(), "seat": self.seat}
+        self._pending, status = self._advance()  # what happened before the learner's first turn
+        return status
 
     def step(self, action: int):
         game = self.game
+        if game is None or game.is_terminal():
+            raise ValueError("the episode is over: call reset()")
+        action = check_int("action", action, 0, self.action_space.n - 1)
         mask = self.action_masks()
-        if not (isinstance(action, (int, np.integer)) and 0 <= action < mask.shape[0] and mask[action]):
+        if not mask[action]:
             return self._observation(), -1.0, True, False, {"action_mask": mask, "illegal_action": True}
         self._kernels.snapshot(game._state, self._before)
-        game.apply(int(action))
+        game.apply(action)
         status = self._kernels.write_rewards(game._state, self._params, self._before, self._reward_mode, self._rewards)
         reward = float(self._rewards[self.seat]) + self._pending
         self._pending = 0.0
@@ -106,10 +132,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (all ``False`` when it is not to act or the game is over)."""
-        mask = np.zeros(self._kernels.num_actions, dtype=np.bool_)
-        if self.game.current_player == self.seat:
-            self._kernels.legal_mask_into(self.game._state, self._params, mask)
-        return mask
+        return self.game.seat_view(self.seat).legal_mask()
 
     def render(self):
         if self.render_mode == "rgb_array":
@@ -120,9 +143,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     # --- internals ---------------------------------------------------------------------------------
     def _observation(self) -> np.ndarray:
-        out = np.empty(self._kernels.obs_size, dtype=np.float32)
-        self._kernels.write_observation(self.game._state, self._params, self.seat, out)
-        return out
+        return self.game.seat_view(self.seat).observation()
 
     def _advance(self) -> tuple[float, int]:
         """Play the other seats (and the learner's forced moves) until the learner must decide or

@@ -3,7 +3,11 @@
 A game supplies a ``VectorKernels`` record: ``batch_reset`` and ``batch_step`` loop over rows in
 ``numba.prange`` (one row per game, no Python loop), each reusing the game's own single-row
 kernels, so a row evolves exactly as ``Game`` does. Finished games are reset inside the same call,
-continuing the row's own random stream.
+continuing the row's own random stream. Action features, seat observations and the built-in
+agents' choices are computed from each seat's view (``envkit.view``), written per row first.
+
+The ``VectorGame`` owns its rows: the arrays it returns are read-only views of its buffers, and
+``step`` checks actions against its own legal masks before any row changes.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import numpy as np
 
 from envkit.aec import EnvKernels
 from envkit.game import KernelGame
-from envkit.options import check_int
+from envkit.options import ArgumentTypeError, check_int
 from envkit.rng import pick_legal, seed_key, stream_states
 
 
@@ -28,11 +32,11 @@ class VectorKernels:
     batch_reset: Callable[..., None]
     # (states, params, modes, actions, scratch, obs, mask, player, rewards, terminated, truncated)
     batch_step: Callable[..., None]
-    # (states, params, out[N, A, F] float32): Game.action_features of every row
+    # (states, params, views, out[N, A, F] float32): Game.action_features of every row
     batch_action_features: Callable[..., None]
-    # (states, params, out[N, P, D] float32): every seat's observation of every row
+    # (states, params, views, out[N, P, D] float32): every seat's observation of every row
     batch_seat_observations: Callable[..., None]
-    # (states, params, rows[int64], agent index, out[len(rows)] int64): a rule-based agent's choices
+    # (states, params, rows[int64], agent index, views, out[len(rows)] int64): a rule-based agent's choices
     batch_agent_actions: Callable[..., None]
     rule_agents: tuple[str, ...]  # the agents batch_agent_actions plays, by index
 
@@ -55,11 +59,19 @@ def sample_legal(mask, streams, out):
         out[i] = pick_legal(mask[i], streams[i], 0)
 
 
+def read_only(array: np.ndarray) -> np.ndarray:
+    """A read-only view of ``array`` (the owner keeps writing through ``array`` itself)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
 class KernelVectorGame:
     """``num_envs`` independent games stepped together; see the game's ``VectorGame`` for options.
 
-    Arrays returned by ``reset`` and ``step`` are buffers that the next call overwrites — copy
-    what you keep. Observations are written for the seat to act in each row.
+    Arrays returned by ``reset`` and ``step`` (and ``states``, ``obs``, ``mask``, ``player``,
+    ``rewards``, ``terminated``, ``truncated``) are read-only views of buffers that the next call
+    overwrites — copy what you keep. Observations are written for the seat to act in each row.
     """
 
     def __init__(
@@ -75,18 +87,24 @@ class KernelVectorGame:
         n = check_int("num_envs", num_envs, 1)
         self.num_envs = n
         self.num_players = num_players
-        self.params = params
+        self._params = params
+        self.params = read_only(params)
         self._modes = modes
         self._kernels = kernels
         self._seed = seed
-        self.states = np.zeros((n, kernels.state_size), dtype=np.int32)
+        self._states = np.zeros((n, kernels.state_size), dtype=np.int32)
+        self._views = np.zeros((n, kernels.state_size), dtype=np.int32)
         self._scratch = np.zeros((n, env_kernels.snapshot_size), dtype=np.int32)
-        self.obs = np.zeros((n, env_kernels.obs_size), dtype=np.float32)
-        self.mask = np.zeros((n, env_kernels.num_actions), dtype=np.bool_)
-        self.player = np.zeros(n, dtype=np.int32)
-        self.rewards = np.zeros((n, num_players), dtype=np.float32)
-        self.terminated = np.zeros(n, dtype=np.bool_)
-        self.truncated = np.zeros(n, dtype=np.bool_)
+        self._obs = np.zeros((n, env_kernels.obs_size), dtype=np.float32)
+        self._mask = np.zeros((n, env_kernels.num_actions), dtype=np.bool_)
+        self._player = np.zeros(n, dtype=np.int32)
+        self._rewards = np.zeros((n, num_players), dtype=np.float32)
+        self._terminated = np.zeros(n, dtype=np.bool_)
+        self._truncated = np.zeros(n, dtype=np.bool_)
+        self.states, self.obs, self.mask, self.player, self.rewards, self.terminated, self.truncated = map(
+            read_only,
+            (self._states, self._obs, self._mask, self._player, self._rewards, self._terminated, self._truncated),
+        )
         self._sample_streams = np.zeros((n, 2), dtype=np.int32)
         self._sampled = np.zeros(n, dtype=np.int64)
         features = len(kernels.game_cls.rules.action_feature_names)
@@ -95,12 +113,13 @@ class KernelVectorGame:
 
     def game(self, index: int) -> KernelGame:
         """A ``Game`` copy of row ``index`` as it stands now (to inspect, render or search from)."""
-        return self._kernels.game_cls.from_state(self.states[index], self.params)
+        index = check_int("index", index, 0, self.num_envs - 1)
+        return self._kernels.game_cls.from_state(self._states[index], self._params)
 
     def action_features(self) -> np.ndarray:
         """``Game.action_features`` of every row → ``[N, A, F]`` (a buffer the next call
         overwrites): the one-step look-ahead of every action, an input for learned policies."""
-        self._kernels.batch_action_features(self.states, self.params, self._action_features)
+        self._kernels.batch_action_features(self._states, self._params, self._views, self._action_features)
         return self._action_features
 
     def seat_observations(self) -> np.ndarray:
@@ -108,7 +127,7 @@ class KernelVectorGame:
         turn-based learners that bootstrap each seat's value at the end of a rollout, or for
         critics that look at the whole table."""
         out = np.empty((self.num_envs, self.num_players, self.obs.shape[1]), dtype=np.float32)
-        self._kernels.batch_seat_observations(self.states, self.params, out)
+        self._kernels.batch_seat_observations(self._states, self._params, self._views, out)
         return out
 
     @property
@@ -123,11 +142,14 @@ class KernelVectorGame:
         agents = self.rule_agents
         if agent not in agents:
             raise ValueError(f"agent_actions plays {', '.join(agents)}; got {agent!r}")
-        rows = np.arange(self.num_envs) if rows is None else np.asarray(rows, dtype=np.int64)
+        rows = np.arange(self.num_envs) if rows is None else np.asarray(rows)
+        if not np.issubdtype(rows.dtype, np.integer) and rows.size:
+            raise ArgumentTypeError(f"rows must be integer row indices; got dtype {rows.dtype}")
         if rows.ndim != 1 or (rows.size and (rows.min() < 0 or rows.max() >= self.num_envs)):
             raise ValueError(f"rows must be a 1-D array of row indices below {self.num_envs}")
+        rows = rows.astype(np.int64)
         out = np.empty(rows.shape[0], dtype=np.int64)
-        self._kernels.batch_agent_actions(self.states, self.params, rows, agents.index(agent), out)
+        self._kernels.batch_agent_actions(self._states, self._params, rows, agents.index(agent), self._views, out)
         return out
 
     @property
@@ -148,10 +170,10 @@ class KernelVectorGame:
         streams = np.empty((self.num_envs, 2), dtype=np.int32)
         stream_states(key, 0, streams)
         stream_states(key, self.num_envs, self._sample_streams)
-        self._kernels.batch_reset(self.states, self.params, streams, self.obs, self.mask, self.player)
-        self.rewards[:] = 0.0
-        self.terminated[:] = False
-        self.truncated[:] = False
+        self._kernels.batch_reset(self._states, self._params, streams, self._obs, self._mask, self._player)
+        self._rewards[:] = 0.0
+        self._terminated[:] = False
+        self._truncated[:] = False
         return self.obs, self.mask, self.player
 
     def sample_actions(self) -> np.ndarray:
@@ -159,7 +181,7 @@ class KernelVectorGame:
 
         The returned buffer is overwritten by the next call.
         """
-        sample_legal(self.mask, self._sample_streams, self._sampled)
+        sample_legal(self._mask, self._sample_streams, self._sampled)
         return self._sampled
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -170,28 +192,28 @@ class KernelVectorGame:
         while ``rewards`` / ``terminated`` / ``truncated`` describe the step that ended it.
         """
         actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(
-                f"actions must be an integer array of shape ({self.num_envs},); got {actions.dtype} {actions.shape}"
-            )
-        bad = first_illegal(self.mask, actions)
+        if not np.issubdtype(actions.dtype, np.integer):
+            raise ArgumentTypeError(f"actions must be an integer array; got dtype {actions.dtype}")
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},); got {actions.shape}")
+        bad = first_illegal(self._mask, actions)
         if bad >= 0:
-            legal = np.flatnonzero(self.mask[bad]).tolist()
+            legal = np.flatnonzero(self._mask[bad]).tolist()
             raise ValueError(
-                f"action {int(actions[bad])} is illegal in game {bad} (seat {int(self.player[bad])} "
+                f"action {int(actions[bad])} is illegal in game {bad} (seat {int(self._player[bad])} "
                 f"to act); legal there: {legal}"
             )
         self._kernels.batch_step(
-            self.states,
-            self.params,
+            self._states,
+            self._params,
             self._modes,
             actions,
             self._scratch,
-            self.obs,
-            self.mask,
-            self.player,
-            self.rewards,
-            self.terminated,
-            self.truncated,
+            self._obs,
+            self._mask,
+            self._player,
+            self._rewards,
+            self._terminated,
+            self._truncated,
         )
         return self.obs, self.mask, self.player, self.rewards, self.terminated, self.truncated

@@ -15,12 +15,22 @@ from typing import Any
 import numpy as np
 
 from envkit.game import KernelGame, KernelRules
-from envkit.options import check_choice, check_int, check_optional_limit
+from envkit.options import (
+    MAX_LIMIT,
+    check_choice,
+    check_deal_hands,
+    check_flag,
+    check_int,
+    check_keys,
+    check_optional_limit,
+    check_sequence,
+)
 from envkit.rng import stream_state
 from sniff_env import kernels as K
 from sniff_env.observation import OBS_SIZE, write_observation
 from sniff_env.search import ACTION_FEATURES, action_features
 from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, TILES, action_name, tile_index
+from sniff_env.view import resample, write_view
 
 RULES = KernelRules(
     num_actions=NUM_ACTIONS,
@@ -33,6 +43,8 @@ RULES = KernelRules(
     steps_slot=K.STEPS,
     action_features=action_features,
     action_feature_names=ACTION_FEATURES,
+    write_view=write_view,
+    resample=resample,
 )
 
 DEFAULT_MAX_HANDS = 200
@@ -54,10 +66,10 @@ def make_params(
     n = check_int("num_players", num_players, 2, 4)
     params = np.zeros(K.PARAMS_SIZE, dtype=np.int32)
     params[K.P_PLAYERS] = n
-    params[K.P_TARGET] = K.DEFAULT_TARGET[n] if target is None else check_int("target", target, 1)
+    params[K.P_TARGET] = K.DEFAULT_TARGET[n] if target is None else check_int("target", target, 1, MAX_LIMIT)
     params[K.P_MAX_HANDS] = check_optional_limit("max_hands", max_hands)
     params[K.P_MAX_STEPS] = check_optional_limit("max_steps", max_steps)
-    params[K.P_HAND_EPISODE] = int(bool(hand_episode))
+    params[K.P_HAND_EPISODE] = check_flag("hand_episode", hand_episode)
     params[K.P_ALL_FIVES] = SETTLEMENTS.index(check_choice("settlement", settlement, SETTLEMENTS))
     params[K.P_UNDRAWN] = check_int("undrawn", undrawn, 0, 2)
     return params
@@ -75,11 +87,8 @@ def load_deal(state: np.ndarray, params: np.ndarray, deal: dict[str, Any]) -> No
     ``ValueError`` saying what is wrong, before touching ``state``.
     """
     n = int(params[K.P_PLAYERS])
-    if not isinstance(deal, dict) or set(deal) - {"hands", "boneyard", "opener"} or "hands" not in deal:
-        raise ValueError('deal must be a dict {"hands": [...], "boneyard": [...], "opener": seat}')
-    hands = deal["hands"]
-    if len(hands) != n:
-        raise ValueError(f"deal has {len(hands)} hands for {n} players")
+    check_keys("deal", deal, ("hands",), ("boneyard", "opener"))
+    hands = check_deal_hands(deal, n, "tile")
     seen: set[int] = set()
 
     def take(tile: Any, where: str) -> int:
@@ -91,10 +100,8 @@ def load_deal(state: np.ndarray, params: np.ndarray, deal: dict[str, Any]) -> No
 
     masks = []
     for seat, hand in enumerate(hands):
-        if len(hand) == 0:
-            raise ValueError(f"hand {seat} is empty: every seat needs at least one tile")
         masks.append(sum(1 << take(tile, f"hand {seat}") for tile in hand))
-    bone = [take(tile, "boneyard") for tile in deal.get("boneyard", [])]
+    bone = [take(tile, "boneyard") for tile in check_sequence("deal['boneyard']", deal.get("boneyard", []))]
     opener = check_int("opener", deal.get("opener", 0), 0, n - 1)
     for seat in range(4):
         state[K.HAND + seat] = masks[seat] if seat < n else 0
@@ -128,6 +135,21 @@ class Game(KernelGame):
 
     rules = RULES
     record_name = "sniff"
+    public_accessors = (
+        *KernelGame.public_accessors,
+        "target",
+        "side_of",
+        "boneyard_size",
+        "opener",
+        "hands_played",
+        "winner",
+        "is_truncated",
+        "last_credit",
+        "known_voids",
+        "describe",
+        "scored",
+        "last_scored",
+    )
 
     def __init__(
         self,
@@ -170,12 +192,17 @@ class Game(KernelGame):
 
     def side_of(self, seat: int) -> int:
         """Index into ``scores`` for ``seat``."""
+        seat = self.check_seat(seat)
         return seat % 2 if self.num_players == 4 else seat
 
     def hand(self, seat: int) -> list[tuple[int, int]]:
         """Tiles held by ``seat``, in set order."""
-        check_int("seat", seat, 0, self.num_players - 1)
-        return _mask_tiles(self._state[K.HAND + seat])
+        return _mask_tiles(self._state[K.HAND + self.check_seat(seat)])
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        """Tiles held by every seat (public)."""
+        return [bin(int(self._state[K.HAND + seat])).count("1") for seat in range(self.num_players)]
 
     @property
     def boneyard(self) -> list[tuple[int, int]]:
@@ -211,7 +238,7 @@ class Game(KernelGame):
 
     def known_voids(self, seat: int) -> list[int]:
         """Pips ``seat`` is publicly known to lack this hand (it drew or passed while they were open)."""
-        voids = int(self._state[K.VOIDS + seat])
+        voids = int(self._state[K.VOIDS + self.check_seat(seat)])
         return [p for p in range(7) if (voids >> p) & 1]
 
     def action_name(self, action: int) -> str:

@@ -315,6 +315,18 @@ def _place(s, tile, arm):
 
 
 @nb.njit(cache=True)
+def lay_tile(s, action):
+    """Lay the placement ``action`` for the seat to act and score the new layout (S8–S17): sets
+    ``CREDIT`` and ``LAST_SCORED`` and returns the credit. Scores, turn and hand end are
+    ``apply_action``'s; the look-ahead uses this part alone."""
+    _place(s, action // 4, action % 4)
+    total = _record_scored(s)
+    credit = total if total > 0 and total % 5 == 0 else 0  # S17
+    s[CREDIT] = credit
+    return credit
+
+
+@nb.njit(cache=True)
 def _anyone_can_play(s, params):
     for seat in range(params[P_PLAYERS]):
         if playable_mask(s, s[HAND + seat]) != 0:
@@ -468,13 +480,10 @@ def apply_action(s, params, action):
         s[VOIDS + cur] |= open_pips(s)
         s[CUR] = (cur + 1) % n
     else:
-        _place(s, action // 4, action % 4)
+        credit = lay_tile(s, action)
         if s[VOIDS_HELD] >= 0:
             s[VOIDS + cur] = s[VOIDS_HELD]
             s[VOIDS_HELD] = -1
-        total = _record_scored(s)
-        credit = total if total > 0 and total % 5 == 0 else 0  # S17
-        s[CREDIT] = credit
         side = side_of(params, cur)
         s[SCORE + side] += credit
         if s[SCORE + side] >= params[P_TARGET]:  # S25: the match ends at once

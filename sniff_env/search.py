@@ -1,8 +1,9 @@
-"""Compiled look-ahead for the Sniff agents: placement credits, the heuristic's evaluation, and a
-determinized Monte-Carlo search (paired rollouts on sampled deals) that runs in the kernels.
+"""Compiled look-ahead for the Sniff agents: placement credits, the heuristic's evaluation, the
+action features, and a determinized Monte-Carlo search (paired rollouts on sampled deals).
 
-Nothing here reads another seat's hidden tiles: determinizations re-deal every tile the acting
-seat cannot see — the other hands (sizes known) and the boneyard — respecting known voids.
+Every function here takes a seat's view (``sniff_env.view.write_view``), not the referee's state:
+the agents, ``Game.action_features`` and ``VectorGame`` pass views, so nothing here can depend on
+a hidden tile. Determinizations re-deal every tile the acting seat cannot see.
 """
 
 from __future__ import annotations
@@ -10,20 +11,17 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envkit.rng import below, pick_legal, shuffle
+from envkit.rng import below, pick_legal
 from sniff_env import kernels as K
 from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
-
-# scratch RNG slots of a search: a 2-word stream, like the games'
-SEARCH_RNG = 0
+from sniff_env.view import SEARCH_RNG, determinize, unseen_tiles
 
 
 @nb.njit(cache=True)
 def credit_after(s, params, action, scratch):
-    """Credit the seat to act would get for ``action`` (S17), computed on ``scratch``."""
+    """Credit the seat to act would get for the placement ``action`` (S17), computed on ``scratch``."""
     scratch[:] = s
-    K.apply_action(scratch, params, action)
-    return scratch[K.CREDIT] if action < DRAW else 0
+    return K.lay_tile(scratch, action)
 
 
 @nb.njit(cache=True)
@@ -49,21 +47,9 @@ def _greedy(s, params, mask, scratch):
 
 
 @nb.njit(cache=True)
-def _unseen(s, params, me):
-    """Tiles ``me`` cannot see: the other hands and the boneyard."""
-    hidden = 0
-    for seat in range(params[K.P_PLAYERS]):
-        if seat != me:
-            hidden |= s[K.HAND + seat]
-    for i in range(s[K.BONE_HEAD], s[K.BONE_LEN]):
-        hidden |= 1 << s[K.BONE + i]
-    return hidden
-
-
-@nb.njit(cache=True)
 def _reply_candidates(s, params, me, seat):
     """Tiles ``seat`` may hold as far as ``me`` can tell: unseen by ``me``, no known void of ``seat``."""
-    candidates = _unseen(s, params, me)
+    candidates = unseen_tiles(s, params, me)
     for p in range(7):
         if (s[K.VOIDS + seat] >> p) & 1:
             candidates &= ~PIP_TILES[p]
@@ -83,9 +69,22 @@ def _threat(s, params, seat, candidates, scratch):
                 scratch[:] = s
                 scratch[K.HAND + seat] |= 1 << t
                 scratch[K.CUR] = seat
-                K.apply_action(scratch, params, t * 4 + k)
-                best = max(best, scratch[K.CREDIT])
+                best = max(best, K.lay_tile(scratch, t * 4 + k))
     return best
+
+
+@nb.njit(cache=True)
+def surely_ends_hand(after, params, me, unseen):
+    """Whether ``me``'s placement, laid on ``after`` (``K.lay_tile``), ends the hand whatever the
+    hidden tiles: it was ``me``'s last tile (domino, S22), its credit reaches the target (S25), or
+    the hand is blocked for certain (S21): nothing can be drawn and no tile that ``me`` holds or
+    has not seen (``unseen``) fits a free spot. This is the public counterpart of "ends the hand":
+    equal to it by default, where a block leaves no tile unseen outside the hands; with tiles left
+    undrawn (S4a) a block may also come from fitting tiles lying undrawn, which no seat can know."""
+    side = K.side_of(params, me)
+    if after[K.HAND + me] == 0 or after[K.SCORE + side] + after[K.CREDIT] >= params[K.P_TARGET]:
+        return True
+    return not K.can_draw(after, params) and K.playable_mask(after, after[K.HAND + me] | unseen) == 0
 
 
 ACTION_FEATURES = ("credit", "threat", "ends_hand")
@@ -96,7 +95,8 @@ def action_features(s, params, out):
     """``out[a]`` for every legal placement ``a`` of the seat to act, 0 for DRAW, PASS and illegal
     actions: its credit (S17); the most the next seat could then credit at once with a tile it
     may hold (unseen by the seat to act, not a known void: the look-ahead ``heuristic`` uses);
-    1 if it ends the hand or wins the match (S22, S25). Reads only what the seat to act may see."""
+    1 if it surely ends the hand or wins the match (``surely_ends_hand``). ``s`` is the acting
+    seat's view."""
     n = params[K.P_PLAYERS]
     me = s[K.CUR]
     nxt = (me + 1) % n
@@ -104,15 +104,15 @@ def action_features(s, params, out):
     K.legal_mask_into(s, params, mask)
     after = np.empty_like(s)
     scratch = np.empty_like(s)
+    unseen = unseen_tiles(s, params, me)
     candidates = _reply_candidates(s, params, me, nxt)
     out[:NUM_ACTIONS] = 0.0
     for a in range(DRAW):
         if not mask[a]:
             continue
         after[:] = s
-        K.apply_action(after, params, a)
-        out[a, 0] = after[K.CREDIT]
-        if after[K.STATUS] != K.LIVE or after[K.HANDS_DONE] != s[K.HANDS_DONE]:
+        out[a, 0] = K.lay_tile(after, a)
+        if surely_ends_hand(after, params, me, unseen):
             out[a, 2] = 1.0
         else:
             out[a, 1] = _threat(after, params, nxt, candidates, scratch)
@@ -122,7 +122,8 @@ def action_features(s, params, out):
 def heuristic_action(s, params):
     """Greedy's credit, minus what the next opponent could then score at once (unseen tiles it
     is not known to lack), plus blocking: open pips the opponents lack count for, pips the
-    partner lacks against; the heaviest tile breaks ties."""
+    partner lacks against; a placement that surely ends the hand comes first; the heaviest tile
+    breaks ties. ``s`` is the acting seat's view."""
     n = params[K.P_PLAYERS]
     me = s[K.CUR]
     nxt = (me + 1) % n
@@ -130,17 +131,18 @@ def heuristic_action(s, params):
     K.legal_mask_into(s, params, mask)
     scratch = np.empty_like(s)
     after = np.empty_like(s)
+    unseen = unseen_tiles(s, params, me)
     nxt_candidates = _reply_candidates(s, params, me, nxt)
     best, best_value = -1, -1e9
     for a in range(DRAW):
         if not mask[a]:
             continue
         after[:] = s
-        K.apply_action(after, params, a)
-        if after[K.STATUS] != K.LIVE or after[K.HANDS_DONE] != s[K.HANDS_DONE]:
-            value = 1000.0 + after[K.CREDIT]  # wins the match or goes out
+        credit = K.lay_tile(after, a)
+        if surely_ends_hand(after, params, me, unseen):
+            value = 1000.0 + credit  # wins the match or goes out
         else:
-            value = float(after[K.CREDIT]) - 0.7 * _threat(after, params, nxt, nxt_candidates, scratch)
+            value = float(credit) - 0.7 * _threat(after, params, nxt, nxt_candidates, scratch)
             pips = K.open_pips(after)
             for p in range(7):
                 if not (pips >> p) & 1:
@@ -156,54 +158,6 @@ def heuristic_action(s, params):
     if best >= 0:
         return best
     return DRAW if mask[DRAW] else PASS
-
-
-@nb.njit(cache=True)
-def determinize(s, params, me, d, rng, tiles):
-    """Copy ``s`` into ``d`` with every tile hidden from ``me`` dealt again at random: other hands
-    keep their sizes and get no tile with a pip they are known to lack; the rest, shuffled, is the
-    boneyard. Each tile goes to a place with probability proportional to the room left there.
-    Falls back to ignoring voids if 50 tries cannot honour them."""
-    n = params[K.P_PLAYERS]
-    d[:] = s
-    hidden = _unseen(s, params, me)
-    count = 0
-    for t in range(NUM_TILES):
-        if (hidden >> t) & 1:
-            tiles[count] = t
-            count += 1
-    room = np.zeros(4, dtype=np.int64)
-    for attempt in range(51):
-        shuffle(rng, SEARCH_RNG, tiles, count)
-        for seat in range(n):
-            room[seat] = 0 if seat == me else K.tile_count(s[K.HAND + seat])
-            if seat != me:
-                d[K.HAND + seat] = 0
-        bone_left = s[K.BONE_LEN] - s[K.BONE_HEAD]
-        ok = True
-        for j in range(count):
-            t = tiles[j]
-            pips = (1 << TILE_LOW[t]) | (1 << TILE_HIGH[t])
-            total = bone_left
-            for seat in range(n):
-                if attempt == 50 or not s[K.VOIDS + seat] & pips:
-                    total += room[seat]
-            if total == 0:
-                ok = False
-                break
-            r = below(rng, SEARCH_RNG, total)
-            for seat in range(n):
-                if attempt == 50 or not s[K.VOIDS + seat] & pips:
-                    if r < room[seat]:
-                        d[K.HAND + seat] |= 1 << t
-                        room[seat] -= 1
-                        break
-                    r -= room[seat]
-            else:
-                bone_left -= 1
-                d[K.BONE + s[K.BONE_LEN] - 1 - bone_left] = t  # boneyard slots in shuffled order
-        if ok:
-            return
 
 
 @nb.njit(cache=True)

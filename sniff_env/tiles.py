@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from envkit.options import ArgumentTypeError, check_int
+
 NUM_TILES = 28
 NUM_ARMS = 4
 DRAW = NUM_TILES * NUM_ARMS  # 112
@@ -34,33 +36,28 @@ ARM_NAMES = ("west", "east", "north", "south")
 
 
 def tile_index(tile: tuple[int, int]) -> int:
-    """Index of ``tile`` in the set; halves may come in either order."""
-    try:
-        a, b = (int(x) for x in tile)
-    except (TypeError, ValueError):
-        raise ValueError(f"a tile is a pair of pips (a, b), got {tile!r}") from None
-    key = (min(a, b), max(a, b))
-    if key not in TILE_INDEX:
-        raise ValueError(f"{tile!r} is not a double-six tile: pips must lie in 0..6")
-    return TILE_INDEX[key]
+    """Index of ``tile``, a pair of pips ``(a, b)`` (a tuple or list of two integers, 0–6); the
+    halves may come in either order."""
+    if not isinstance(tile, tuple | list):
+        raise ArgumentTypeError(f"a tile is a pair of pips (a, b); got {tile!r} ({type(tile).__name__})")
+    if len(tile) != 2:
+        raise ValueError(f"a tile is a pair of pips (a, b); got {len(tile)} values in {tile!r}")
+    a, b = (check_int("a tile's pip", x, 0, 6) for x in tile)
+    return TILE_INDEX[(min(a, b), max(a, b))]
 
 
 def encode_action(tile: tuple[int, int], arm: int) -> int:
     """Action id that places ``tile`` on ``arm`` (0–3; the opening tile uses arm 0)."""
-    if arm not in range(NUM_ARMS):
-        raise ValueError(f"arm must be 0, 1, 2 or 3, got {arm!r}")
-    return tile_index(tile) * NUM_ARMS + arm
+    return tile_index(tile) * NUM_ARMS + check_int("arm", arm, 0, NUM_ARMS - 1)
 
 
 def decode_action(action: int) -> tuple[str, tuple[int, int] | None, int | None]:
     """``("place", tile, arm)``, ``("draw", None, None)`` or ``("pass", None, None)``."""
-    action = int(action)
+    action = check_int("action", action, 0, NUM_ACTIONS - 1)
     if action == DRAW:
         return ("draw", None, None)
     if action == PASS:
         return ("pass", None, None)
-    if not 0 <= action < DRAW:
-        raise ValueError(f"action ids run from 0 to {NUM_ACTIONS - 1}, got {action}")
     return ("place", TILES[action // NUM_ARMS], action % NUM_ARMS)
 
 

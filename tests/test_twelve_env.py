@@ -245,11 +245,14 @@ def test_wrapped_env_penalises_illegal_move():
 
 
 def test_wrapped_env_rejects_out_of_range_action():
-    """PettingZoo convention (AssertOutOfBoundsWrapper): an action outside Discrete(13) asserts."""
+    """Bounds at every entry: an action outside Discrete(13) is a ValueError naming the range (where
+    PettingZoo's AssertOutOfBoundsWrapper would assert), and the game is unchanged."""
     e = twelve_env.env(num_players=2)
     e.reset(seed=0)
-    with pytest.raises(AssertionError):
+    before = e.unwrapped.game.state_array.tobytes()
+    with pytest.raises(ValueError, match="between 0 and 12"):
         e.step(13)
+    assert e.unwrapped.game.state_array.tobytes() == before
 
 
 def test_wrapped_env_full_episode_scores():

@@ -709,10 +709,10 @@ GOOD = {"hands": [[A, TWO], [THREE]], "stock": [FOUR], "face_up": FIVE, "first_p
         ({"hands": [[K, K], [K]], "stock": [K, K]}, "more than 4"),
         ({"hands": [[A], [TWO], [THREE]]}, "3 hands for 2 players"),
         ({"hands": [[A, TWO]]}, "1 hands for 2 players"),
-        ({"hands": [[A, 13], [THREE]]}, r"0\.\.12"),
-        ({"hands": [[A, -1], [THREE]]}, r"0\.\.12"),
-        ({"stock": [FOUR, 13]}, r"0\.\.12"),
-        ({"face_up": 13}, r"0\.\.12"),
+        ({"hands": [[A, 13], [THREE]]}, "between 0 and 12"),
+        ({"hands": [[A, -1], [THREE]]}, "between 0 and 12"),
+        ({"stock": [FOUR, 13]}, "between 0 and 12"),
+        ({"face_up": 13}, "between 0 and 12"),
         ({"hands": [[A, "K"], [THREE]]}, "rank id"),
         ({"hands": [[A, TWO], []]}, "hand 1 is empty"),
         ({"first_player": 2}, "first_player"),
@@ -729,7 +729,7 @@ def test_invalid_deal_rejected(change, pattern):
 def test_invalid_deal_numbers_deck_rank_out_of_range():
     """T1: the number deck has rank ids 0..10 only; 11 and 12 (J, Q, K of the bridge deck) are errors."""
     for bad in (11, 12):
-        with pytest.raises(ValueError, match=r"0\.\.10"):
+        with pytest.raises(ValueError, match="between 0 and 10"):
             Game(num_players=2, deck="numbers", deal={**GOOD, "face_up": bad})
     Game(num_players=2, deck="numbers", deal={**GOOD, "face_up": 10})
 
@@ -747,7 +747,7 @@ def test_invalid_deal_numbers_deck_rank_out_of_range():
 def test_malformed_deal_rejected(deal):
     """API.md: the deal is a dict with hands, stock, face_up and first_player; anything else is a
     ValueError showing the expected shape."""
-    with pytest.raises(ValueError, match="deal must be a dict"):
+    with pytest.raises(ValueError, match=r"deal (must be a dict|lacks|has unknown keys)"):
         Game(num_players=2, deal=deal)
 
 

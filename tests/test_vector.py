@@ -190,10 +190,11 @@ def test_random_playouts_are_legal_and_finish_games():
     from twelve_env.vector import random_playouts as twelve_playouts
 
     vg = SniffVector(8, num_players=4, seed=3)
-    assert sniff_playouts(vg.states, vg.params, 3000) > 0
+    states, params = vg.states.copy(), vg.params.copy()  # the VectorGame's rows are read-only
+    assert sniff_playouts(states, params, 3000) > 0
     for i in range(8):  # every row is still a consistent position: 28 tiles accounted for
-        g = vg.game(i)
+        g = SniffGame.from_state(states[i], params)
         held = sum(len(g.hand(s)) for s in range(4))
         assert held + g.boneyard_size + len(g.describe()["tiles"]) == 28
     tv = TwelveVector(8, num_players=3, seed=3)
-    assert twelve_playouts(tv.states, tv.params, 500) > 0
+    assert twelve_playouts(tv.states.copy(), tv.params.copy(), 500) > 0

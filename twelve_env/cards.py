@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envkit.options import check_choice
+from envkit.options import check_choice, check_int
 
 DECKS = ("bridge", "numbers")
 NUM_RANKS = {"bridge": 13, "numbers": 11}
@@ -39,12 +39,10 @@ def card_value(deck: str, rank: int) -> int:
 
 def check_rank(deck: str, rank: object) -> int:
     """``rank`` as an int rank id of ``deck``, else ``ValueError`` naming the valid ids."""
-    n = NUM_RANKS[deck]
-    if isinstance(rank, bool) or not hasattr(rank, "__index__") or not 0 <= int(rank) < n:
-        raise ValueError(f"a {deck} card is a rank id 0..{n - 1}; got {rank!r}")
-    return int(rank)
+    return check_int(f"a {deck} card (rank id)", rank, 0, NUM_RANKS[check_choice("deck", deck, DECKS)] - 1)
 
 
 def rank_name(deck: str, rank: int) -> str:
     """``"A"``, ``"10"``, ``"K"`` for the bridge deck; the value for the number deck."""
+    rank = check_rank(deck, rank)
     return _BRIDGE_NAMES[rank] if deck == "bridge" else str(rank + 1)

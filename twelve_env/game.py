@@ -15,12 +15,13 @@ from typing import Any
 import numpy as np
 
 from envkit.game import KernelGame, KernelRules
-from envkit.options import check_int
+from envkit.options import check_deal_hands, check_flag, check_int, check_keys, check_sequence
 from envkit.rng import stream_state
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS, NUM_RANKS, check_rank, deck_code, rank_name
 from twelve_env.observation import obs_size, write_observation
 from twelve_env.search import ACTION_FEATURES, action_features
+from twelve_env.view import resample, write_view
 
 RULES = KernelRules(
     num_actions=MAX_RANKS,
@@ -33,6 +34,8 @@ RULES = KernelRules(
     steps_slot=K.STEPS,
     action_features=action_features,
     action_feature_names=ACTION_FEATURES,
+    write_view=write_view,
+    resample=resample,
 )
 
 
@@ -41,7 +44,7 @@ def make_params(num_players: int = 2, deck: str = "bridge", capture_extra_turn: 
     params = np.zeros(K.PARAMS_SIZE, dtype=np.int32)
     params[K.P_PLAYERS] = check_int("num_players", num_players, 2, 7)
     params[K.P_DECK] = deck_code(deck)
-    params[K.P_EXTRA_TURN] = int(bool(capture_extra_turn))
+    params[K.P_EXTRA_TURN] = check_flag("capture_extra_turn", capture_extra_turn)
     return params
 
 
@@ -50,19 +53,13 @@ def load_deal(state: np.ndarray, params: np.ndarray, deck: str, deal: dict[str, 
     "first_player": seat}`` (stock drawn front first). Cards left out are out of play. Raises
     ``ValueError`` saying what is wrong, before touching ``state``."""
     n = int(params[K.P_PLAYERS])
-    keys = {"hands", "stock", "face_up", "first_player"}
-    if not isinstance(deal, dict) or set(deal) - keys or not {"hands", "face_up"} <= set(deal):
-        raise ValueError('deal must be a dict {"hands": [...], "stock": [...], "face_up": rank, "first_player": seat}')
-    hands = deal["hands"]
-    if len(hands) != n:
-        raise ValueError(f"deal has {len(hands)} hands for {n} players")
+    check_keys("deal", deal, ("hands", "face_up"), ("stock", "first_player"))
+    hands = check_deal_hands(deal, n, "card")
     hand_counts = np.zeros((n, MAX_RANKS), dtype=np.int32)
     for seat, hand in enumerate(hands):
-        if len(hand) == 0:
-            raise ValueError(f"hand {seat} is empty: every seat needs at least one card")
         for rank in hand:
             hand_counts[seat, check_rank(deck, rank)] += 1
-    stock = [check_rank(deck, r) for r in deal.get("stock", [])]
+    stock = [check_rank(deck, r) for r in check_sequence("deal['stock']", deal.get("stock", []))]
     face_up = check_rank(deck, deal["face_up"])
     counts = hand_counts.sum(axis=0) + np.bincount([*stock, face_up], minlength=MAX_RANKS)
     over = [rank_name(deck, r) for r in range(MAX_RANKS) if counts[r] > COPIES]
@@ -92,6 +89,16 @@ class Game(KernelGame):
 
     rules = RULES
     record_name = "twelve"
+    public_accessors = (
+        *KernelGame.public_accessors,
+        "deck",
+        "captured",
+        "stock_size",
+        "pile",
+        "first_player",
+        "last_round",
+        "turns_left",
+    )
 
     def __init__(
         self,
@@ -128,9 +135,14 @@ class Game(KernelGame):
 
     def hand(self, seat: int) -> list[int]:
         """Rank ids held by ``seat``, sorted."""
-        check_int("seat", seat, 0, self.num_players - 1)
+        seat = self.check_seat(seat)
         counts = self._state[K.HAND + MAX_RANKS * seat : K.HAND + MAX_RANKS * (seat + 1)]
         return [r for r in range(MAX_RANKS) for _ in range(int(counts[r]))]
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        """Cards held by every seat (public)."""
+        return [int(K.hand_size(self._state, seat)) for seat in range(self.num_players)]
 
     @property
     def stock(self) -> list[int]:

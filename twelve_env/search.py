@@ -1,7 +1,9 @@
-"""Compiled look-ahead for the "12" agents: card counting and a determinized Monte-Carlo search.
+"""Compiled look-ahead for the "12" agents: card counting, the action features and a
+determinized Monte-Carlo search.
 
-Nothing here reads hidden cards: counts of unseen cards come from the public ``SEEN`` counts and
-the acting seat's own hand, and determinizations re-deal every card the acting seat cannot see.
+Every function here takes a seat's view (``twelve_env.view.write_view``), not the referee's
+state, so nothing here can depend on a hidden card: counts of unseen cards come from the public
+``SEEN`` counts and the seat's own hand, and determinizations re-deal every card it cannot see.
 """
 
 from __future__ import annotations
@@ -9,11 +11,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envkit.rng import below, pick_legal, shuffle
+from envkit.rng import below, pick_legal
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS, SIX, VALUES
-
-SEARCH_RNG = 0
+from twelve_env.view import SEARCH_RNG, determinize
 
 
 @nb.njit(cache=True)
@@ -125,40 +126,6 @@ def _heuristic(s, params, unseen):
         if value > best_value:
             best, best_value = r, value
     return best
-
-
-@nb.njit(cache=True)
-def determinize(s, params, me, d, rng, cards):
-    """Copy ``s`` into ``d`` with the cards hidden from ``me`` (other hands, stock) shuffled and
-    dealt again; hand sizes and the stock size are kept."""
-    n = params[K.P_PLAYERS]
-    d[:] = s
-    hidden = np.zeros(MAX_RANKS, dtype=np.int64)
-    for seat in range(n):
-        if seat != me:
-            for r in range(MAX_RANKS):
-                hidden[r] += s[K.HAND + MAX_RANKS * seat + r]
-    for i in range(s[K.STOCK_HEAD], s[K.STOCK_LEN]):
-        hidden[s[K.STOCK + i]] += 1
-    count = 0  # in rank order, so the result depends only on what ``me`` may know
-    for r in range(MAX_RANKS):
-        for _ in range(hidden[r]):
-            cards[count] = r
-            count += 1
-    shuffle(rng, SEARCH_RNG, cards, count)
-    j = 0
-    for seat in range(n):
-        if seat == me:
-            continue
-        size = K.hand_size(s, seat)
-        for r in range(MAX_RANKS):
-            d[K.HAND + MAX_RANKS * seat + r] = 0
-        for _ in range(size):
-            d[K.HAND + MAX_RANKS * seat + cards[j]] += 1
-            j += 1
-    for i in range(s[K.STOCK_HEAD], s[K.STOCK_LEN]):
-        d[K.STOCK + i] = cards[j]
-        j += 1
 
 
 @nb.njit(cache=True)

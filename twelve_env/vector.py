@@ -22,6 +22,7 @@ from twelve_env.env import env_kernels
 from twelve_env.game import Game, make_params
 from twelve_env.observation import write_observation
 from twelve_env.rewards import REWARD_MODES, snapshot, write_rewards
+from twelve_env.view import write_view
 
 
 @nb.njit(cache=True)
@@ -54,24 +55,27 @@ def batch_step(states, params, modes, actions, scratch, obs, mask, player, rewar
 
 
 @nb.njit(cache=True, parallel=True)
-def batch_action_features(states, params, out):
+def batch_action_features(states, params, views, out):
     for i in nb.prange(states.shape[0]):
-        search.action_features(states[i], params, out[i])
+        write_view(states[i], params, states[i, K.CUR], views[i])
+        search.action_features(views[i], params, out[i])
 
 
 @nb.njit(cache=True, parallel=True)
-def batch_seat_observations(states, params, out):
+def batch_seat_observations(states, params, views, out):
     for i in nb.prange(states.shape[0]):
         for seat in range(out.shape[1]):
-            write_observation(states[i], params, seat, out[i, seat])
+            write_view(states[i], params, seat, views[i])
+            write_observation(views[i], params, seat, out[i, seat])
 
 
 @nb.njit(cache=True, parallel=True)
-def batch_agent_actions(states, params, rows, agent, out):
-    """``agent`` 0: greedy, 1: heuristic (``KERNELS.rule_agents``)."""
+def batch_agent_actions(states, params, rows, agent, views, out):
+    """``agent`` 0: greedy, 1: heuristic (``KERNELS.rule_agents``), each on the seat's view."""
     for j in nb.prange(rows.shape[0]):
-        s = states[rows[j]]
-        out[j] = search.greedy_action(s, params) if agent == 0 else search.heuristic_action(s, params)
+        v = views[rows[j]]
+        write_view(states[rows[j]], params, states[rows[j], K.CUR], v)
+        out[j] = search.greedy_action(v, params) if agent == 0 else search.heuristic_action(v, params)
 
 
 KERNELS = VectorKernels(
