@@ -21,7 +21,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from envkit.game import KernelGame
-from envkit.options import check_choice, check_int
+from envkit.options import check_choice, check_int, check_seed
 from envkit.rewards import LIVE, TERMINATED, TRUNCATED
 
 
@@ -135,6 +135,7 @@ class KernelAECEnv(AECEnv, EzPickle):
         A given ``seed`` yields the same game as ``Game(seed=seed)``; without one the env's
         ``np_random`` stream continues.
         """
+        seed = check_seed(seed)
         options = dict(options or {})
         deal = options.pop("deal", None)
         if options:  # PettingZoo's api_test passes unknown keys, so they are only warned about
@@ -187,6 +188,8 @@ class KernelAECEnv(AECEnv, EzPickle):
         self.agent_selection = self.possible_agents[state[self._cur_slot]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if agent not in self.agent_name_mapping:
+            raise ValueError(f"unknown agent {agent!r}; agents: {', '.join(self.possible_agents)}")
         seat = self.agent_name_mapping[agent]
         kernels = self._kernels
         state = self.game._state

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from envkit.options import as_integer, check_int
+from envkit.options import ArgumentTypeError, as_integer, check_int
 from envkit.view import SeatView
 
 
@@ -57,11 +57,46 @@ class KernelGame:
 
     @classmethod
     def from_state(cls, state: np.ndarray, params: np.ndarray) -> KernelGame:
-        """A game positioned at a raw state row (e.g. ``VectorGame.states[i]``); both are copied."""
+        """A game positioned at a raw state row and options row (e.g. ``VectorGame.states[i]``,
+        ``VectorGame.params``); both are copied. ``ValueError`` unless both have the game's shape
+        and every slot lies in its range (``row_bounds``), so no row can make a kernel index
+        outside it."""
+        params = cls._checked_row("params", params, cls.param_bounds())
+        reference = cls(seed=0, _params=params)
+        state = cls._checked_row("state", state, cls.row_bounds(params), reference._state.shape)
+        return cls._from_row(state, params)
+
+    @classmethod
+    def _from_row(cls, state: np.ndarray, params: np.ndarray) -> KernelGame:
+        """``from_state`` for rows the library itself made (no checks)."""
         game = cls(seed=0, _params=np.array(params, dtype=np.int32))
         game._state[:] = state
         game.initial_state[:] = state
         return game
+
+    @staticmethod
+    def _checked_row(name: str, row: object, bounds: list, shape: tuple | None = None) -> np.ndarray:
+        row = np.asarray(row)
+        if not np.issubdtype(row.dtype, np.integer):
+            raise ArgumentTypeError(f"{name} must be an integer array; got dtype {row.dtype}")
+        shape = shape or (max(stop for _, (_, stop), _, _ in bounds),)
+        if row.shape != shape:
+            raise ValueError(f"{name} must have shape {shape}; got {row.shape}")
+        for what, (start, stop), low, high in bounds:
+            values = row[start:stop]
+            if values.size and (values.min() < low or values.max() > high):
+                raise ValueError(f"{name} row: {what} must lie in {low} … {high}; got {values.tolist()}")
+        return row.astype(np.int32)
+
+    @classmethod
+    def param_bounds(cls) -> list[tuple[str, tuple[int, int], int, int]]:
+        """``(what, (start, stop), low, high)`` for every slot of the options row."""
+        raise NotImplementedError
+
+    @classmethod
+    def row_bounds(cls, params: np.ndarray) -> list[tuple[str, tuple[int, int], int, int]]:
+        """``(what, (start, stop), low, high)`` for the state slots kernels index with."""
+        raise NotImplementedError
 
     def image(self):
         """The table as an RGB ``numpy`` image (H×W×3 ``uint8``), drawn with Pillow."""

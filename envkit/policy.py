@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from envkit.agents import Agent
+from envkit.options import check_seed
 from envkit.view import SeatView
 
 REQUIRED_META = ("game", "num_players", "obs_size", "num_actions")
@@ -151,7 +152,7 @@ class PolicyAgent(Agent):
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
-        self._rng = np.random.default_rng(seed) if self.sample else None
+        self._rng = np.random.default_rng(check_seed(seed)) if self.sample else None
 
     def _check(self, policy: MlpPolicy, num_players: int | None) -> None:
         meta = policy.meta

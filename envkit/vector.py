@@ -114,7 +114,7 @@ class KernelVectorGame:
     def game(self, index: int) -> KernelGame:
         """A ``Game`` copy of row ``index`` as it stands now (to inspect, render or search from)."""
         index = check_int("index", index, 0, self.num_envs - 1)
-        return self._kernels.game_cls.from_state(self._states[index], self._params)
+        return self._kernels.game_cls._from_row(self._states[index], self._params)
 
     def action_features(self) -> np.ndarray:
         """``Game.action_features`` of every row → ``[N, A, F]`` (a buffer the next call

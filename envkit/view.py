@@ -117,7 +117,7 @@ class SeatView:
         rng = np.array(stream_state(seed), dtype=np.int32)
         state = np.empty_like(self.array)
         self.rules.resample(self.array, self.params, self.seat, state, rng)
-        return self._game_cls.from_state(state, self.params)
+        return self._game_cls._from_row(state, self.params)
 
     # --- public accessors of the game, read from the view ----------------------------------------------
     def __getattr__(self, name: str) -> Any:
@@ -130,7 +130,7 @@ class SeatView:
     def _game(self) -> KernelGame:
         """The view as a ``Game`` object, for the public accessors (never handed out)."""
         if self._public is None:
-            self._public = self._game_cls.from_state(self.array, self.params)
+            self._public = self._game_cls._from_row(self.array, self.params)
         return self._public
 
     def __eq__(self, other: object) -> bool:

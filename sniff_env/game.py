@@ -175,6 +175,41 @@ class Game(KernelGame):
         #: ``("credit", side, points)`` and ``("deduct", seat, points)`` in order; scores are their sum.
         self.events: list[tuple[str, int, int]] = []
 
+    # --- raw rows (from_state) --------------------------------------------------------------------
+    @classmethod
+    def param_bounds(cls) -> list:
+        return [
+            ("num_players", (K.P_PLAYERS, K.P_PLAYERS + 1), 2, 4),
+            ("target", (K.P_TARGET, K.P_TARGET + 1), 1, MAX_LIMIT),
+            ("max_hands, max_steps", (K.P_MAX_HANDS, K.P_MAX_STEPS + 1), 0, MAX_LIMIT),
+            ("hand_episode, settlement", (K.P_HAND_EPISODE, K.P_ALL_FIVES + 1), 0, 1),
+            ("undrawn", (K.P_UNDRAWN, K.P_UNDRAWN + 1), 0, 2),
+        ]
+
+    @classmethod
+    def row_bounds(cls, params: np.ndarray) -> list:
+        last_seat, seats = int(params[K.P_PLAYERS]) - 1, 4
+        return [
+            ("status", (K.STATUS, K.STATUS + 1), K.LIVE, K.HAND_OVER),
+            ("seat to act, opener", (K.CUR, K.OPENER + 1), 0, last_seat),
+            ("hands", (K.HAND, K.HAND + seats), 0, (1 << NUM_TILES) - 1),
+            ("boneyard", (K.BONE, K.BONE + NUM_TILES), 0, NUM_TILES - 1),
+            ("boneyard head, length", (K.BONE_HEAD, K.BONE_LEN + 1), 0, NUM_TILES),
+            ("tiles on the table", (K.PLAYED, K.PLAYED + 1), 0, (1 << NUM_TILES) - 1),
+            ("placements", (K.N_PLACED, K.N_PLACED + 1), 0, NUM_TILES),
+            ("placement log", (K.LOG, K.LOG + NUM_TILES), 0, (1 << 18) - 1),
+            ("sniff", (K.SNIFF, K.SNIFF + 1), -1, NUM_TILES - 1),
+            ("end tiles", (K.END_TILE, K.END_TILE + 4), -1, NUM_TILES - 1),
+            ("end sides", (K.END_SIDE, K.END_SIDE + 4), 0, len(K.SIDE_NAMES) - 1),
+            ("end pips", (K.END_PIP, K.END_PIP + 4), -1, 6),
+            ("known voids", (K.VOIDS, K.VOIDS + seats), 0, 127),
+            ("held voids", (K.VOIDS_HELD, K.VOIDS_HELD + 1), -1, 127),
+            ("last scored", (K.LAST_SCORED, K.LAST_SCORED + 4), -1, NUM_TILES * 64 - 1),
+            ("winner", (K.WINNER, K.WINNER + 1), -1, seats - 1),
+            ("last out", (K.LAST_OUT, K.LAST_OUT + 1), -1, seats - 1),
+            ("settled side", (K.SETTLED_SIDE, K.SETTLED_SIDE + 1), -1, seats - 1),
+        ]
+
     # --- accessors (API.md) ---------------------------------------------------------------------
     @property
     def num_players(self) -> int:

@@ -118,6 +118,29 @@ class Game(KernelGame):
         ranks = NUM_RANKS[self.deck]
         super().__init__(state, params, obs_size(ranks), num_actions=ranks)
 
+    # --- raw rows (from_state) --------------------------------------------------------------------
+    @classmethod
+    def param_bounds(cls) -> list:
+        return [
+            ("num_players", (K.P_PLAYERS, K.P_PLAYERS + 1), 2, 7),
+            ("deck, capture_extra_turn", (K.P_DECK, K.P_EXTRA_TURN + 1), 0, 1),
+        ]
+
+    @classmethod
+    def row_bounds(cls, params: np.ndarray) -> list:
+        last_seat, ranks, cards = int(params[K.P_PLAYERS]) - 1, MAX_RANKS, COPIES * MAX_RANKS
+        return [
+            ("status", (K.STATUS, K.STATUS + 1), K.LIVE, K.OVER),
+            ("seat to act, first player", (K.CUR, K.FIRST + 1), 0, last_seat),
+            ("last round", (K.LAST_ROUND, K.LAST_ROUND + 1), -1, last_seat + 1),
+            ("stock head, length", (K.STOCK_HEAD, K.STOCK_LEN + 1), 0, cards),
+            ("pile length", (K.PILE_LEN, K.PILE_LEN + 1), 0, cards - 1),
+            ("hands", (K.HAND, K.HAND + 7 * ranks), 0, COPIES),
+            ("captured", (K.CAPTURED, K.CAPTURED + 7), 0, cards),
+            ("seen", (K.SEEN, K.SEEN + ranks), 0, COPIES),
+            ("stock, pile", (K.STOCK, K.PILE + cards), 0, ranks - 1),
+        ]
+
     @property
     def num_players(self) -> int:
         return int(self._params[K.P_PLAYERS])
