@@ -109,6 +109,8 @@ def seat_specs(
         raise ValueError(f"seat must be between 0 and {num_players - 1} with {num_players} players")
     partner_seat = (own_seat + 2) % 4 if partner is not None else None
     others = [s for s in range(num_players) if s not in (own_seat, partner_seat)]
+    if not isinstance(opponents, str | list | tuple):
+        raise ArgumentTypeError(f"opponents is an agent spec or a list of them; got {opponents!r}")
     specs = [opponents] if isinstance(opponents, str) else list(opponents)
     if len(specs) not in (1, len(others)):
         raise ValueError(

@@ -27,7 +27,7 @@ from gymnasium import spaces
 from envkit.aec import EnvKernels
 from envkit.agents import Agent, seat_specs
 from envkit.game import KernelGame
-from envkit.options import check_choice, check_int
+from envkit.options import check_choice, check_int, check_seed
 from envkit.rewards import LIVE, TERMINATED
 
 #: deals ``reset`` tries before it gives up on options under which the learner never gets a turn
@@ -87,7 +87,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     # --- gymnasium API -------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
+        super().reset(seed=check_seed(seed))
         if options:
             raise ValueError(f"single-seat env reset takes no options; got {sorted(options)}")
         for _ in range(MAX_REDEALS):

@@ -20,7 +20,7 @@ import numpy as np
 
 from envkit.aec import EnvKernels
 from envkit.game import KernelGame
-from envkit.options import ArgumentTypeError, check_int
+from envkit.options import ArgumentTypeError, check_int, check_seed
 from envkit.rng import pick_legal, seed_key, stream_states
 
 
@@ -91,7 +91,7 @@ class KernelVectorGame:
         self.params = read_only(params)
         self._modes = modes
         self._kernels = kernels
-        self._seed = seed
+        self._seed = check_seed(seed)
         self._states = np.zeros((n, kernels.state_size), dtype=np.int32)
         self._views = np.zeros((n, kernels.state_size), dtype=np.int32)
         self._scratch = np.zeros((n, env_kernels.snapshot_size), dtype=np.int32)
@@ -165,7 +165,7 @@ class KernelVectorGame:
         entropy if that was ``None`` too).
         """
         if seed is not None:
-            self._seed = seed
+            self._seed = check_seed(seed)
         key = seed_key(self._seed)
         streams = np.empty((self.num_envs, 2), dtype=np.int32)
         stream_states(key, 0, streams)
