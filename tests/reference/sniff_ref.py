@@ -1,9 +1,19 @@
 """Independent pure-Python reference for ONE HAND of American Sniff (dominoes).
 
-Derived only from /work/shared/RULES.md (Part S, S1-S27 with its Decisions), the "Sniff"
-section of /work/shared/API.md and the worked examples of the original rule text.
-Standard library only; written for clarity, not speed.  Used as the oracle of a
-differential test against the compiled engine.
+Derived only from RULES.md Part S (S1-S27 with its Decisions, including the S4a variants),
+the public action/layout conventions of the Sniff API and the worked examples of the
+original rule text.  Standard library only; written for clarity, not speed.  Used as the
+oracle of a differential test against the compiled engine.
+
+Variants (S4a, off by default):
+  * ``settlement="allfives"`` - instead of everyone deducting their own rounded pips (S24),
+    the side that went out (when blocked: the side of the lowest hand) is credited the
+    opponents' pips, each hand rounded on its own (S23); that credit can win the match (S25);
+  * ``undrawn=k`` (0, 1 or 2) - the last ``k`` boneyard tiles are never drawn: once only they
+    remain, the boneyard counts as empty for drawing (S19), passing and blocking (S21).
+
+Match-level limits (S26 truncation, one-hand episodes) are not modelled here: one
+reference object is one hand; the differential harness drives the match.
 
 Layout model (deliberately direct):
   * ``placed``       - the tiles on the table in placement order;
@@ -22,6 +32,7 @@ TILES: list[tuple[int, int]] = [(a, b) for a in range(7) for b in range(a, 7)]
 TILE_INDEX: dict[tuple[int, int], int] = {t: i for i, t in enumerate(TILES)}
 DRAW, PASS = 112, 113
 TARGETS = {2: 250, 3: 200, 4: 200}  # S3 (the harness passes the target explicitly)
+SETTLEMENTS = ("deduct", "allfives")  # S24 (default) and the S4a All Fives variant
 
 
 def is_double(tile: tuple[int, int]) -> bool:
@@ -41,11 +52,26 @@ def round5(pips: int) -> int:
     return pips - r if r <= 2 else pips + (5 - r)
 
 
+def pips(hand: list[tuple[int, int]]) -> int:
+    """S2: a hand's pip count, the sum of its tiles' halves."""
+    return sum(a + b for a, b in hand)
+
+
 def encode(tile: tuple[int, int], arm: int) -> int:
     return TILE_INDEX[tile] * 4 + arm
 
 
 class SniffHandReference:
+    """One hand from a given deal (hands, boneyard drawn front first, opener) and the
+    match scores before it; ``settlement`` and ``undrawn`` select the S4a variants.
+
+    After the hand: ``result`` is "domino" or "blocked" (S22, settled) or "won" (S25, a
+    placement credit reached the target: over at once, not settled); ``winner`` is the side
+    that reached the target, also when the All Fives settlement credit reached it.
+    ``events`` lists ``("credit", side, points)`` and ``("deduct", seat, points)`` with
+    non-zero points in the order they happen; the scores moved by exactly their sum.
+    """
+
     def __init__(
         self,
         num_players: int,
@@ -54,9 +80,15 @@ class SniffHandReference:
         opener: int,
         scores: list[int],
         target: int,
+        settlement: str = "deduct",
+        undrawn: int = 0,
     ):
         if num_players not in (2, 3, 4):  # S1
             raise ValueError("num_players must be 2, 3 or 4")
+        if settlement not in SETTLEMENTS:  # S4a
+            raise ValueError(f"settlement must be one of {SETTLEMENTS}")
+        if undrawn not in (0, 1, 2):  # S4a: "the last one or two boneyard tiles"
+            raise ValueError("undrawn must be 0, 1 or 2")
         if len(hands) != num_players:
             raise ValueError("need one hand per seat")
         if not 0 <= opener < num_players:
@@ -76,11 +108,16 @@ class SniffHandReference:
         self.current_player: int = opener
         self.scores: list[int] = list(scores)
         self.target = target
+        self.settlement = settlement
+        self.undrawn = undrawn
         self.over = False
         self.result: str | None = None
         self.out_player: int | None = None
         self.winner: int | None = None
-        self.deductions: list[int] = [0] * num_players
+        self.deductions: list[int] = [0] * num_players  # S24 (deduct settlement only)
+        self.settled_side: int | None = None  # S4a All Fives: the side credited at the hand end
+        self.settled_points = 0
+        self.events: list[tuple[str, int, int]] = []
         self.last_credit = 0
         self.forced: tuple[int, int] | None = None  # S20: drawn playable tile that must be placed
         # layout
@@ -117,6 +154,19 @@ class SniffHandReference:
     def can_place(self, seat: int) -> bool:
         return any(self.placements_of(t) for t in self.hands[seat])
 
+    def can_draw(self) -> bool:
+        """S19/S4a: a tile can be drawn while more than ``undrawn`` tiles are left; otherwise
+        the boneyard counts as empty (for drawing, passing and blocking, S21)."""
+        return len(self.boneyard) > self.undrawn
+
+    def credit(self, side: int, points: int) -> None:
+        """Add ``points`` to a side's score; reaching the target wins at once (S3, S25)."""
+        if points:
+            self.scores[side] += points
+            self.events.append(("credit", side, points))
+        if self.scores[side] >= self.target:
+            self.over, self.winner = True, side
+
     # ------------------------------------------------------------------ API
     def legal_actions(self) -> list[int]:
         if self.over:
@@ -127,9 +177,9 @@ class SniffHandReference:
         acts = sorted(a for t in self.hands[seat] for a in self.placements_of(t))
         if acts:
             return acts  # S18: must play
-        if self.boneyard:
+        if self.can_draw():
             return [DRAW]  # S19
-        return [PASS]  # S21
+        return [PASS]  # S21 (with S4a: only undrawn tiles may be left)
 
     def apply(self, action: int) -> None:
         legal = self.legal_actions()
@@ -156,10 +206,9 @@ class SniffHandReference:
         total = sum(v for _, v in self.scored())
         credit = total if total > 0 and total % 5 == 0 else 0
         self.last_credit = credit
-        side = self.side_of(seat)
-        self.scores[side] += credit
-        if self.scores[side] >= self.target:  # S25: immediate win, no settlement
-            self.over, self.result, self.winner = True, "won", side
+        self.credit(self.side_of(seat), credit)
+        if self.winner is not None:  # S25: immediate win, no settlement
+            self.result = "won"
             return
         if not self.hands[seat]:  # S22: domino
             self.out_player = seat
@@ -170,19 +219,42 @@ class SniffHandReference:
         self.current_player = (seat + 1) % n  # S7
 
     def check_block(self) -> bool:
-        """S21 Decision: blocked as soon as the boneyard is empty and nobody can place."""
-        if self.boneyard or any(self.can_place(s) for s in range(self.num_players)):
+        """S21 Decision: blocked as soon as the boneyard is empty (S4a: holds only undrawn
+        tiles) and nobody can place."""
+        if self.can_draw() or any(self.can_place(s) for s in range(self.num_players)):
             return False
         self.settle("blocked")
         return True
 
     def settle(self, result: str) -> None:
-        """S23/S24: each hand rounded on its own, subtracted from its side's score."""
+        """S23: every hand's pips rounded on its own; then S24 or the S4a All Fives settlement."""
         self.over, self.result = True, result
-        for seat in range(self.num_players):
-            amount = round5(sum(a + b for a, b in self.hands[seat]))
-            self.deductions[seat] = amount
-            self.scores[self.side_of(seat)] -= amount
+        rounded = [round5(pips(hand)) for hand in self.hands]
+        if self.settlement == "deduct":  # S24: each seat's rounded pips off its side's score
+            for seat, amount in enumerate(rounded):
+                self.deductions[seat] = amount
+                self.scores[self.side_of(seat)] -= amount
+                if amount:
+                    self.events.append(("deduct", seat, amount))
+            return
+        side = self.all_fives_side()
+        if side is None:
+            return
+        # S4a: the opponents' hands, each rounded separately (S23); a partner's pips count for nobody
+        points = sum(amount for seat, amount in enumerate(rounded) if self.side_of(seat) != side)
+        self.settled_side, self.settled_points = side, points
+        self.credit(side, points)  # S4a/S25: this credit can win the match
+
+    def all_fives_side(self) -> int | None:
+        """S4a: who scores the All Fives settlement.  After a domino the side that went out;
+        when blocked the side of the lowest hand (fewest pips, before rounding).  Decision (the
+        rule text is silent on ties): nobody scores when seats of different sides tie for the
+        fewest; partners tying is no tie, their side scores."""
+        if self.result == "domino":
+            return self.side_of(self.out_player)
+        counts = [pips(hand) for hand in self.hands]
+        lowest = {self.side_of(seat) for seat, c in enumerate(counts) if c == min(counts)}
+        return lowest.pop() if len(lowest) == 1 else None
 
     # ------------------------------------------------------------------ layout
     def place(self, tile: tuple[int, int], arm: int) -> None:

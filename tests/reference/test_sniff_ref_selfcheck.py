@@ -323,3 +323,115 @@ def test_random_playouts_consistent(n):
             assert g.hands[g.out_player] == []
         else:
             assert not g.boneyard and not any(g.can_place(s) for s in range(n))
+
+
+# ---------------------------------------------------------------- S4a variants
+def test_variant_options_are_checked():
+    with pytest.raises(ValueError, match="settlement"):
+        S(2, [[(1, 4)], [(6, 6)]], [], 0, [0, 0], BIG, settlement="allsixes")
+    with pytest.raises(ValueError, match="undrawn"):
+        S(2, [[(1, 4)], [(6, 6)]], [], 0, [0, 0], BIG, undrawn=3)
+
+
+def test_deduct_settlement_records_non_zero_deductions():
+    g = S(3, [[(2, 3)], [(0, 3)], [(0, 1)]], [], 0, [0, 0, 0], BIG)
+    g.apply(encode((2, 3), 0))  # 2 + 3 = 5, domino; 3 -> 5 and 1 -> 0 (S23)
+    assert g.result == "domino" and g.deductions == [0, 5, 0] and g.scores == [5, -5, 0]
+    assert g.events == [("credit", 0, 5), ("deduct", 1, 5)]
+    assert g.settled_side is None and g.settled_points == 0
+
+
+def test_all_fives_domino_scores_opponents_rounded_pips():
+    g = S(2, [[(1, 4)], [(6, 6)]], [], 0, [0, 0], BIG, settlement="allfives")
+    g.apply(encode((1, 4), 0))  # credit 5; the opponent's 12 rounds to 10
+    assert g.over and g.result == "domino" and g.winner is None
+    assert g.scores == [15, 0] and g.deductions == [0, 0]
+    assert (g.settled_side, g.settled_points) == (0, 10)
+    assert g.events == [("credit", 0, 5), ("credit", 0, 10)]
+
+
+def test_all_fives_rounds_each_opponent_separately():
+    """3 players: 3 and 3 pips give 5 + 5 = 10, not round5(6) = 5 (S23)."""
+    g = S(3, [[(2, 3)], [(0, 3)], [(1, 2)]], [], 0, [0, 0, 0], BIG, settlement="allfives")
+    g.apply(encode((2, 3), 0))
+    assert g.scores == [15, 0, 0] and g.settled_points == 10
+
+
+def test_all_fives_partner_pips_count_for_nobody():
+    hands = [[(2, 3)], [(0, 3)], [(6, 6), (5, 6)], [(1, 2)]]
+    g = S(4, hands, [], 0, [0, 0], BIG, settlement="allfives")
+    g.apply(encode((2, 3), 0))  # seats 1 and 3: 5 + 5; seat 2's 23 pips ignored
+    assert g.scores == [15, 0] and (g.settled_side, g.settled_points) == (0, 10)
+
+
+def test_all_fives_zero_settlement_credits_nothing():
+    g = S(2, [[(1, 4)], [(0, 1)]], [], 0, [0, 0], BIG, settlement="allfives")
+    g.apply(encode((1, 4), 0))  # the opponent's 1 pip rounds to 0
+    assert g.scores == [5, 0] and g.events == [("credit", 0, 5)]
+    assert (g.settled_side, g.settled_points) == (0, 0)
+
+
+def test_all_fives_block_goes_to_the_lowest_hand():
+    g = S(2, [[(0, 0), (4, 6)], [(1, 2)]], [], 0, [0, 0], BIG, settlement="allfives")
+    g.apply(encode((0, 0), 0))  # nobody holds a 0: blocked; 10 pips against 3
+    assert g.result == "blocked" and g.out_player is None
+    assert g.scores == [0, 10] and g.events == [("credit", 1, 10)]
+
+
+@pytest.mark.parametrize(
+    ("hands", "scores"),
+    [
+        ([[(0, 0), (1, 3)], [(2, 2)], [(4, 6)]], [0, 0, 0]),  # seats 0 and 1 tie on 4: nobody
+        ([[(0, 0), (1, 3)], [(2, 2)], [(1, 1)]], [0, 0, 10]),  # seat 2 alone lowest: 5 + 5
+        ([[(0, 0), (1, 3)], [(2, 2)], [(5, 6)], [(1, 4)]], [0, 0]),  # seats 0 and 1 (two sides) tie
+        ([[(0, 0), (1, 3)], [(1, 4)], [(2, 2)], [(2, 3)]], [10, 0]),  # partners 0 and 2 tie: 5 + 5
+    ],
+)
+def test_all_fives_block_ties(hands, scores):
+    n = len(hands)
+    g = S(n, hands, [], 0, [0] * len(scores), BIG, settlement="allfives")
+    g.apply(encode((0, 0), 0))
+    assert g.result == "blocked" and g.scores == scores
+    assert g.events == [("credit", side, p) for side, p in enumerate(scores) if p]
+
+
+def test_all_fives_settlement_can_win():
+    g = S(2, [[(1, 4)], [(6, 6)]], [], 0, [0, 0], 14, settlement="allfives")
+    g.apply(encode((1, 4), 0))  # 5 < 14, then 5 + 10 = 15 >= 14 (S25)
+    assert g.over and g.result == "domino" and g.winner == 0 and g.scores == [15, 0]
+    g = S(2, [[(1, 4)], [(6, 6)]], [], 0, [0, 0], 5, settlement="allfives")
+    g.apply(encode((1, 4), 0))  # the placement credit already wins: no settlement
+    assert g.result == "won" and g.winner == 0 and g.scores == [5, 0] and g.settled_side is None
+
+
+@pytest.mark.parametrize("undrawn", [1, 2])
+@pytest.mark.parametrize("settlement", ["deduct", "allfives"])
+def test_undrawn_tiles_block_the_hand(undrawn, settlement):
+    """One drawable tile, then ``undrawn`` tiles that count as an empty boneyard (S4a)."""
+    left = [(2, 3), (2, 4)][:undrawn]
+    hands = [[(0, 0), (0, 5), (4, 4)], [(6, 6), (1, 2)]]
+    g = S(2, hands, [(3, 4), *left], 0, [0, 0], BIG, settlement=settlement, undrawn=undrawn)
+    g.apply(encode((0, 0), 0))
+    assert g.current_player == 1 and g.legal_actions() == [DRAW]
+    g.apply(DRAW)  # [3|4] does not fit the 0s; only undrawn tiles are left
+    assert g.boneyard == left and not g.over and g.legal_actions() == [PASS]  # seat 0 can still play
+    with pytest.raises(ValueError):
+        g.apply(DRAW)
+    g.apply(PASS)
+    g.apply(encode((0, 5), 0))  # 0 + 5 = 5 for seat 0; nobody holds a 0 or a 5 any more
+    assert g.over and g.result == "blocked" and g.boneyard == left
+    # seat 0 keeps [4|4] = 8, seat 1 [6|6][1|2][3|4] = 22
+    if settlement == "deduct":
+        assert g.scores == [5 - 10, -20] and g.deductions == [10, 20]
+    else:
+        assert g.scores == [5 + 20, 0] and (g.settled_side, g.settled_points) == (0, 20)
+
+
+def test_without_undrawn_every_tile_is_drawn():
+    hands = [[(0, 0), (0, 5), (4, 4)], [(6, 6), (1, 2)]]
+    g = S(2, hands, [(3, 4), (2, 3), (2, 4)], 0, [0, 0], BIG)
+    g.apply(encode((0, 0), 0))
+    for _ in range(3):
+        assert g.legal_actions() == [DRAW]
+        g.apply(DRAW)
+    assert g.boneyard == [] and g.legal_actions() == [PASS]
