@@ -62,7 +62,7 @@ class KernelPolicyAgent(Agent):
     policy: staticmethod
 
     def choose(self, view: SeatView) -> int:
-        return int(self.policy(view.array, view.params))
+        return int(view.run(self.policy))
 
 
 class SearchAgent(Agent):
@@ -93,7 +93,7 @@ class SearchAgent(Agent):
         self._rng = np.array(stream_state(seed), dtype=np.int32)
 
     def choose(self, view: SeatView) -> int:
-        return int(self.search(view.array, view.params, self.iterations, self._rng, self.greedy_rate))
+        return int(view.run(self.search, self.iterations, self._rng, self.greedy_rate))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(iterations={self.iterations})"

@@ -62,9 +62,10 @@ class KernelGame:
         and every slot lies in its range (``row_bounds``), so no row can make a kernel index
         outside it."""
         params = cls._checked_row("params", params, cls.param_bounds())
-        reference = cls(seed=0, _params=params)
-        state = cls._checked_row("state", state, cls.row_bounds(params), reference._state.shape)
-        return cls._from_row(state, params)
+        game = cls(seed=0, _params=params)
+        game._state[:] = cls._checked_row("state", state, cls.row_bounds(params), game._state.shape)
+        game.initial_state[:] = game._state
+        return game
 
     @classmethod
     def _from_row(cls, state: np.ndarray, params: np.ndarray) -> KernelGame:

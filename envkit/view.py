@@ -61,10 +61,21 @@ class SeatView:
         self.seat = seat
         self.obs_size = obs_size
         self.num_actions = num_actions
-        self.array = array
-        self.array.flags.writeable = False
+        self._row = array  # private and writable: kernels get the same array types as from Game
         self.params = params
         self._public: KernelGame | None = None
+
+    @property
+    def array(self) -> np.ndarray:
+        """The view row (read-only): the game's state layout, hidden slots canonical."""
+        view = self._row.view()
+        view.flags.writeable = False
+        return view
+
+    def run(self, kernel, *args: Any) -> Any:
+        """``kernel(view_row, params, *args)``: a compiled function of the view, such as an
+        agent's policy or search (it works on this view's own copy of the row)."""
+        return kernel(self._row, self.params, *args)
 
     # --- the seat's own information ---------------------------------------------------------------
     @property
@@ -73,7 +84,7 @@ class SeatView:
 
     @property
     def current_player(self) -> int:
-        return int(self.array[self.rules.cur_slot])
+        return int(self._row[self.rules.cur_slot])
 
     @property
     def is_to_act(self) -> bool:
@@ -81,7 +92,7 @@ class SeatView:
         return self.current_player == self.seat and not self.is_terminal()
 
     def is_terminal(self) -> bool:
-        return int(self.array[self.rules.status_slot]) != self.rules.live
+        return int(self._row[self.rules.status_slot]) != self.rules.live
 
     def hand(self) -> list:
         """The seat's own hand (in the game's ``hand`` format)."""
@@ -90,14 +101,14 @@ class SeatView:
     def observation(self) -> np.ndarray:
         """The seat's observation vector, equal to ``Game.observation(seat)``."""
         out = np.empty(self.obs_size, dtype=np.float32)
-        self.rules.write_observation(self.array, self.params, self.seat, out)
+        self.rules.write_observation(self._row, self.params, self.seat, out)
         return out
 
     def legal_mask(self) -> np.ndarray:
         """The seat's legal actions; all ``False`` when it is not to act."""
         mask = np.zeros(self.rules.num_actions, dtype=np.bool_)
         if self.is_to_act:
-            self.rules.legal_mask_into(self.array, self.params, mask)
+            self.rules.legal_mask_into(self._row, self.params, mask)
         return mask[: self.num_actions]
 
     def legal_actions(self) -> list[int]:
@@ -108,15 +119,15 @@ class SeatView:
         ``Game.action_features``); all zero when the seat is not to act."""
         out = np.zeros((self.num_actions, len(self.rules.action_feature_names)), dtype=np.float32)
         if self.is_to_act:
-            self.rules.action_features(self.array, self.params, out)
+            self.rules.action_features(self._row, self.params, out)
         return out
 
     def sample(self, seed: int | None = None) -> KernelGame:
         """A full game consistent with this view: the hidden tiles or cards dealt at random
         (respecting what is public, e.g. hand sizes and known voids), the rest as it is."""
         rng = np.array(stream_state(seed), dtype=np.int32)
-        state = np.empty_like(self.array)
-        self.rules.resample(self.array, self.params, self.seat, state, rng)
+        state = np.empty_like(self._row)
+        self.rules.resample(self._row, self.params, self.seat, state, rng)
         return self._game_cls._from_row(state, self.params)
 
     # --- public accessors of the game, read from the view ----------------------------------------------
@@ -130,7 +141,7 @@ class SeatView:
     def _game(self) -> KernelGame:
         """The view as a ``Game`` object, for the public accessors (never handed out)."""
         if self._public is None:
-            self._public = self._game_cls._from_row(self.array, self.params)
+            self._public = self._game_cls._from_row(self._row, self.params)
         return self._public
 
     def __eq__(self, other: object) -> bool:
@@ -139,11 +150,11 @@ class SeatView:
             and self._game_cls is other._game_cls
             and self.seat == other.seat
             and np.array_equal(self.params, other.params)
-            and np.array_equal(self.array, other.array)
+            and np.array_equal(self._row, other._row)
         )
 
     def __hash__(self) -> int:
-        return hash((self._game_cls.__name__, self.seat, self.params.tobytes(), self.array.tobytes()))
+        return hash((self._game_cls.__name__, self.seat, self.params.tobytes(), self._row.tobytes()))
 
     def __repr__(self) -> str:
         return f"SeatView({self._game_cls.__module__}.{self._game_cls.__name__}, seat={self.seat})"
