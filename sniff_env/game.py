@@ -279,6 +279,16 @@ class Game(KernelGame):
     def action_name(self, action: int) -> str:
         return action_name(action)
 
+    def redeal(self, deal: dict[str, Any]) -> None:
+        """Replace the hand about to start — before its opening placement — with ``deal`` (the
+        ``deal=`` format), for callers that deal by their own chance events (e.g. OpenSpiel's
+        chance nodes). ``ValueError`` once the hand has begun or the match is over."""
+        if self.is_terminal() or self._state[K.N_PLACED] != 0:
+            raise ValueError("redeal needs a hand that has not begun (no tile placed) in a live match")
+        load_deal(self._state, self._params, deal)
+        if not self.history:
+            self.initial_state[:] = self._state
+
     # --- the layout in the rule texts' terms ----------------------------------------------------
     def describe(self) -> dict[str, Any]:
         """The layout as the worked examples state it (API.md): tiles, spinner, connections,

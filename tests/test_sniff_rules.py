@@ -745,3 +745,18 @@ def test_invalid_env_options_rejected(options, message):
     """API.md: the env's options are checked with a helpful ValueError."""
     with pytest.raises(ValueError, match=message):
         sniff_env.raw_env(**options)
+
+
+def test_redeal_replaces_a_hand_that_has_not_begun():
+    """API: ``redeal`` sets the next hand's deal (S5, S6) before its opening; refused afterwards."""
+    g = Game(2, seed=0)
+    deal = {"hands": [[(0, 0), (1, 1)], [(2, 2), (3, 3)]], "boneyard": [(4, 4)], "opener": 1}
+    g.redeal(deal)
+    assert (g.hand(0), g.hand(1), g.boneyard, g.current_player) == ([(0, 0), (1, 1)], [(2, 2), (3, 3)], [(4, 4)], 1)
+    before = g.state_array.tobytes()
+    with pytest.raises(ValueError, match="dealt twice"):
+        g.redeal({"hands": [[(0, 0)], [(0, 0)]]})
+    assert g.state_array.tobytes() == before
+    g.apply(g.legal_actions()[0])
+    with pytest.raises(ValueError, match="has not begun"):
+        g.redeal(deal)
