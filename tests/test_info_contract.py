@@ -42,8 +42,8 @@ def check_infos(make_env, options: dict, games: int) -> int:
     for seed in range(games):
         env = make_env(**options)
         env.reset(seed=seed)
-        for agent in env.agent_iter(max_iter=3000):
-            obs, _, terminated, truncated, info = env.last()
+        for _agent in env.agent_iter(max_iter=3000):
+            obs, _, terminated, truncated, _info = env.last()
             action = None if terminated or truncated else rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
             env.step(action)
             for values in env.infos.values():
@@ -71,8 +71,8 @@ def test_infos_stack_into_a_batch():
     env.reset(seed=3)
     rows = []
     rng = random.Random(3)
-    for agent in env.agent_iter(max_iter=400):
-        obs, _, terminated, truncated, info = env.last()
+    for _agent in env.agent_iter(max_iter=400):
+        obs, _, terminated, truncated, _info = env.last()
         env.step(None if terminated or truncated else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
         rows += [i for i in env.infos.values() if i]
     batch = {key: np.stack([np.asarray(r[key]) for r in rows]) for key in rows[0]}
