@@ -1,7 +1,8 @@
 """Independent pure-Python reference for the card game "12" (Jamaican Sniping).
 
 Derived only from the rule book, RULES.md Part T (T1-T15 with its Decisions), and the
-public API of ``twelve_env``.  Standard library only; written for clarity, not speed.  Used as the oracle of a differential test against the compiled engine.
+public API of ``twelve_env``.  Standard library only; written for clarity, not speed.
+Used as the oracle of a differential test against the compiled engine.
 
 Rank ids: bridge deck 0..12 = A, 2, ..., 10, J, Q, K; numbers deck 0..10 = values 1..11.
 """
