@@ -1,4 +1,4 @@
-"""American Sniff dominoes for reinforcement learning (RULES.md Part S).
+"""American Sniff dominoes for reinforcement learning (docs/rules.md Part S).
 
 >>> import sniff_env
 >>> env = sniff_env.env(num_players=4)
@@ -8,7 +8,7 @@
 ((135,), dtype('int8'))
 """
 
-from sniff_env.env import env, raw_env
+from sniff_env.env import env, raw_env, single_agent_env
 from sniff_env.game import Game
 from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS, TILES, decode_action, encode_action
 from sniff_env.vector import VectorGame
@@ -24,4 +24,5 @@ __all__ = [
     "encode_action",
     "env",
     "raw_env",
+    "single_agent_env",
 ]

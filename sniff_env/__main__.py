@@ -153,7 +153,9 @@ PLAY_OPTIONS = [
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser("sniff", "American Sniff dominoes (RULES.md Part S)", (2, 3, 4), 4, play_extra=PLAY_OPTIONS)
+    parser = build_parser(
+        "sniff", "American Sniff dominoes (rules: docs/rules.md Part S)", (2, 3, 4), 4, play_extra=PLAY_OPTIONS
+    )
     args = parser.parse_args(argv)
     if args.command == "arena":
         run_arena(args, arena_table(args.players))

@@ -7,7 +7,7 @@
 | Observation        | dict: ``observation`` float32[135], ``action_mask`` int8[114]           |
 | State              | float32[247] (``state()``): the observation of the seat to act + hidden tiles |
 
-The game is RULES.md Part S. The observation layout is the table in ``sniff_env.observation``.
+The game is docs/rules.md Part S. The observation layout is the table in ``sniff_env.observation``.
 
 Options (``sniff_env.env(**options)`` / ``raw_env(**options)``):
 

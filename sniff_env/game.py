@@ -114,7 +114,7 @@ def load_deal(state: np.ndarray, params: np.ndarray, deal: dict[str, Any]) -> No
 
 
 class Game(KernelGame):
-    """One match of American Sniff to the target score (RULES.md S1–S27).
+    """One match of American Sniff to the target score (docs/rules.md S1–S27).
 
     When a hand ends (S22) it is settled (S23–S24) and the next hand is dealt at once from the
     match's own random stream; ``current_player`` is then the new opener (S6). DRAW (112) and
@@ -210,7 +210,7 @@ class Game(KernelGame):
             ("settled side", (K.SETTLED_SIDE, K.SETTLED_SIDE + 1), -1, seats - 1),
         ]
 
-    # --- accessors (API.md) ---------------------------------------------------------------------
+    # --- accessors (docs/api.md) ---------------------------------------------------------------------
     @property
     def num_players(self) -> int:
         return int(self._params[K.P_PLAYERS])
@@ -291,7 +291,7 @@ class Game(KernelGame):
 
     # --- the layout in the rule texts' terms ----------------------------------------------------
     def describe(self) -> dict[str, Any]:
-        """The layout as the worked examples state it (API.md): tiles, spinner, connections,
+        """The layout as the worked examples state it (docs/api.md): tiles, spinner, connections,
         open spots with their pips, scored contributions, their total and the last credit."""
         s = self._state
         tiles, connections = [], []

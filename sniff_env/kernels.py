@@ -1,4 +1,4 @@
-"""Compiled rules of American Sniff: the single source of truth (RULES.md Part S).
+"""Compiled rules of American Sniff: the single source of truth (docs/rules.md Part S).
 
 One match is one ``int32`` row (``STATE_SIZE`` slots, laid out below); the match's options are a
 second small row (``PARAMS_SIZE``). Every function here is ``numba.njit(cache=True)``, touches only
@@ -79,7 +79,7 @@ STATE_SIZE = 108
 LIVE, WON, TRUNCATED, HAND_OVER = 0, 1, 2, 3
 # LAST_RESULT values
 NO_RESULT, DOMINO, BLOCKED = 0, 1, 2
-# sides of a tile (API.md describe())
+# sides of a tile (docs/api.md describe())
 LOW, HIGH, LINE_A, LINE_B, ARM_A, ARM_B = range(6)
 SIDE_NAMES = ("low", "high", "line_a", "line_b", "arm_a", "arm_b")
 # bit flags returned by apply()

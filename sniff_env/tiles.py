@@ -1,4 +1,4 @@
-"""The double-six set (S2) and the action ids of API.md.
+"""The double-six set (S2) and the action ids of docs/api.md.
 
 Tile index ``i`` enumerates ``(0,0), (0,1), … (0,6), (1,1), … (6,6)``. Action ``tile * 4 + arm``
 places a tile on arm 0/1 (the main line's ends) or 2/3 (the Sniff's side arms); ``DRAW`` (S19)

@@ -1,5 +1,5 @@
 """Differential test: the compiled engine (``sniff_env.Game``) against the independent pure-Python
-reference of one hand (``tests/reference/sniff_ref.py``, written from RULES.md Part S only).
+reference of one hand (``tests/reference/sniff_ref.py``, written from docs/rules.md Part S only).
 
 Random matches (actions drawn by a seeded ``random.Random``) are played in both. At every hand
 start a fresh ``SniffHandReference`` is built from the ``Game``'s hands, boneyard, opener, scores,

@@ -1,4 +1,4 @@
-"""The PettingZoo environments ``sniff_env.env`` / ``sniff_env.raw_env`` (API.md "Environments")."""
+"""The PettingZoo environments ``sniff_env.env`` / ``sniff_env.raw_env`` (docs/api.md "Environments")."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def random_episode(e, rnd: random.Random, seed: int, on_step=None) -> dict[str, 
 @pytest.mark.filterwarnings("ignore:.*ignoring unknown reset options")
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_pettingzoo_api(config):
-    """API.md: a standard PettingZoo AEC env (PettingZoo's api_test)."""
+    """docs/api.md: a standard PettingZoo AEC env (PettingZoo's api_test)."""
     api_test(sniff_env.env(**config), num_cycles=300)
 
 
@@ -147,7 +147,7 @@ def scored_ends(info: dict) -> list:
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_infos_carry_credit_and_scored_after_placements(n):
-    """API.md/S17: after a placement that leaves the hand running, infos[actor] holds its credit
+    """docs/api.md/S17: after a placement that leaves the hand running, infos[actor] holds its credit
     (the actor side's score change) and the scored contributions of describe()."""
     rnd = random.Random(n)
     seen = Counter()
@@ -206,7 +206,7 @@ def test_observation_is_write_observation_of_the_game(n):
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_reset_seed_plays_same_game_as_game_seed(n):
-    """API.md: reset(seed=s) yields the same game as Game(seed=s)."""
+    """docs/api.md: reset(seed=s) yields the same game as Game(seed=s)."""
     rnd = random.Random(n)
     for seed in (0, 11, 2024):
         e = sniff_env.raw_env(num_players=n, target=100)
@@ -222,7 +222,7 @@ def test_reset_seed_plays_same_game_as_game_seed(n):
 
 
 def test_reset_with_deal_option():
-    """API.md: reset(options={"deal": …}) fixes the first hand like Game(deal=…)."""
+    """docs/api.md: reset(options={"deal": …}) fixes the first hand like Game(deal=…)."""
     deal = {"hands": [[(1, 4), (2, 2)], [(3, 3)], [(0, 6), (5, 5)]], "boneyard": [(0, 0)], "opener": 2}
     e = sniff_env.raw_env(num_players=3)
     e.reset(seed=1, options={"deal": deal})
@@ -234,7 +234,7 @@ def test_reset_with_deal_option():
 
 
 def test_reset_with_bad_deal_raises():
-    """API.md: an invalid deal in the reset options is a ValueError."""
+    """docs/api.md: an invalid deal in the reset options is a ValueError."""
     e = sniff_env.raw_env(num_players=2)
     with pytest.raises(ValueError, match="twice"):
         e.reset(seed=1, options={"deal": {"hands": [[(1, 4)], [(4, 1)]], "boneyard": [], "opener": 0}})
@@ -242,7 +242,7 @@ def test_reset_with_bad_deal_raises():
 
 # --------------------------------------------------------------------------- illegal actions
 def test_raw_env_illegal_action_raises_and_changes_nothing():
-    """API.md: raw_env.step with an illegal action raises ValueError naming the legal moves; nothing changes."""
+    """docs/api.md: raw_env.step with an illegal action raises ValueError naming the legal moves; nothing changes."""
     e = sniff_env.raw_env(num_players=2)
     e.reset(
         seed=0, options={"deal": {"hands": [[(2, 5), (6, 6)], [(5, 6), (0, 0)]], "boneyard": [(1, 1)], "opener": 0}}

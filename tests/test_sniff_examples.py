@@ -1,6 +1,6 @@
 """The worked examples of the German Sniff rule text, replayed through the public ``Game`` API.
 
-RULES.md makes every ``Angelegt:`` block of ``seeds/000_f845a6ebb8d4b6b8.txt`` a test vector
+docs/rules.md makes every ``Angelegt:`` block of ``seeds/000_f845a6ebb8d4b6b8.txt`` a test vector
 (S9–S17). The blocks are parsed out of the seed text at test time, never retyped: each detailed
 sentence lists the tiles in placement order, the spinner, every connection, every free
 attachment spot with its pip, every scored contribution, their total and the credit of the
@@ -121,7 +121,7 @@ EXAMPLES = parse_examples()
 
 
 def arms_from_connections(tiles, connections) -> list[int]:
-    """The arm of every tile, by API.md's rules, from the parsed connections alone."""
+    """The arm of every tile, by docs/api.md's rules, from the parsed connections alone."""
     parent_of = {child: (parent, side) for (parent, side), (child, _) in connections}
     opening = tiles[0]
     arm: dict[tuple[int, int], int] = {opening: 0}
@@ -157,7 +157,7 @@ def multiset_view(desc: dict) -> dict:
 
 
 def test_seed_text_has_exactly_eleven_worked_examples():
-    """RULES.md: every ``Angelegt:`` block is a test vector; the German text has 11."""
+    """docs/rules.md: every ``Angelegt:`` block is a test vector; the German text has 11."""
     assert len(EXAMPLES) == 11
 
 

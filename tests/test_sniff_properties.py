@@ -1,5 +1,5 @@
 """Invariants of ``sniff_env.Game`` over random seeds, player counts, deals and action choices
-(hypothesis). Each property cites the rules or API.md clause it guards."""
+(hypothesis). Each property cites the rules or docs/api.md clause it guards."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def random_match(n, seed, target, rnd: random.Random, **kw):
 
 @st.composite
 def partial_deals(draw):
-    """A first hand with any non-empty hand sizes and boneyard length; the rest is out of play (API.md)."""
+    """A first hand with any non-empty hand sizes and boneyard length; the rest is out of play (docs/api.md)."""
     n = draw(players)
     tiles = list(draw(st.permutations(TILES)))
     sizes = [draw(st.integers(1, 7)) for _ in range(n)]
@@ -94,7 +94,7 @@ def test_scores_equal_sum_of_events(n, seed, target, rnd):
 @SETTINGS
 @given(players, seeds, st.integers(0, 80), st.randoms(use_true_random=False))
 def test_clone_is_independent(n, seed, moves, rnd):
-    """API.md: clone() is an independent copy; playing on the clone leaves the original unchanged."""
+    """docs/api.md: clone() is an independent copy; playing on the clone leaves the original unchanged."""
     game = Game(num_players=n, seed=seed)
     for _ in range(moves):
         if game.is_terminal():

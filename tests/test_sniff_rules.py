@@ -1,4 +1,4 @@
-"""One or more scripted tests per rule S1–S27 of RULES.md Part S, through the public ``Game`` API.
+"""One or more scripted tests per rule S1–S27 of docs/rules.md Part S, through the public ``Game`` API.
 
 Every expectation below is worked out by hand from the rule it cites (the docstrings show the
 arithmetic), never copied from the engine's output. Deals are fixed with ``Game(deal=…)``;
@@ -76,7 +76,7 @@ def test_s1_player_count_outside_two_to_four_rejected(n):
 
 # --------------------------------------------------------------------------- S2 tiles, actions
 def test_s2_double_six_set_in_api_order():
-    """S2 / API.md: 28 tiles (a, b), 0 <= a <= b <= 6, enumerated (0,0), (0,1), … (0,6), (1,1), … (6,6)."""
+    """S2 / docs/api.md: 28 tiles (a, b), 0 <= a <= b <= 6, enumerated (0,0), (0,1), … (0,6), (1,1), … (6,6)."""
     expected = []
     for a in range(7):
         for b in range(a, 7):
@@ -86,7 +86,7 @@ def test_s2_double_six_set_in_api_order():
 
 
 def test_action_encoding_round_trip():
-    """API.md: place = tile_index * 4 + arm (0–111), DRAW 112, PASS 113, Discrete(114)."""
+    """docs/api.md: place = tile_index * 4 + arm (0–111), DRAW 112, PASS 113, Discrete(114)."""
     for index, tile in enumerate(TILES):
         for arm in range(4):
             action = encode_action(tile, arm)
@@ -100,7 +100,7 @@ def test_action_encoding_round_trip():
 
 @pytest.mark.parametrize("bad", [(lambda: encode_action((1, 2), 4)), (lambda: decode_action(114))])
 def test_action_encoding_rejects_out_of_range(bad):
-    """API.md: arms are 0–3 and ids 0–113."""
+    """docs/api.md: arms are 0–3 and ids 0–113."""
     with pytest.raises(ValueError):
         bad()
 
@@ -650,7 +650,7 @@ def _midgame(seed=3) -> Game:
 
 @pytest.mark.parametrize("kind", ["not_in_mask", "draw", "pass", "negative", "too_big"])
 def test_illegal_action_raises_naming_legal_moves_and_changes_nothing(kind):
-    """API.md: an illegal action raises ValueError naming the legal actions; the state is unchanged."""
+    """docs/api.md: an illegal action raises ValueError naming the legal actions; the state is unchanged."""
     g = _midgame()
     legal = g.legal_actions()
     action = {
@@ -672,7 +672,7 @@ def test_illegal_action_raises_naming_legal_moves_and_changes_nothing(kind):
 
 @pytest.mark.parametrize("action", ["12", 3.0, None])
 def test_non_integer_action_rejected(action):
-    """API.md: actions are integer ids."""
+    """docs/api.md: actions are integer ids."""
     g = _midgame()
     state = np.array(g.state_array)
     with pytest.raises(ValueError):
@@ -681,7 +681,7 @@ def test_non_integer_action_rejected(action):
 
 
 def test_numpy_integer_action_accepted():
-    """API.md: an action id may be any integer type (environments pass numpy integers)."""
+    """docs/api.md: an action id may be any integer type (environments pass numpy integers)."""
     g = make([[(2, 3), (6, 6)], [(0, 1)]], boneyard=[(0, 0)])
     g.apply(np.int64(encode_action((2, 3), 0)))
     assert g.describe()["tiles"] == [(2, 3)]
@@ -707,7 +707,7 @@ def test_numpy_integer_action_accepted():
     ],
 )
 def test_invalid_deal_rejected_with_reason(deal, message):
-    """API.md/S2/S5: a deal with a duplicate tile, wrong hand count, bad pip, empty hand or bad opener
+    """docs/api.md/S2/S5: a deal with a duplicate tile, wrong hand count, bad pip, empty hand or bad opener
     is refused with a ValueError saying what is wrong."""
     with pytest.raises(ValueError, match=re.escape(message)):
         Game(num_players=2, seed=0, deal=deal)
@@ -742,7 +742,7 @@ def test_invalid_game_options_rejected(options, message):
     ],
 )
 def test_invalid_env_options_rejected(options, message):
-    """API.md: the env's options are checked with a helpful ValueError."""
+    """docs/api.md: the env's options are checked with a helpful ValueError."""
     with pytest.raises(ValueError, match=message):
         sniff_env.raw_env(**options)
 

@@ -1,12 +1,12 @@
 """Differential test: the compiled engine (``twelve_env.Game``) against the independent pure-Python
-reference (``tests/reference/twelve_ref.py``, written from RULES.md Part T only).
+reference (``tests/reference/twelve_ref.py``, written from docs/rules.md Part T only).
 
 Every case is a player count (2–7) × deck × the T10 variant. Two kinds of games are played, with
 actions drawn from a seeded ``random.Random``:
 
 - seeded games: ``Game(seed=…)`` deals (T5, T6) and the reference is built from the Game's initial
   hands, stock, face-up card and first player;
-- random partial deals (API.md ``deal``): random hand sizes 1–7, random stock lengths including 0
+- random partial deals (docs/api.md ``deal``): random hand sizes 1–7, random stock lengths including 0
   and 1, sixes made more likely — these reach the rare corners (T11 draws running the stock out,
   T13 starting at once or through a turn-up, T14) far more often than full deals.
 

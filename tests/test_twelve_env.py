@@ -1,4 +1,4 @@
-"""The PettingZoo environments ``twelve_env.env`` / ``twelve_env.raw_env`` (API.md "Twelve")."""
+"""The PettingZoo environments ``twelve_env.env`` / ``twelve_env.raw_env`` (docs/api.md "Twelve")."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def same(a: dict, b: dict) -> bool:
 @pytest.mark.filterwarnings("ignore:.*ignoring unknown reset options")
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_pettingzoo_api(config):
-    """API.md: a standard PettingZoo AEC env (PettingZoo's api_test)."""
+    """docs/api.md: a standard PettingZoo AEC env (PettingZoo's api_test)."""
     api_test(twelve_env.env(**config), num_cycles=300)
 
 
@@ -82,7 +82,7 @@ def test_pettingzoo_render(config, capsys):
 @pytest.mark.parametrize("n", [2, 4, 7])
 @pytest.mark.parametrize("deck", ["bridge", "numbers"])
 def test_reset_seed_plays_the_same_game_as_game_seed(n, deck):
-    """API.md: reset(seed=s) deals exactly Game(seed=s); the same moves keep them identical."""
+    """docs/api.md: reset(seed=s) deals exactly Game(seed=s); the same moves keep them identical."""
     rng = random.Random(n)
     for seed in (0, 7, 2**40 + 3):
         e = twelve_env.raw_env(num_players=n, deck=deck)
@@ -113,7 +113,7 @@ def test_reset_without_seed_continues_the_seeded_stream():
 
 
 def test_reset_options_deal():
-    """API.md: reset(options={"deal": …}) sets the position exactly as Game(deal=…) does."""
+    """docs/api.md: reset(options={"deal": …}) sets the position exactly as Game(deal=…) does."""
     e = twelve_env.raw_env(num_players=2)
     e.reset(seed=5, options={"deal": {**DEAL, "first_player": 1}})
     g = e.game
@@ -129,7 +129,7 @@ def test_reset_options_deal():
 
 
 def test_reset_options_deal_in_wrapped_env():
-    """API.md: the deal passes through PettingZoo's wrappers too."""
+    """docs/api.md: the deal passes through PettingZoo's wrappers too."""
     e = twelve_env.env(num_players=2)
     e.reset(options={"deal": DEAL})
     assert e.unwrapped.game.hand(0) == [A, SEVEN, K]
@@ -139,7 +139,7 @@ def test_reset_options_deal_in_wrapped_env():
 
 
 def test_reset_with_invalid_deal_raises():
-    """API.md: an impossible deal is rejected by reset with the same ValueError as Game."""
+    """docs/api.md: an impossible deal is rejected by reset with the same ValueError as Game."""
     e = twelve_env.raw_env(num_players=2)
     with pytest.raises(ValueError, match="3 hands for 2 players"):
         e.reset(options={"deal": {**DEAL, "hands": [[A], [TWO], [THREE]]}})
@@ -206,7 +206,7 @@ def test_infos_captured_with_six_on_six():
 
 
 def test_illegal_action_in_raw_env_raises_and_changes_nothing():
-    """API.md: raw_env.step with an illegal action raises ValueError naming the legal ranks and
+    """docs/api.md: raw_env.step with an illegal action raises ValueError naming the legal ranks and
     leaves the game, rewards, infos, observations and the agent to act unchanged."""
     e = twelve_env.raw_env(num_players=2)
     e.reset(options={"deal": DEAL})

@@ -36,7 +36,7 @@ seeds = st.integers(min_value=0, max_value=2**63 - 1)
 
 
 def random_deal(n: int, deck: str, rng: random.Random) -> dict:
-    """A partial deal (API.md): random hand sizes 1–6, random stock length, sixes often in play."""
+    """A partial deal (docs/api.md): random hand sizes 1–6, random stock length, sixes often in play."""
     cards = [r for r in range(RANKS[deck]) for _ in range(4)]
     rng.shuffle(cards)
     if rng.random() < 0.5:
@@ -122,7 +122,7 @@ def test_cards_conserved_in_seeded_games(n, deck, extra, seed, rng):
 @SETTINGS
 @given(n=players, deck=decks, extra=st.booleans(), rng=st.randoms(use_true_random=False))
 def test_cards_conserved_in_partial_deals(n, deck, extra, rng):
-    """API.md deal + T8–T14: with a partial deal the cards in play stay exactly the dealt ones."""
+    """docs/api.md deal + T8–T14: with a partial deal the cards in play stay exactly the dealt ones."""
     deal = random_deal(n, deck, rng)
     g = Game(num_players=n, deck=deck, deal=deal, capture_extra_turn=extra)
     t = play_checked(g, rng)
@@ -247,7 +247,7 @@ def test_win_rewards_are_zero_until_the_end(n, deck, seed, rng):
 @SETTINGS
 @given(n=players, deck=decks, extra=st.booleans(), seed=seeds, rng=st.randoms(use_true_random=False))
 def test_clone_is_independent(n, deck, extra, seed, rng):
-    """API.md clone(): playing on a clone never changes the original, and the same moves on both
+    """docs/api.md clone(): playing on a clone never changes the original, and the same moves on both
     give the same state."""
     g = Game(num_players=n, deck=deck, seed=seed, capture_extra_turn=extra)
     for _ in range(rng.randrange(12)):

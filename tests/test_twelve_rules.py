@@ -1,7 +1,7 @@
-"""Scripted positions for every rule of "12" (RULES.md Part T, T1–T15 with the Decisions).
+"""Scripted positions for every rule of "12" (docs/rules.md Part T, T1–T15 with the Decisions).
 
 Every expectation below is worked out by hand from the rule it cites. Bridge rank ids are
-A, 2, …, 10, J, Q, K = 0 … 12 (API.md); number-deck id ``v - 1`` is the card of value ``v``.
+A, 2, …, 10, J, Q, K = 0 … 12 (docs/api.md); number-deck id ``v - 1`` is the card of value ``v``.
 Hands read back from ``Game.hand`` are sorted rank ids; the stock is drawn front first.
 """
 
@@ -63,7 +63,7 @@ def test_t1_deck_composition(deck, size, n):
 
 @pytest.mark.parametrize(("deck", "ranks"), [("bridge", 13), ("numbers", 11)])
 def test_t1_action_spaces(deck, ranks):
-    """T1/API.md: one action per rank — Discrete(13) for the bridge deck, Discrete(11) for numbers."""
+    """T1/docs/api.md: one action per rank — Discrete(13) for the bridge deck, Discrete(11) for numbers."""
     g = Game(num_players=3, deck=deck, seed=4)
     assert g.num_actions == ranks
     assert g.legal_mask().shape == (ranks,)
@@ -218,7 +218,7 @@ def test_t5_face_up_card_comes_from_the_stock_top():
 
 
 def test_t5_deal_option_sets_position():
-    """T5/API.md: a given deal is used as is — hands, stock front first, the face-up card; cards left
+    """T5/docs/api.md: a given deal is used as is — hands, stock front first, the face-up card; cards left
     out are out of play."""
     g = make([[A, TWO, THREE], [FOUR]], [FIVE, SIX, SEVEN], EIGHT, first=1)
     assert hands(g) == [[A, TWO, THREE], [FOUR]]
@@ -658,7 +658,7 @@ def test_t15_negative_final_scores():
 
 # ----------------------------------------------------------------------------- illegal actions
 def test_illegal_action_names_legal_ranks_and_changes_nothing():
-    """T7/API.md: an illegal action raises ValueError naming the legal ranks; the state row and the
+    """T7/docs/api.md: an illegal action raises ValueError naming the legal ranks; the state row and the
     history are unchanged."""
     g = make([[A, K, K], [TWO, THREE]], [SEVEN, SEVEN], NINE)
     g.apply(K)  # K on 9: no capture, draws a 7
@@ -681,7 +681,7 @@ def test_illegal_action_names_legal_ranks_and_changes_nothing():
 
 
 def test_no_action_after_game_over():
-    """T12/API.md: once the game is over every action is a ValueError and nothing changes."""
+    """T12/docs/api.md: once the game is over every action is a ValueError and nothing changes."""
     g = make([[K], [TWO, THREE]], [FOUR, FIVE], Q)
     g.apply(K)
     state = np.array(g.state_array)
@@ -692,7 +692,7 @@ def test_no_action_after_game_over():
 
 
 def test_state_array_is_read_only():
-    """API.md: state_array is a read-only view (the rules can only be changed through apply)."""
+    """docs/api.md: state_array is a read-only view (the rules can only be changed through apply)."""
     g = Game(num_players=2, seed=0)
     with pytest.raises(ValueError):
         g.state_array[0] = 1
@@ -721,7 +721,7 @@ GOOD = {"hands": [[A, TWO], [THREE]], "stock": [FOUR], "face_up": FIVE, "first_p
     ],
 )
 def test_invalid_deal_rejected(change, pattern):
-    """T1/T4/T5/T6/API.md: an impossible deal is a ValueError saying what is wrong."""
+    """T1/T4/T5/T6/docs/api.md: an impossible deal is a ValueError saying what is wrong."""
     with pytest.raises(ValueError, match=pattern):
         Game(num_players=2, deal={**GOOD, **change})
 
@@ -745,14 +745,14 @@ def test_invalid_deal_numbers_deck_rank_out_of_range():
     ids=["not-a-dict", "no-face-up", "unknown-key", "no-hands"],
 )
 def test_malformed_deal_rejected(deal):
-    """API.md: the deal is a dict with hands, stock, face_up and first_player; anything else is a
+    """docs/api.md: the deal is a dict with hands, stock, face_up and first_player; anything else is a
     ValueError showing the expected shape."""
     with pytest.raises(ValueError, match=r"deal (must be a dict|lacks|has unknown keys)"):
         Game(num_players=2, deal=deal)
 
 
 def test_invalid_options_rejected():
-    """T1/T4/API.md: bad options are ValueErrors naming the option."""
+    """T1/T4/docs/api.md: bad options are ValueErrors naming the option."""
     with pytest.raises(ValueError, match="deck"):
         twelve_env.env(deck="tarot")
     with pytest.raises(ValueError, match="reward"):

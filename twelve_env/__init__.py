@@ -1,4 +1,4 @@
-"""The card game "12" (Jamaican Sniping) for reinforcement learning (RULES.md Part T).
+"""The card game "12" (Jamaican Sniping) for reinforcement learning (docs/rules.md Part T).
 
 >>> import twelve_env
 >>> env = twelve_env.env(num_players=3)
@@ -9,8 +9,8 @@
 """
 
 from twelve_env.cards import card_value, rank_name
-from twelve_env.env import env, raw_env
+from twelve_env.env import env, raw_env, single_agent_env
 from twelve_env.game import Game
 from twelve_env.vector import VectorGame
 
-__all__ = ["Game", "VectorGame", "card_value", "env", "rank_name", "raw_env"]
+__all__ = ["Game", "VectorGame", "card_value", "env", "rank_name", "raw_env", "single_agent_env"]

@@ -114,7 +114,9 @@ PLAY_UI = GameUI(
 
 def main(argv: Sequence[str] | None = None) -> int:
     deck = (("--deck",), {"choices": ("bridge", "numbers"), "default": "bridge"})
-    parser = build_parser("twelve", '"12" (Jamaican Sniping), RULES.md Part T', range(2, 8), 3, extra=[deck])
+    parser = build_parser(
+        "twelve", '"12" (Jamaican Sniping), rules: docs/rules.md Part T', range(2, 8), 3, extra=[deck]
+    )
     args = parser.parse_args(argv)
     if args.command == "arena":
         run_arena(args, arena_table(args.players, deck=args.deck))

@@ -1,4 +1,4 @@
-"""Ranks, values and action ids of "12" (RULES.md T1–T3, API.md).
+"""Ranks, values and action ids of "12" (docs/rules.md T1–T3, docs/api.md).
 
 ``deck="bridge"``: actions ``0 … 12`` = A, 2, …, 10, J, Q, K; ``deck="numbers"``: actions
 ``0 … 10`` = the values 1 … 11. Every rank comes four times. Rank ``r`` is worth ``r + 1``,

@@ -7,7 +7,7 @@
 | Observation        | dict: ``observation`` float32[69] (bridge) / [61] (numbers), ``action_mask`` int8 |
 | State              | ``state()``: the observation of the seat to act + every hidden card (by rank) |
 
-The game is RULES.md Part T. The observation layout is the table in ``twelve_env.observation``.
+The game is docs/rules.md Part T. The observation layout is the table in ``twelve_env.observation``.
 
 Options:
 

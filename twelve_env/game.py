@@ -77,7 +77,7 @@ def load_deal(state: np.ndarray, params: np.ndarray, deck: str, deal: dict[str, 
 
 
 class Game(KernelGame):
-    """One game of "12" (RULES.md T1–T15); one game is one episode.
+    """One game of "12" (docs/rules.md T1–T15); one game is one episode.
 
     Args:
         num_players: 2 to 7 (T4); seats play in order (T6).

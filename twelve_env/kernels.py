@@ -1,4 +1,4 @@
-"""Compiled rules of "12" (Jamaican Sniping): the single source of truth (RULES.md Part T).
+"""Compiled rules of "12" (Jamaican Sniping): the single source of truth (docs/rules.md Part T).
 
 One game is one ``int32`` row (``STATE_SIZE`` slots); its options are a small ``PARAMS_SIZE`` row.
 Every function is ``numba.njit(cache=True)`` over these arrays only, so batches of rows can be

@@ -1,6 +1,6 @@
 """Independent pure-Python reference for ONE HAND of American Sniff (dominoes).
 
-Derived only from RULES.md Part S (S1-S27 with its Decisions, including the S4a variants),
+Derived only from docs/rules.md Part S (S1-S27 with its Decisions, including the S4a variants),
 the public action/layout conventions of the Sniff API and the worked examples of the
 original rule text.  Standard library only; written for clarity, not speed.  Used as the
 oracle of a differential test against the compiled engine.

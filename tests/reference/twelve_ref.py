@@ -1,6 +1,6 @@
 """Independent pure-Python reference for the card game "12" (Jamaican Sniping).
 
-Derived only from the rule book, RULES.md Part T (T1-T15 with its Decisions), and the
+Derived only from the rule book, docs/rules.md Part T (T1-T15 with its Decisions), and the
 public API of ``twelve_env``.  Standard library only; written for clarity, not speed.
 Used as the oracle of a differential test against the compiled engine.
 
