@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import sys
@@ -14,7 +15,7 @@ from envkit import arena, report
 from envkit.arena import Table
 from envkit.game import KernelGame
 from envkit.play import add_play_options
-from envkit.records import replay_steps
+from envkit.records import replay_steps, split_records
 
 #: ``narrate(before, after, seat, action)``: the text for one move (it may include a table)
 Narrate = Callable[[KernelGame, KernelGame, int, int], str]
@@ -36,11 +37,20 @@ def build_parser(
     demo = sub.add_parser("demo", help="watch one game between random players (the default)")
     arena = sub.add_parser("arena", help="round robin of agents on shared (duplicate) deals")
     play = sub.add_parser("play", help="play against the built-in agents in the terminal")
-    replay = sub.add_parser("replay", help="replay a match record (JSON) in the terminal, or as a GIF / PNG strip")
-    replay.add_argument("file", type=Path, help="a record written by Game.to_record() / arena --records")
+    replay = sub.add_parser("replay", help="replay a match record in the terminal, or as a GIF / PNG strip")
+    replay.add_argument(
+        "file", type=Path, help="a record (Game.to_record() as JSON) or a JSONL file of them (arena --records)"
+    )
+    replay.add_argument("--game", type=int, default=1, help="which record of a JSONL file, from 1 (default 1)")
     replay.add_argument("--quiet", action="store_true", help="print only the first and last tables")
-    replay.add_argument("--gif", type=Path, help="also write an animated GIF of every position")
-    replay.add_argument("--png", type=Path, help="also write a PNG strip of every position")
+    replay.add_argument("--gif", type=Path, help="also write an animated GIF")
+    replay.add_argument("--png", type=Path, help="also write a PNG strip (a grid of frames)")
+    replay.add_argument(
+        "--frames",
+        choices=("move", "hand"),
+        help="the images' frames: every position, or one per hand (the table before its last move, and "
+        "the end); default: hand for a match of several hands, else move",
+    )
     for p in (parser, demo, arena, play):
         p.add_argument("--players", type=int, choices=list(players), default=default_players)
         p.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents")
@@ -95,11 +105,17 @@ def run_arena(args: argparse.Namespace, table: Table) -> dict:
 def run_replay(args: argparse.Namespace, game_cls: type[KernelGame], narrate: Narrate) -> int:
     """The ``replay`` command: check the record, then show it move by move (and export images)."""
     try:
-        steps = replay_steps(args.file.read_text(), game_cls)
+        records = split_records(args.file.read_text())
+        if not 1 <= args.game <= len(records):
+            raise ValueError(f"--game must be between 1 and {len(records)} (the records in the file)")
+        record = json.loads(records[args.game - 1])
+        steps = replay_steps(record, game_cls)
         game, action = next(steps)
     except (OSError, ValueError) as error:
         print(f"error: cannot replay {args.file}: {error}", file=sys.stderr)
         return 2
+    frames_by = args.frames or ("hand" if record["result"].get("hands_played", 0) > 1 else "move")
+    per_hand = frames_by == "hand" and hasattr(game, "hands_played")  # a game of one hand: every move
     frames = [game.image()] if args.gif or args.png else []
     print(game, end="\n\n")
     while action is not None:
@@ -107,15 +123,18 @@ def run_replay(args: argparse.Namespace, game_cls: type[KernelGame], narrate: Na
         game, next_action = next(steps)
         if not args.quiet:
             print(narrate(before, game, seat, action))
-        if frames:
+        if frames and per_hand and (game.is_terminal() or game.hands_played != before.hands_played):
+            frames.append(before.image())
+        if frames and (not per_hand or game.is_terminal()):
             frames.append(game.image())
         action = next_action
     print("", game, sep="\n")
     from envkit.image import animate
 
+    columns = max(1, math.ceil(math.sqrt(len(frames) * 2)))  # a grid about as wide as it is tall
     for path in (args.gif, args.png):
         if path:
-            animate(frames, path, scale=0.5)  # a GIF for *.gif, else a PNG strip
+            animate(frames, path, scale=0.5, columns=columns)  # a GIF for *.gif, else a PNG grid
     return 0
 
 

@@ -92,6 +92,19 @@ def load_record(record: Any, game_cls: type[KernelGame]) -> KernelGame:
     return game
 
 
+def split_records(text: str) -> list[str]:
+    """The records in ``text``: one JSON document, or JSON Lines (one record per line, as
+    ``arena --records`` writes them)."""
+    try:
+        json.loads(text)
+        return [text]
+    except json.JSONDecodeError:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) < 2:
+            raise
+        return lines
+
+
 def replay_steps(record: Any, game_cls: type[KernelGame]) -> Iterator[tuple[KernelGame, int | None]]:
     """Check the whole record, then yield ``(game, action)`` before each of its actions and a final
     ``(game, None)`` — one ``game`` object, advanced as it goes."""

@@ -144,6 +144,49 @@ def test_replay_command_shows_the_match_and_writes_images(tmp_path):
     assert run.returncode == 2 and "error: cannot replay" in run.stderr and "Traceback" not in run.stderr
 
 
+def test_replay_reads_arena_jsonl_and_keeps_match_images_small(tmp_path):
+    """``arena --records`` writes JSON Lines; ``replay FILE --game N`` picks one, and a whole Sniff
+    match exports one frame per hand (a grid), not a strip of every move."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from PIL import Image
+
+    root = Path(__file__).resolve().parents[1]
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "sniff_env", *args], cwd=root, capture_output=True, text=True, timeout=300
+        )
+
+    records = tmp_path / "games.jsonl"
+    run = cli("arena", "--players", "2", "--agents", "greedy", "heuristic", "--deals", "1", "--records", str(records))
+    assert run.returncode == 0, run.stderr
+    lines = records.read_text().splitlines()
+    assert len(lines) >= 2
+    record = json.loads(lines[1])
+    run = cli(
+        "replay",
+        str(records),
+        "--game",
+        "2",
+        "--quiet",
+        "--png",
+        str(tmp_path / "m.png"),
+        "--gif",
+        str(tmp_path / "m.gif"),
+    )
+    assert run.returncode == 0, run.stderr
+    hands = record["result"]["hands_played"]
+    with Image.open(tmp_path / "m.gif") as gif:
+        assert gif.n_frames <= hands + 3 < len(record["actions"])
+    with Image.open(tmp_path / "m.png") as png:
+        assert png.width * png.height < 40_000_000 and png.width < 8 * png.height
+    run = cli("replay", str(records), "--game", str(len(lines) + 1))
+    assert run.returncode == 2 and f"between 1 and {len(lines)}" in run.stderr
+
+
 def test_a_game_picked_up_mid_play_cannot_be_recorded():
     from sniff_env import VectorGame
 
