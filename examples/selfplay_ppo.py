@@ -1,7 +1,7 @@
 """Self-play PPO with invalid-action masking on ``VectorGame`` — one file, PyTorch on the CPU.
 
-    python examples/selfplay_ppo.py --players 4 --minutes 30 --out runs/sniff4 --ship
-    python examples/selfplay_ppo.py --players 2 --minutes 30 --out runs/sniff2 --ship
+    python examples/selfplay_ppo.py --players 4 --minutes 30 --out runs/sniff4
+    python examples/selfplay_ppo.py --players 2 --minutes 30 --out runs/sniff2
     python examples/selfplay_ppo.py --game twelve --players 2 --minutes 10 --out runs/twelve2
 
 How it learns:
@@ -476,7 +476,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=Path("runs/selfplay"))
     p.add_argument("--resume", action="store_true", help="continue from --out/trainer.pt")
-    p.add_argument("--ship", action="store_true", help="copy best.npz to the package's checkpoints/")
+    p.add_argument(
+        "--ship",
+        action="store_true",
+        help="copy final.npz over the package's shipped checkpoints/ppo_<players>p.npz (for maintainers)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -492,7 +496,11 @@ def main(argv: list[str] | None = None) -> dict:
     if args.resume:
         trainer.load_state_dict(torch.load(args.out / "trainer.pt", weights_only=False))
     budget = args.steps if args.steps is not None else args.minutes * 60
-    bar = tqdm(total=budget, unit=" steps" if args.steps is not None else " s", disable=args.quiet, dynamic_ncols=True)
+    if args.steps is not None:
+        bar = tqdm(total=budget, unit="step", unit_scale=True, disable=args.quiet, dynamic_ncols=True)
+    else:  # a time budget: seconds of training done out of the budget, no rate (it is 1 s/s)
+        layout = "{l_bar}{bar}| {n:.0f}/{total:.0f} s of training [{elapsed} elapsed{postfix}]"
+        bar = tqdm(total=budget, bar_format=layout, disable=args.quiet, dynamic_ncols=True)
     obs, mask, player = trainer.vec.reset()
     trainer.assign_roles(np.arange(args.envs))
     start_steps, start_seconds = trainer.steps, trainer.train_seconds
