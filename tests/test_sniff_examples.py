@@ -1,47 +1,88 @@
-"""The worked examples of the German Sniff rule text, replayed through the public ``Game`` API.
+"""The worked examples of the Sniff rule texts, German and Russian, replayed through ``Game``.
 
-docs/rules.md makes every ``Angelegt:`` block of ``seeds/000_f845a6ebb8d4b6b8.txt`` a test vector
-(S9–S17). The blocks are parsed out of the seed text at test time, never retyped: each detailed
-sentence lists the tiles in placement order, the spinner, every connection, every free
-attachment spot with its pip, every scored contribution, their total and the credit of the
-placement. Each position is rebuilt by a scripted two-player deal and compared as multisets
-with ``Game.describe()``. The S16 example (whose tiles the seed text lost) is played by hand.
+docs/rules.md makes every worked example of ``docs/seeds/000_f845a6ebb8d4b6b8.txt`` (German,
+``Angelegt:`` blocks) and ``docs/seeds/002_0539f14ea3071edc.txt`` (Russian, ``Выложена кость``
+blocks) a test vector (S9–S17). The blocks are parsed out of the seed texts at test time, never
+retyped: each detailed sentence lists the tiles in placement order, the spinner, every
+connection, every free attachment spot with its pip, every scored contribution, their total and
+the credit of the placement. Each position is rebuilt by a scripted two-player deal and compared
+as multisets with ``Game.describe()``. The S16 example (whose tiles the German text lost) is
+played by hand.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from sniff_env import TILES, Game, encode_action
 
-SEED_FILE = "seeds/000_f845a6ebb8d4b6b8.txt"
-SIDE_NAMES = {
-    "Ende mit kleinerer Augenzahl": "low",
-    "Ende mit größerer Augenzahl": "high",
-    "Linienseite A": "line_a",
-    "Linienseite B": "line_b",
-    "Seitenarm A": "arm_a",
-    "Seitenarm B": "arm_b",
-}
+SEEDS = Path(__file__).resolve().parent.parent / "docs" / "seeds"
 TILE_RE = r"\[(\d)\|(\d)\]"
-SIDE_RE = "|".join(re.escape(name) for name in SIDE_NAMES)
 BIG_TARGET = 10_000
 
 
-def _seed_text() -> str:
-    """The German rule text, verbatim: the copy in tests/data (so the suite runs anywhere), which
-    must equal the project's shared/seeds original wherever that is beside the checkout."""
-    here = Path(__file__).resolve()
-    text = (here.parent / "data" / Path(SEED_FILE).name).read_text(encoding="utf-8")
-    for parent in here.parents:
-        original = parent / "shared" / SEED_FILE
-        if original.is_file():
-            assert original.read_text(encoding="utf-8") == text, "tests/data copy differs from shared/seeds"
-    return text
+@dataclass(frozen=True)
+class Language:
+    """The words one rule text uses in its worked examples."""
+
+    seed: str
+    block: str  # a line starting the example: "the tile … was placed"
+    tiles: str
+    spinner: str
+    connections: str
+    open_spots: str
+    scored: str
+    head: str  # regex of the summary: summands, total, credit
+    none: str
+    sides: dict[str, str]
+
+    def side_re(self) -> str:
+        return "|".join(re.escape(name) for name in self.sides)
+
+
+GERMAN = Language(
+    seed="000_f845a6ebb8d4b6b8.txt",
+    block="Angelegt:",
+    tiles="Steine:",
+    spinner="Spinner:",
+    connections="Verbindungen:",
+    open_spots="Freie Anlegestellen:",
+    scored="Gewertete Beiträge:",
+    head=r"Gewertete Beiträge: ([\d +]+?) = (\d+)\. Gutschrift für das Anlegen: (\d+) Rohpunkte\.",
+    none="keine",
+    sides={
+        "Ende mit kleinerer Augenzahl": "low",
+        "Ende mit größerer Augenzahl": "high",
+        "Linienseite A": "line_a",
+        "Linienseite B": "line_b",
+        "Seitenarm A": "arm_a",
+        "Seitenarm B": "arm_b",
+    },
+)
+RUSSIAN = Language(
+    seed="002_0539f14ea3071edc.txt",
+    block="Выложена кость",
+    tiles="Кости:",
+    spinner="Разветвляющие дубли:",
+    connections="Соединения:",
+    open_spots="Допустимые места продолжения:",
+    scored="Учитываемые вклады:",
+    head=r"Учитываемые вклады: ([\d +]+?) = (\d+)\. Начисление за выкладывание: (\d+) [^.]*\.",
+    none="нет",
+    sides={
+        "конец с меньшим значением": "low",
+        "конец с большим значением": "high",
+        "линия A": "line_a",
+        "линия B": "line_b",
+        "ветвь A": "arm_a",
+        "ветвь B": "arm_b",
+    },
+)
 
 
 def _tile(a: str, b: str) -> tuple[int, int]:
@@ -53,40 +94,39 @@ def _tiles_in(text: str) -> list[tuple[int, int]]:
     return [_tile(a, b) for a, b in re.findall(TILE_RE, text)]
 
 
-def _items(text: str) -> list[str]:
-    text = text.strip()
-    return [] if text in ("keine", "") else [part.strip() for part in text.split(";")]
-
-
 def _section(sentence: str, start: str, end: str) -> str:
     match = re.search(re.escape(start) + r"\s*(.*?)\.\s*" + re.escape(end), sentence)
     assert match, f"no {start!r} … {end!r} in: {sentence}"
     return match.group(1)
 
 
-def parse_block(placed_line: str, detail: str) -> dict:
-    """One ``Angelegt:`` block as the ``describe()`` dict it states, plus the placed tile."""
-    head = re.search(r"Gewertete Beiträge: ([\d +]+?) = (\d+)\. Gutschrift für das Anlegen: (\d+) Rohpunkte\.", detail)
+def parse_block(lang: Language, placed_line: str, detail: str) -> dict:
+    """One worked example as the ``describe()`` dict it states, plus the placed tile."""
+
+    def items(text: str) -> list[str]:
+        text = text.strip()
+        return [] if text in (lang.none, "") else [part.strip() for part in text.split(";")]
+
+    sides = lang.side_re()
+    head = re.search(lang.head, detail)
     assert head, detail
     summands = [int(x) for x in head.group(1).split("+")]
-    tiles = _tiles_in(_section(detail, "Steine:", "Spinner:"))
-    spinner_text = _section(detail, "Spinner:", "Verbindungen:")
-    spinner = None if spinner_text == "keine" else _tiles_in(spinner_text)[0]
+    tiles = _tiles_in(_section(detail, lang.tiles, lang.spinner))
+    spinner_text = _section(detail, lang.spinner, lang.connections)
+    spinner = None if spinner_text == lang.none else _tiles_in(spinner_text)[0]
     connections = []
-    for item in _items(_section(detail, "Verbindungen:", "Freie Anlegestellen:")):
-        m = re.fullmatch(rf"{TILE_RE} \(({SIDE_RE})\) – {TILE_RE} \(({SIDE_RE})\)", item)
+    for item in items(_section(detail, lang.connections, lang.open_spots)):
+        m = re.fullmatch(rf"{TILE_RE} \(({sides})\) – {TILE_RE} \(({sides})\)", item)
         assert m, item
-        connections.append(
-            ((_tile(m[1], m[2]), SIDE_NAMES[m[3]]), (_tile(m[4], m[5]), SIDE_NAMES[m[6]])),
-        )
+        connections.append(((_tile(m[1], m[2]), lang.sides[m[3]]), (_tile(m[4], m[5]), lang.sides[m[6]])))
     open_spots = []
-    for item in _items(_section(detail, "Freie Anlegestellen:", "Gewertete Beiträge:")):
-        m = re.fullmatch(rf"{TILE_RE} \(({SIDE_RE}), (\d)\)", item)
+    for item in items(_section(detail, lang.open_spots, lang.scored)):
+        m = re.fullmatch(rf"{TILE_RE} \(({sides}), (\d)\)", item)
         assert m, item
-        open_spots.append((_tile(m[1], m[2]), SIDE_NAMES[m[3]], int(m[4])))
-    tail = detail.rsplit("Gewertete Beiträge:", 1)[1].strip().rstrip(".")
+        open_spots.append((_tile(m[1], m[2]), lang.sides[m[3]], int(m[4])))
+    tail = detail.rsplit(lang.scored, 1)[1].strip().rstrip(".")
     scored = []
-    for item in _items(tail):
+    for item in items(tail):
         m = re.fullmatch(rf"{TILE_RE}: (\d+)", item)
         assert m, item
         scored.append((_tile(m[1], m[2]), int(m[3])))
@@ -105,19 +145,20 @@ def parse_block(placed_line: str, detail: str) -> dict:
     }
 
 
-def parse_examples() -> list[dict]:
-    lines = _seed_text().splitlines()
+def parse_examples(lang: Language) -> list[dict]:
+    lines = (SEEDS / lang.seed).read_text(encoding="utf-8").splitlines()
     blocks = []
     for i, line in enumerate(lines):
-        if not line.startswith("Angelegt:"):
+        if not line.startswith(lang.block):
             continue
-        detail = next((x for x in lines[i + 1 : i + 4] if "Steine:" in x), None)
+        detail = next((x for x in lines[i + 1 : i + 4] if lang.tiles in x), None)
         assert detail is not None, f"no detailed sentence after line {i + 1}: {line}"
-        blocks.append(parse_block(line, detail))
+        blocks.append({**parse_block(lang, line, detail), "text": lang.seed})
     return blocks
 
 
-EXAMPLES = parse_examples()
+EXAMPLES = parse_examples(GERMAN) + parse_examples(RUSSIAN)
+IDS = [f"{e['text'][:3]}-{i}-{e['placed']}" for i, e in enumerate(EXAMPLES)]
 
 
 def arms_from_connections(tiles, connections) -> list[int]:
@@ -156,12 +197,16 @@ def multiset_view(desc: dict) -> dict:
     }
 
 
-def test_seed_text_has_exactly_eleven_worked_examples():
-    """docs/rules.md: every ``Angelegt:`` block is a test vector; the German text has 11."""
-    assert len(EXAMPLES) == 11
+def test_seed_texts_have_eleven_worked_examples_each():
+    """docs/rules.md: every worked example is a test vector; the German and the Russian text have 11
+    each, and they state the same positions."""
+    german = [e for e in EXAMPLES if e["text"] == GERMAN.seed]
+    russian = [e for e in EXAMPLES if e["text"] == RUSSIAN.seed]
+    assert len(german) == len(russian) == 11
+    assert [e["expected"] for e in german] == [e["expected"] for e in russian]
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=[f"{i}-{e['placed']}" for i, e in enumerate(EXAMPLES)])
+@pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
 def test_parsed_example_is_self_consistent(example):
     """S17: the block's summary (summands, total) agrees with its detailed contribution list."""
     exp = example["expected"]
@@ -172,7 +217,7 @@ def test_parsed_example_is_self_consistent(example):
     assert exp["credit"] == credit
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=[f"{i}-{e['placed']}" for i, e in enumerate(EXAMPLES)])
+@pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
 def test_worked_example_reproduced(example):
     """S9–S17: the position of each worked example, placed tile by tile, is described exactly."""
     exp = example["expected"]
