@@ -22,11 +22,13 @@ follows this layout works too.
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from envkit import game_package
 from envkit.agents import Agent
 from envkit.options import check_seed
 from envkit.view import SeatView
@@ -68,12 +70,29 @@ class MlpPolicy:
 
     @classmethod
     def load(cls, path: str | Path) -> MlpPolicy:
-        """Read a checkpoint written by ``save`` (or ``examples/selfplay_ppo.py``)."""
-        with np.load(Path(path), allow_pickle=False) as data:
-            if "meta" not in data:
-                raise ValueError(f"{path}: not a policy checkpoint (no 'meta' entry)")
-            meta = json.loads(str(data["meta"]))
-            return cls({k: data[k] for k in data.files if k != "meta"}, meta)
+        """Read a checkpoint written by ``save`` (or ``examples/selfplay_ppo.py``). Anything else
+        is a one-line ``ValueError`` naming the file and what is wrong with it: missing, not a
+        checkpoint, truncated or damaged, incomplete, or weights that do not fit together."""
+        path = Path(path)
+        if not path.is_file():
+            raise ValueError(f"checkpoint {path}: no such file")
+        try:
+            data = np.load(path, allow_pickle=False)
+            if not isinstance(data, np.lib.npyio.NpzFile):
+                raise ValueError("not a policy checkpoint (a single array, not an .npz archive)")
+            with data:
+                if "meta" not in data:
+                    raise ValueError("not a policy checkpoint (no 'meta' entry)")
+                meta = json.loads(str(data["meta"]))
+                if not isinstance(meta, dict):
+                    raise ValueError("not a policy checkpoint ('meta' is not a JSON object)")
+                return cls({k: data[k] for k in data.files if k != "meta"}, meta)
+        except (zipfile.BadZipFile, EOFError, OSError) as error:
+            raise ValueError(f"checkpoint {path}: truncated or damaged ({error})") from None
+        except (ValueError, json.JSONDecodeError, KeyError) as error:
+            if "allow_pickle" in str(error) or "Cannot load file containing pickled data" in str(error):
+                error = "not a policy checkpoint (it is not an .npz archive of plain arrays)"
+            raise ValueError(f"checkpoint {path}: {error}") from None
 
     def save(self, path: str | Path) -> None:
         arrays = {f"{name}{i}": a for i, (w, b) in enumerate(self.layers) for name, a in (("w", w), ("b", b))}
@@ -155,12 +174,18 @@ class PolicyAgent(Agent):
         self._rng = np.random.default_rng(check_seed(seed)) if self.sample else None
 
     def _check(self, policy: MlpPolicy, num_players: int | None) -> None:
-        meta = policy.meta
+        """``ValueError`` naming the checkpoint if it was trained for another game, table size or
+        set of action features than this agent plays."""
+        meta, where = policy.meta, f"checkpoint {self.checkpoint or 'shipped'}"
         if meta["game"] != self.game_name:
-            raise ValueError(f"checkpoint is for {meta['game']!r}, not {self.game_name!r}")
+            raise ValueError(f"{where} is for {meta['game']!r}, not {self.game_name!r}")
         if num_players is not None and meta["num_players"] != num_players:
+            raise ValueError(f"{where} is for {meta['num_players']} players, the table has {num_players}")
+        names = game_package(self.game_name).Game.rules.action_feature_names
+        gains = policy.action_feature_gains
+        if gains is not None and len(gains) != len(names):
             raise ValueError(
-                f"checkpoint {self.checkpoint} is for {meta['num_players']} players, the table has {num_players}"
+                f"{where} weighs {len(gains)} action features; {self.game_name} has {len(names)} ({', '.join(names)})"
             )
 
     @classmethod
@@ -188,15 +213,14 @@ class PolicyAgent(Agent):
 
     def choose(self, view: SeatView) -> int:
         policy = self.policy_for(view.num_players)
-        features = None
-        if policy.uses_action_features:
-            features = view.action_features()
-            if features.shape[1] != len(policy.action_feature_gains):
-                raise ValueError(
-                    f"checkpoint weighs {len(policy.action_feature_gains)} action features; this game has "
-                    f"{features.shape[1]} ({', '.join(view.rules.action_feature_names)})"
-                )
-        return policy.act(view.observation(), view.legal_mask(), features, self._rng)
+        observation = view.observation()
+        if observation.shape[0] != policy.meta["obs_size"] or view.num_actions != policy.meta["num_actions"]:
+            raise ValueError(
+                f"checkpoint {self.checkpoint or 'shipped'} maps {policy.meta['obs_size']} inputs to "
+                f"{policy.meta['num_actions']} actions; this table has {observation.shape[0]} and {view.num_actions}"
+            )
+        features = view.action_features() if policy.uses_action_features else None
+        return policy.act(observation, view.legal_mask(), features, self._rng)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(checkpoint={self.checkpoint!r})"

@@ -164,12 +164,41 @@ def test_bad_checkpoints_are_clear_errors(tmp_path):
     with pytest.raises(ValueError, match="for 4 players, the table has 2"):
         agent.act(sniff_env.Game(num_players=2, seed=0))
     _tiny_policy(135, 114, [1.0]).save(tmp_path / "one.npz")
-    with pytest.raises(ValueError, match=r"weighs 1 action features; this game has 3 \(credit, threat, ends_hand\)"):
-        sniff_agents.make_agent(f"ppo:{tmp_path / 'one.npz'}").act(sniff_env.Game(num_players=2, seed=0))
+    with pytest.raises(
+        ValueError, match=r"one.npz weighs 1 action features; sniff has 3 \(credit, threat, ends_hand\)"
+    ):
+        sniff_agents.make_agent(f"ppo:{tmp_path / 'one.npz'}")
+    _tiny_policy(61, 11, None, game="twelve").save(tmp_path / "numbers.npz")
+    with pytest.raises(ValueError, match=r"numbers\.npz maps 61 inputs to 11 actions; this table has 69 and 13"):
+        twelve_agents.make_agent(f"ppo:{tmp_path / 'numbers.npz'}").act(twelve_env.Game(seed=0))
     with pytest.raises(ValueError, match="no shipped twelve checkpoint for 2 players"):
         twelve_agents.make_agent("ppo").act(twelve_env.Game(seed=0))
     with pytest.raises(ValueError, match="takes no argument"):
         sniff_agents.make_agent("greedy:5")
+
+
+def test_damaged_checkpoint_files_are_one_line_errors(tmp_path):
+    """A checkpoint file that is missing, truncated, of other bytes, a bare array, or holds pickled
+    objects: a ValueError naming the file and the problem — never numpy's advice to unpickle it."""
+    shipped = sniff_agents.PpoAgent.shipped()[2].read_bytes()
+    cases = {
+        "missing.npz": (None, "no such file"),
+        "truncated.npz": (shipped[: len(shipped) // 3], "truncated or damaged"),
+        "bytes.npz": (b"not a checkpoint at all " * 20, "not a policy checkpoint"),
+    }
+    for name, (content, message) in cases.items():
+        if content is not None:
+            (tmp_path / name).write_bytes(content)
+        with pytest.raises(ValueError, match=message) as error:
+            sniff_agents.make_agent(f"ppo:{tmp_path / name}")
+        assert name in str(error.value) and "\n" not in str(error.value) and "allow_pickle" not in str(error.value)
+    np.save(tmp_path / "bare.npy", np.zeros(3))
+    (tmp_path / "bare.npz").write_bytes((tmp_path / "bare.npy").read_bytes())
+    np.savez(tmp_path / "pickled.npz", meta=np.array([{"game": "sniff"}], dtype=object))
+    for name in ("bare.npz", "pickled.npz"):
+        with pytest.raises(ValueError, match=f"{name}: not a policy checkpoint") as error:
+            MlpPolicy.load(tmp_path / name)
+        assert "allow_pickle" not in str(error.value)
 
 
 def test_sampling_policy_agent_is_reproducible(tmp_path):
