@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from benchmarks import anchors, ours, startup
+from envkit.optional import MissingExtraError, pyplot
 
 # (figure, what it is compared with) → name of the ratio
 RATIOS = {
@@ -132,11 +133,9 @@ def table(result: dict[str, object]) -> str:
 def plot(result: dict[str, object], path: Path) -> bool:
     """Steps/s against batch size for both ``VectorGame`` s, anchors as horizontal lines."""
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+        plt = pyplot("the benchmark plot", "bench")
+    except MissingExtraError as missing:
+        print(f"note: no plot — {missing}", file=sys.stderr)
         return False
     fig, ax = plt.subplots(figsize=(8, 5))
     figures = result["figures"]

@@ -14,6 +14,7 @@ from pathlib import Path
 from envkit import arena, report
 from envkit.arena import Table
 from envkit.game import KernelGame
+from envkit.optional import MissingExtraError, pyplot
 from envkit.play import add_play_options
 from envkit.records import replay_steps, split_records
 
@@ -79,8 +80,10 @@ def build_parser(
 
 def run_arena(args: argparse.Namespace, table: Table) -> dict:
     """The ``arena`` command: play, print the table, write JSON / PNG if asked; a bad line-up
-    exits with its error message."""
+    exits with its error message, and so does a --plot without matplotlib (before any game)."""
     try:
+        if args.plot:
+            pyplot("arena --plot", "bench")
         result = arena.run(
             table,
             args.agents,
@@ -90,7 +93,7 @@ def run_arena(args: argparse.Namespace, table: Table) -> dict:
             progress=not args.no_progress,
             records=args.records is not None,
         )
-    except ValueError as err:
+    except (ValueError, MissingExtraError) as err:
         raise SystemExit(f"error: {err}") from None
     print(report.arena_table(result))
     if args.records:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from envkit.optional import pyplot
+
 
 def arena_table(result: dict[str, Any]) -> str:
     """Entries by Elo: score (1 win, 0 loss) ± 95% CI over deals, points per hand, Elo; then the
@@ -35,11 +37,8 @@ def arena_table(result: dict[str, Any]) -> str:
 
 
 def arena_plot(result: dict[str, Any], path: Path) -> None:
-    """Scores with 95% CI bars, entries ordered by Elo."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """Scores with 95% CI bars, entries ordered by Elo (needs matplotlib: the bench or train extra)."""
+    plt = pyplot("arena --plot", "bench")
 
     rows = sorted(result["entries"], key=lambda r: r["elo"])
     fig, ax = plt.subplots(figsize=(7, 0.6 * len(rows) + 1.5))

@@ -26,6 +26,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
 
 from envkit import arena
+from envkit.optional import MissingExtraError, pyplot
 from envkit.policy import MlpPolicy
 from sniff_env.agents import arena_table as sniff_arena_table
 from sniff_env.env import single_agent_env as sniff_env
@@ -143,11 +144,7 @@ def main(argv: list[str] | None = None) -> dict:
     }
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1))
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
+        plt = pyplot("the learning curve", "train")
         fig, ax = plt.subplots(figsize=(6, 4))
         if curve.points:
             ax.plot(*zip(*curve.points, strict=True), "o-")
@@ -157,8 +154,8 @@ def main(argv: list[str] | None = None) -> dict:
         fig.tight_layout()
         fig.savefig(args.out / "learning_curve.png", dpi=100)
         plt.close(fig)
-    except ImportError:
-        pass
+    except MissingExtraError as missing:
+        print(f"note: no learning_curve.png — {missing}")
     print(json.dumps({k: v for k, v in summary.items() if k != "curve"}))
     return summary
 

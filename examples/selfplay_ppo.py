@@ -58,6 +58,7 @@ from torch import nn
 from tqdm import tqdm
 
 from envkit import GAMES, arena, game_package
+from envkit.optional import MissingExtraError, pyplot
 from envkit.policy import MlpPolicy
 
 REWARD_SCALE = {"sniff": 0.05, "twelve": 0.1}  # points (multiples of 5) / cards → returns of order 1
@@ -422,10 +423,7 @@ class Trainer:
 
 def learning_curve(evals: list[dict], opponents: list[str], title: str, path: Path) -> None:
     """Arena score against each opponent over training steps, with 95% CIs."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot("the learning curve", "train")
 
     fig, ax = plt.subplots(figsize=(6, 3.5), dpi=100)
     steps = [e["env_steps"] / 1e6 for e in evals]
@@ -536,8 +534,6 @@ def main(argv: list[str] | None = None) -> dict:
         "best_eval_mean": trainer.best_score,
         "evals": trainer.evals,
     }
-    title = f"self-play PPO, {args.game}, {args.players} players"
-    learning_curve(trainer.evals, args.eval_against, title, args.out / "learning_curve.png")
     summary["final"] = trainer.choose_final()
     if args.ship:
         target = Path(trainer.package.__file__).parent / "checkpoints" / f"ppo_{args.players}p.npz"
@@ -545,6 +541,11 @@ def main(argv: list[str] | None = None) -> dict:
         shutil.copyfile(args.out / "final.npz", target)
         summary["shipped"] = str(target)
     (args.out / "log.json").write_text(json.dumps(summary, indent=1))
+    try:  # the results are written; the picture comes last
+        title = f"self-play PPO, {args.game}, {args.players} players"
+        learning_curve(trainer.evals, args.eval_against, title, args.out / "learning_curve.png")
+    except MissingExtraError as missing:
+        print(f"note: no learning_curve.png — {missing}")
     print(json.dumps({k: summary[k] for k in ("env_steps", "train_seconds", "steps_per_second", "best_eval_mean")}))
     return summary
 
