@@ -120,7 +120,11 @@ def test_entry_point_imports_only_what_its_extra_provides(entry, extra):
     modules = required_modules(ROOT / entry)
     distributions = metadata.packages_distributions()
     provided = provided_distributions(extra)
-    missing = {m: distributions.get(m) for m in modules if not {_normal(d) for d in distributions.get(m, [])} & provided}
+    missing = {
+        module: distributions.get(module)
+        for module in modules
+        if not {_normal(d) for d in distributions.get(module, [])} & provided
+    }
     assert not missing, f"{entry} (README: {extra or 'core'} install) imports {missing} outside it"
 
 
