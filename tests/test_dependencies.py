@@ -28,6 +28,8 @@ ENTRY_POINTS = {
     "examples/rllib_selfplay.py": "rllib",
     "envkit/rllib.py": "rllib",
     "benchmarks/__main__.py": "bench",
+    "sniff_env/openspiel.py": "bench",
+    "twelve_env/openspiel.py": "bench",
 }
 OPTIONAL_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "MissingExtraError"}
 

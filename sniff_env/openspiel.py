@@ -1,0 +1,204 @@
+"""American Sniff as the OpenSpiel game ``python_sniff`` (needs the optional ``open-spiel`` package).
+
+``import sniff_env.openspiel`` registers it; then ``pyspiel.load_game("python_sniff", {...})``.
+
+Parameters (OpenSpiel's ``players``, then our options by their names):
+
+=============  =========  =====================================================================
+``players``    4          2, 3 or 4 (4 = partnerships 0+2 vs 1+3, S1)
+``target``     0          points that win the match; 0 = the S3 default (250 / 200 / 200)
+``max_hands``  200        truncate after that many hands (S26); 0 = no limit
+``max_steps``  0          truncate after that many player actions (S26); 0 = no limit
+``settlement`` "deduct"   or ``"allfives"`` (S4a)
+``undrawn``    0          0, 1 or 2 boneyard tiles left undrawn (S4a)
+=============  =========  =====================================================================
+
+A match must be bounded (``max_hands`` or ``max_steps``): OpenSpiel needs ``max_game_length``.
+Bad values raise ``ValueError`` (our ``make_params`` checks).
+
+Chance: at the start of every hand chance picks the 28 tiles one by one — the hands in seat
+order (S5), then the whole boneyard order (a draw, S19, takes the next one) — and then, for the
+first hand and after a blocked hand, the opener by lot (S6); after a domino the seat that went
+out opens, with no chance node. Player actions are our action ids (``Discrete(114)``: ``tile * 4
++ arm``, 112 draw, 113 pass); the tensors are our 135-float seat-relative observation.
+
+Returns: our environments' ``reward="win"``: +1 to the side that reaches the target (S25), −1 to
+the other (3 players: −0.5 to each of the two others), 0 to all when the match is truncated (S26).
+
+>>> import pyspiel, sniff_env.openspiel
+>>> game = pyspiel.load_game("python_sniff", {"players": 2, "target": 30})
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes()), game.num_distinct_actions()
+(True, 28, 114)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pyspiel
+
+from envkit.openspiel import HIDDEN, MAX_INT, Adapter, Deal, KernelSpielGame, make_game_type
+from envkit.options import check_int
+from envkit.view import SeatView
+from sniff_env import kernels as K
+from sniff_env.env import ENV_KERNELS
+from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
+from sniff_env.observation import OBS_FIELDS, OBS_SIZE
+from sniff_env.rewards import REWARD_MODES
+from sniff_env.tiles import NUM_ACTIONS, NUM_TILES, TILES, action_name
+
+PARAMETERS: dict[str, Any] = {
+    "players": 4,
+    "target": 0,
+    "max_hands": DEFAULT_MAX_HANDS,
+    "max_steps": 0,
+    "settlement": "deduct",
+    "undrawn": 0,
+}
+
+GAME_TYPE = make_game_type("python_sniff", "Python American Sniff", 2, 4, PARAMETERS)
+
+
+def _tile(t: int) -> str:
+    a, b = TILES[t]
+    return f"[{a}|{b}]"
+
+
+def _tiles(tiles: Sequence[tuple[int, int]]) -> str:
+    return " ".join(f"[{a}|{b}]" for a, b in tiles) or "-"
+
+
+class SniffAdapter(Adapter):
+    """``python_sniff``'s deal, bounds and strings over ``sniff_env.Game``."""
+
+    obs_fields = OBS_FIELDS
+    obs_size = OBS_SIZE
+    num_actions = NUM_ACTIONS
+    env_kernels = ENV_KERNELS
+    win_mode = REWARD_MODES["win"]
+
+    def __init__(self, num_players: int, options: dict[str, Any]) -> None:
+        super().__init__(num_players, options)
+        n = num_players
+        self.hand_size = h = int(K.HAND_SIZE[n])  # S5: 7 / 6 / 5
+        owners = tuple(i // h if i < n * h else HIDDEN for i in range(NUM_TILES))
+        self._lot_deal = Deal(pool=(1,) * NUM_TILES, owners=owners, lot=n)  # S6: opener by lot
+        self._deal = Deal(pool=(1,) * NUM_TILES, owners=owners)  # S6: the domino-maker opens
+
+    # --- the deal ---------------------------------------------------------------------------------
+    def first_deal(self) -> Deal:
+        return self._lot_deal
+
+    def mark(self, engine: Game) -> int:
+        return engine.hands_played
+
+    def next_deal(self, engine: Game, marker: int) -> Deal | None:
+        """A hand ended and the match goes on: deal the next (the engine already seated the
+        domino-maker as opener; after a block, ``LAST_OUT`` is -1 and a lot decides, S6)."""
+        if engine.is_terminal() or engine.hands_played == marker:
+            return None
+        return self._lot_deal if engine.state_array[K.LAST_OUT] < 0 else self._deal
+
+    def deal_dict(self, deal: Deal, drawn: Sequence[int], engine: Game | None) -> dict[str, Any]:
+        n, h = self.num_players, self.hand_size
+        return {
+            "hands": [[TILES[t] for t in drawn[s * h : (s + 1) * h]] for s in range(n)],
+            "boneyard": [TILES[t] for t in drawn[n * h : NUM_TILES]],
+            "opener": int(drawn[NUM_TILES]) if deal.lot else engine.opener,
+        }
+
+    def start(self, deal: dict[str, Any], engine: Game | None) -> Game:
+        if engine is None:
+            return Game(self.num_players, seed=0, deal=deal, **self.options)
+        engine.redeal(deal)
+        return engine
+
+    # --- bounds -------------------------------------------------------------------------------------
+    def _hands_bound(self) -> int:
+        limits = [v for v in (self.options["max_hands"], self.options["max_steps"]) if v]
+        return min(limits)
+
+    def max_game_length(self) -> int:
+        """Player actions in the longest match the truncation limits allow (S26).
+
+        A hand has at most 28 placements, as many draws as the boneyard holds (S19), and between
+        two placements at most ``n - 1`` passes: a seat passes only when it can neither place nor
+        draw (S21), and then some seat can place (else the hand is blocked at once, S21), so the
+        turn reaches that seat before every seat has passed."""
+        n = self.num_players
+        per_hand = NUM_TILES + (NUM_TILES - n * self.hand_size) + (n - 1) * (NUM_TILES - 1)
+        limits = []
+        if self.options["max_hands"]:
+            limits.append(self.options["max_hands"] * per_hand)
+        if self.options["max_steps"]:
+            limits.append(self.options["max_steps"])
+        return min(limits)
+
+    def max_chance_nodes(self) -> int:
+        return self._hands_bound() * self._lot_deal.length  # every hand has at least one action
+
+    # --- names and strings --------------------------------------------------------------------------
+    def item_name(self, item: int) -> str:
+        return _tile(item)
+
+    def outcome_name(self, deal: Deal, position: int, outcome: int) -> str:
+        n, h = self.num_players, self.hand_size
+        if position >= NUM_TILES:
+            return f"lot: seat {outcome} opens"
+        if position < n * h:
+            return f"deal {_tile(outcome)} to seat {position // h}"
+        return f"boneyard {position - n * h + 1}: {_tile(outcome)}"
+
+    def action_name(self, action: int) -> str:
+        return action_name(action)
+
+    def view_string(self, view: SeatView) -> str:
+        d = view.describe()
+        voids = "; ".join(
+            f"{s}: {''.join(map(str, view.known_voids(s)))}" for s in range(view.num_players) if view.known_voids(s)
+        )
+        if view.is_terminal():
+            status = "truncated" if view.winner is None else f"won by side {view.winner}"
+        else:
+            status = f"seat {view.current_player} to act"
+        return (
+            f"hand #{view.hands_played + 1} opened by {view.opener} | hand {_tiles(view.hand())} | "
+            f"table {_tiles(d['tiles'])} | ends {' '.join(str(pip) for *_, pip in d['open_spots']) or '-'} "
+            f"total {d['total']} credit {d['credit']} | hand sizes {view.hand_sizes} | boneyard {view.boneyard_size} | "
+            f"voids {voids or '-'} | scores {view.scores} of {view.target} | {status}"
+        )
+
+    def engine_string(self, engine: Game) -> str:
+        hands = " | ".join(f"{s}: {_tiles(engine.hand(s))}" for s in range(engine.num_players))
+        return f"{engine}\nhands {hands}\nboneyard {_tiles(engine.boneyard)}"
+
+
+class SniffGame(KernelSpielGame):
+    """``python_sniff``: one American Sniff match (see the module docstring)."""
+
+    game_type = GAME_TYPE
+
+    @classmethod
+    def make_adapter(cls, params: dict[str, Any]) -> SniffAdapter:
+        n = check_int("players", params["players"], 2, 4)
+        options = {
+            "target": params["target"] or None,
+            "max_hands": params["max_hands"] or None,
+            "max_steps": params["max_steps"] or None,
+            "settlement": params["settlement"],
+            "undrawn": params["undrawn"],
+        }
+        make_params(n, hand_episode=False, **options)  # ValueError / ArgumentTypeError naming the option
+        if options["max_hands"] is None and options["max_steps"] is None:
+            raise ValueError("python_sniff needs max_hands or max_steps (OpenSpiel needs a bounded game)")
+        adapter = SniffAdapter(n, options)
+        if adapter.max_game_length() > MAX_INT or adapter.max_chance_nodes() > MAX_INT:
+            raise ValueError(
+                f"max_hands / max_steps bound a match at more than {MAX_INT} actions: too long for OpenSpiel"
+            )
+        return adapter
+
+
+pyspiel.register_game(GAME_TYPE, SniffGame)

@@ -1,0 +1,153 @@
+"""The card game "12" as the OpenSpiel game ``python_twelve`` (needs the optional ``open-spiel`` package).
+
+``import twelve_env.openspiel`` registers it; then ``pyspiel.load_game("python_twelve", {...})``.
+
+Parameters (OpenSpiel's ``players``, then our options by their names):
+
+======================  ========  ==========================================================
+``players``             2         2 to 7 (T4)
+``deck``                "bridge"  or ``"numbers"`` (T1)
+``capture_extra_turn``  False     the capturer plays again (the T10 variant)
+======================  ========  ==========================================================
+
+Bad values raise ``ValueError`` (our ``make_params`` checks).
+
+Chance deals the whole deck one card at a time — 5 to each seat in seat order (T5), the face-up
+card, then the stock in drawing order — each rank with the probability of its copies left, and
+then picks the first player (T6). Player actions are our rank ids (``Discrete(13)`` A…K, or
+``Discrete(11)`` for the number deck); the tensors are our ``4R + 17``-float observation.
+
+Returns: our environments' ``reward="win"``: zero-sum by the rank of the T15 scores (+1 first,
+−1 last, evenly between; tied seats share their places' mean). Rank rather than the raw T15
+score keeps the returns zero-sum and in ``[-1, 1]`` like ``python_sniff``'s, which is what
+OpenSpiel's zero-sum algorithms and bots expect; the scores themselves stay readable in the
+observation and ``str(state)``.
+
+>>> import pyspiel, twelve_env.openspiel
+>>> game = pyspiel.load_game("python_twelve", {"players": 3})
+>>> game.num_distinct_actions(), game.max_chance_outcomes(), game.max_game_length()
+(13, 13, 51)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pyspiel
+
+from envkit.openspiel import HIDDEN, PUBLIC, Adapter, Deal, KernelSpielGame, make_game_type
+from envkit.options import check_int
+from envkit.view import SeatView
+from twelve_env import kernels as K
+from twelve_env.cards import COPIES, NUM_RANKS, rank_name
+from twelve_env.env import env_kernels
+from twelve_env.game import Game, make_params
+from twelve_env.observation import obs_fields, obs_size
+from twelve_env.rewards import REWARD_MODES
+
+PARAMETERS: dict[str, Any] = {"players": 2, "deck": "bridge", "capture_extra_turn": False}
+
+GAME_TYPE = make_game_type("python_twelve", 'Python "12" (Jamaican Sniping)', 2, 7, PARAMETERS)
+
+
+class TwelveAdapter(Adapter):
+    """``python_twelve``'s deal, bounds and strings over ``twelve_env.Game``."""
+
+    win_mode = REWARD_MODES["win"]
+
+    def __init__(self, num_players: int, options: dict[str, Any]) -> None:
+        super().__init__(num_players, options)
+        self.deck = options["deck"]
+        ranks = NUM_RANKS[self.deck]
+        self.obs_fields = obs_fields(ranks)
+        _, seen, _ = next(field for field in self.obs_fields if field[0] == "seen")
+        self._seen = slice(seen, seen + ranks)  # cards of each rank seen face up so far
+        self.obs_size = obs_size(ranks)
+        self.num_actions = ranks
+        self.env_kernels = env_kernels(ranks)
+        self.cards = ranks * COPIES
+        dealt = num_players * K.HAND_SIZE
+        owners = tuple(i // K.HAND_SIZE if i < dealt else PUBLIC if i == dealt else HIDDEN for i in range(self.cards))
+        self._deal = Deal(pool=(COPIES,) * ranks, owners=owners, lot=num_players)
+
+    # --- the deal ---------------------------------------------------------------------------------
+    def first_deal(self) -> Deal:
+        return self._deal
+
+    def deal_dict(self, deal: Deal, drawn: Sequence[int], engine: Game | None) -> dict[str, Any]:
+        n, h = self.num_players, K.HAND_SIZE
+        return {
+            "hands": [list(drawn[s * h : (s + 1) * h]) for s in range(n)],
+            "face_up": int(drawn[n * h]),
+            "stock": list(drawn[n * h + 1 : self.cards]),
+            "first_player": int(drawn[self.cards]),
+        }
+
+    def start(self, deal: dict[str, Any], engine: Game | None) -> Game:
+        return Game(self.num_players, seed=0, deal=deal, **self.options)
+
+    # --- bounds -------------------------------------------------------------------------------------
+    def max_game_length(self) -> int:
+        """Every turn plays a card from a hand (T7), and only the face-up card of the deal never
+        reaches one: at most ``cards - 1`` turns."""
+        return self.cards - 1
+
+    def max_chance_nodes(self) -> int:
+        return self._deal.length
+
+    # --- names and strings --------------------------------------------------------------------------
+    def item_name(self, item: int) -> str:
+        return rank_name(self.deck, item)
+
+    def outcome_name(self, deal: Deal, position: int, outcome: int) -> str:
+        dealt = self.num_players * K.HAND_SIZE
+        if position >= self.cards:
+            return f"seat {outcome} plays first"
+        card = rank_name(self.deck, outcome)
+        if position < dealt:
+            return f"deal {card} to seat {position // K.HAND_SIZE}"
+        if position == dealt:
+            return f"face up {card}"
+        return f"stock {position - dealt}: {card}"
+
+    def action_name(self, action: int) -> str:
+        return rank_name(self.deck, action)
+
+    def _cards(self, ranks: Sequence[int]) -> str:
+        return " ".join(rank_name(self.deck, r) for r in ranks) or "-"
+
+    def view_string(self, view: SeatView) -> str:
+        if view.is_terminal():
+            status = "over"
+        else:
+            status = f"seat {view.current_player} to act" + (
+                f", last round: {view.turns_left} turns left" if view.last_round else ""
+            )
+        seen = view.observation()[self._seen].astype(int)
+        seen_text = " ".join(f"{rank_name(self.deck, r)}x{c}" for r, c in enumerate(seen) if c) or "-"
+        return (
+            f"hand {self._cards(view.hand())} | pile {self._cards(view.pile)} | seen {seen_text} | "
+            f"stock {view.stock_size} | hand sizes {view.hand_sizes} | captured {view.captured} | "
+            f"scores {view.scores} | {status}"
+        )
+
+    def engine_string(self, engine: Game) -> str:
+        hands = " | ".join(f"{s}: {self._cards(engine.hand(s))}" for s in range(engine.num_players))
+        return f"{engine}\nhands {hands}\nstock {self._cards(engine.stock)}"
+
+
+class TwelveGame(KernelSpielGame):
+    """``python_twelve``: one game of "12" (see the module docstring)."""
+
+    game_type = GAME_TYPE
+
+    @classmethod
+    def make_adapter(cls, params: dict[str, Any]) -> TwelveAdapter:
+        n = check_int("players", params["players"], 2, 7)
+        options = {"deck": params["deck"], "capture_extra_turn": params["capture_extra_turn"]}
+        make_params(n, **options)  # ValueError / ArgumentTypeError naming the option
+        return TwelveAdapter(n, options)
+
+
+pyspiel.register_game(GAME_TYPE, TwelveGame)
