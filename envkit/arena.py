@@ -15,12 +15,15 @@ import dataclasses
 import importlib
 import itertools
 import math
+import multiprocessing
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
 import numpy as np
+
+from envkit.interrupt import StopRequest, ignore_interrupts
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,11 @@ def play(task: GameTask) -> dict[str, Any]:
     if task.record:
         result["record"] = game.to_record()
     return result
+
+
+def play_all(tasks: list[GameTask]) -> list[dict[str, Any]]:
+    """``play`` every task of a chunk (what one worker does per request)."""
+    return [play(task) for task in tasks]
 
 
 def _entry_seats(table: Table, entry: str, side: int) -> dict[int, str]:
@@ -222,32 +230,47 @@ def run(
     slots = [slot for slot, _ in scheduled]
     tasks = [dataclasses.replace(task, record=records) for _, task in scheduled]
     bar = _progress(len(tasks), progress)
-    if workers > 1:
-        with get_context("spawn").Pool(workers) as pool:
-            results = []
-            for r in pool.imap(play, tasks, chunksize=max(1, len(tasks) // (workers * 8))):
-                results.append(r)
+    results = []
+    with StopRequest() as stop:
+        if workers > 1:
+            size = max(1, len(tasks) // (workers * 8))
+            chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
+            with get_context("spawn").Pool(workers, initializer=ignore_interrupts) as pool:
+                played = pool.imap(play_all, chunks)
+                while not stop:  # poll, so a stop request does not wait for the games in flight
+                    try:
+                        batch = played.next(timeout=0.2)
+                    except multiprocessing.TimeoutError:
+                        continue
+                    except StopIteration:
+                        break
+                    results += batch
+                    bar.update(len(batch))
+        else:
+            for t in tasks:
+                results.append(play(t))
                 bar.update()
-    else:
-        results = []
-        for t in tasks:
-            results.append(play(t))
-            bar.update()
+                if stop:
+                    break
     bar.close()
-    summary = summarize(entries, list(zip(slots, results, strict=True)))
+    summary = summarize(entries, list(zip(slots, results, strict=False)))
     return {
         "game": table.package,
         "num_players": table.num_players,
         "options": table.options,
         "deals": deals,
         "seed": seed,
+        #: an interrupted run (Ctrl-C, SIGTERM) summarises the games played so far
+        "partial": len(results) < len(tasks),
+        "games_played": len(results),
+        "games_scheduled": len(tasks),
         **summary,
         "games": results,
     }
 
 
 class _NoBar:
-    def update(self) -> None:
+    def update(self, n: int = 1) -> None:
         pass
 
     def close(self) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from envkit import arena, report
 from envkit.arena import Table
 from envkit.game import KernelGame
+from envkit.interrupt import EXIT_INTERRUPTED
 from envkit.optional import MissingExtraError, pyplot
 from envkit.play import add_play_options
 from envkit.records import replay_steps, split_records
@@ -102,6 +103,13 @@ def run_arena(args: argparse.Namespace, table: Table) -> dict:
         args.json.write_text(json.dumps(result, indent=1))
     if args.plot:
         report.arena_plot(result, args.plot)
+    if result["partial"]:
+        print(
+            f"interrupted: the table above covers the {result['games_played']} of {result['games_scheduled']} "
+            "games played; what was asked for is written (marked partial). Run the command again for all.",
+            file=sys.stderr,
+        )
+        raise SystemExit(EXIT_INTERRUPTED)
     return result
 
 

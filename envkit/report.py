@@ -13,7 +13,12 @@ def arena_table(result: dict[str, Any]) -> str:
     match-ups and the first opener's advantage."""
     lines = [
         f"{result['game']} with {result['num_players']} players, {result['deals']} deals per match-up, "
-        f"seed {result['seed']}",
+        f"seed {result['seed']}"
+        + (
+            f" — PARTIAL: {result['games_played']} of {result['games_scheduled']} games"
+            if result.get("partial")
+            else ""
+        ),
         "",
         "| entry | score ± 95% CI | points/hand ± 95% CI | Elo (Bradley–Terry) | deals |",
         "|---|---:|---:|---:|---:|",
