@@ -1,9 +1,16 @@
 """Smoke runs of the RL-framework examples (a few hundred steps): they produce a model that loads
-and acts legally. Marked ``train``: they need the ``train`` extra (torch, sb3-contrib)."""
+and acts legally; and the frameworks' own entry points accept our envs unchanged (RLlib's default
+env check and registered names, sb3-contrib's documented ``MaskablePPO`` loop). Marked ``train``:
+they need the ``train`` extra (torch, sb3-contrib) and, for RLlib, the ``rllib`` extra.
+
+Tianshou is not a dependency (PettingZoo's Tianshou tutorials pin tianshou 0.5.0, which needs
+``numpy<2``); its tutorials were run by hand in a separate venv with only the env line changed."""
 
 from __future__ import annotations
 
+import importlib
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -211,3 +218,148 @@ def test_selfplay_ppo_smoke_twelve(tmp_path):
         game.apply(action)
     with pytest.raises(ValueError, match="two-sided table"):
         example.main(["--game", "twelve", "--players", "3", "--out", str(tmp_path)])
+
+
+@pytest.mark.train
+@pytest.mark.parametrize("game", ["sniff", "twelve"])
+def test_sb3_docs_loop_takes_the_0d_array_predict_returns(game, tmp_path):
+    """sb3-contrib's MaskablePPO docs example with only the env line changed: learn, maskable
+    ``evaluate_policy``, save/load, and the ``predict(obs, action_masks=...)`` loop, whose action is
+    a 0-d array passed straight to ``step``."""
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason="needs the train extra")
+    from sb3_contrib.common.maskable.evaluation import evaluate_policy
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    env = importlib.import_module(f"{game}_env.env").single_agent_env(num_players=2)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, gamma=0.4, seed=32, n_steps=64, batch_size=32, device="cpu")
+    model.learn(64)
+    mean_reward, _ = evaluate_policy(model, env, n_eval_episodes=1, warn=False)
+    assert np.isfinite(mean_reward)
+    model.save(tmp_path / "ppo_mask")
+    model = sb3_contrib.MaskablePPO.load(tmp_path / "ppo_mask", device="cpu")
+    obs, _ = env.reset(seed=0)
+    while True:
+        action_masks = get_action_masks(env)
+        action, _states = model.predict(obs, action_masks=action_masks)
+        assert isinstance(action, np.ndarray) and action.shape == ()
+        obs, _reward, terminated, truncated, info = env.step(action)
+        assert "illegal_action" not in info
+        if terminated or truncated:
+            break
+
+
+RLLIB_CONFIGS = [
+    {"game": "sniff", "num_players": 2},
+    {"game": "sniff", "num_players": 4, "forced": "auto", "reward": "points"},
+    {"game": "twelve", "num_players": 2},
+    {"game": "twelve", "num_players": 5, "deck": "numbers"},
+]
+
+
+@pytest.mark.train
+@pytest.mark.parametrize("config", RLLIB_CONFIGS, ids=lambda c: "-".join(map(str, c.values())))
+def test_rllib_default_env_check_passes(config):
+    """RLlib's default pre-check (``check_multiagent_environments``, what ``MultiAgentEnvRunner``
+    runs unless ``disable_env_checking=True``) steps a random *unmasked* action: it passes whether
+    that action is legal (the game goes on) or not (the episode ends), and both cases occur here."""
+    pytest.importorskip("ray.rllib", reason="needs the rllib extra")
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+    from envkit.rllib import RllibEnv
+
+    ended = []
+    for seed in range(60):
+        env = RllibEnv(config)
+        for space in env.action_spaces.values():
+            space.seed(seed)
+        step = env.step
+
+        def spy(action_dict, step=step):
+            result = step(action_dict)
+            ended.append(result[2]["__all__"])
+            return result
+
+        env.step = spy
+        check_multiagent_environments(env)
+    assert len(ended) == 60 and set(ended) == {True, False}
+
+
+@pytest.mark.train
+@pytest.mark.parametrize("config", RLLIB_CONFIGS, ids=lambda c: "-".join(map(str, c.values())))
+def test_rllib_unmasked_illegal_action_ends_the_episode(config):
+    """PettingZoo's illegal-move convention: −1 to the actor, 0 to the others, everyone terminated
+    with a final observation, the game unchanged; a value that is no action id raises instead."""
+    pytest.importorskip("ray.rllib", reason="needs the rllib extra")
+    from envkit.rllib import RllibEnv
+
+    env = RllibEnv(config)
+    agents = env.possible_agents
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(5):  # into the game a little
+        [(agent, o)] = obs.items()
+        obs, _, terminated, _, _ = env.step({agent: int(rng.choice(np.flatnonzero(o["action_mask"])))})
+        assert not terminated["__all__"]
+    [(actor, o)] = obs.items()
+    state = env.env.state()
+    n = env.action_spaces[actor].n
+    for bad in (1.5, "3", None, True, -1, n):
+        with pytest.raises(ValueError, match="action"):
+            env.step({actor: bad})
+    np.testing.assert_array_equal(env.env.state(), state)
+    illegal = np.flatnonzero(o["action_mask"] == 0)[0]  # an np.int64, as Discrete.sample() gives
+    obs, rewards, terminated, truncated, infos = env.step({actor: illegal})
+    assert rewards == {agent: -1.0 if agent == actor else 0.0 for agent in agents}
+    assert terminated == dict.fromkeys([*agents, "__all__"], True)
+    assert truncated == dict.fromkeys([*agents, "__all__"], False)
+    assert set(obs) == set(agents) and all(env.observation_spaces[a].contains(obs[a]) for a in agents)
+    assert infos[actor] == {"illegal_action": True} and env.agents == agents
+    np.testing.assert_array_equal(env.env.state(), state)
+    with pytest.raises(ValueError, match="call reset"):
+        env.step({actor: int(np.flatnonzero(o["action_mask"])[0])})
+    obs, _ = env.reset(seed=3)
+    [(agent, o)] = obs.items()
+    assert o["action_mask"].any()
+
+
+REGISTERED_NAMES = """
+import envkit.rllib  # registers "sniff" and "twelve"; nothing else below names our code
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
+from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+from ray.tune.registry import ENV_CREATOR, _global_registry
+
+for game in ("sniff", "twelve"):
+    config = (
+        PPOConfig()
+        .environment(game, env_config={"num_players": 3})
+        .multi_agent(policies={"p0"}, policy_mapping_fn=lambda agent_id, episode, **kwargs: "p0")
+        .rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule))
+    )
+    assert not config.disable_env_checking
+    runner = MultiAgentEnvRunner(config=config)  # makes the env by name and runs RLlib's env check
+    env = runner.env.envs[0].unwrapped
+    assert type(env) is envkit.rllib.RllibEnv, type(env)
+    assert env.env.metadata["name"] == game + "_v0" and len(env.possible_agents) == 3
+    assert sum(map(len, runner.sample(num_timesteps=60))) >= 60
+    runner.stop()
+try:
+    _global_registry.get(ENV_CREATOR, "sniff")({"game": "twelve"})
+except ValueError as e:
+    assert "registered as 'sniff'" in str(e)
+else:
+    raise AssertionError("a disagreeing game key was accepted")
+print("REGISTERED OK")
+"""
+
+
+@pytest.mark.train
+def test_rllib_config_names_the_game_after_import():
+    """``config.environment("sniff" | "twelve")`` resolves in RLlib's own env runner once
+    ``envkit.rllib`` is imported (a fresh interpreter, as a user's script), with the default env check."""
+    pytest.importorskip("ray.rllib", reason="needs the rllib extra")
+    done = subprocess.run(
+        [sys.executable, "-c", REGISTERED_NAMES], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0 and "REGISTERED OK" in done.stdout, done.stderr[-3000:]
