@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from benchmarks import anchors, ours, startup
+from envkit.interrupt import EXIT_INTERRUPTED, StopRequest
 from envkit.optional import MissingExtraError, pyplot
 
 # (figure, what it is compared with) → name of the ratio
@@ -80,13 +81,18 @@ def _progress(items, desc):
 def run(quick: bool) -> dict[str, object]:
     figures: dict[str, float | None] = {}
     jobs = ours.measurements(quick) + anchors.measurements(quick)
-    for name, measure in _progress(jobs, "benchmarks"):
-        figures[name] = measure()
+    with StopRequest() as stop:  # Ctrl-C / SIGTERM: keep the figures measured so far
+        for name, measure in _progress(jobs, "benchmarks"):
+            figures[name] = measure()
+            if stop:
+                break
     for game in ours.GAMES:
-        figures[f"{game}.vector_best"] = max(v for k, v in figures.items() if k.startswith(f"{game}.vector["))
-        figures[f"{game}.cold_start_s"], figures[f"{game}.warm_start_s"] = startup.start_times(
-            ours.GAMES[game]["import"]
-        )
+        vector = [v for k, v in figures.items() if k.startswith(f"{game}.vector[") and v]
+        figures[f"{game}.vector_best"] = max(vector) if vector else None
+        if not stop:
+            figures[f"{game}.cold_start_s"], figures[f"{game}.warm_start_s"] = startup.start_times(
+                ours.GAMES[game]["import"]
+            )
     ratios = {
         name: (figures[a] / figures[b] if figures.get(a) and figures.get(b) else None)
         for name, (a, b) in RATIOS.items()
@@ -96,7 +102,8 @@ def run(quick: bool) -> dict[str, object]:
         value = figures.get(name, ratios.get(name))
         met = None if value is None else (value >= bound if op == ">=" else value <= bound)
         targets[name] = {"value": value, "target": f"{op} {bound:g}", "met": met}
-    return {"machine": machine(), "quick": quick, "figures": figures, "ratios": ratios, "targets": targets}
+    result = {"machine": machine(), "quick": quick, "figures": figures, "ratios": ratios, "targets": targets}
+    return {**result, "interrupted": stop.signal} if stop else result
 
 
 def _fmt(value: float | None, unit: str = "") -> str:
@@ -174,6 +181,9 @@ def main(argv: list[str] | None = None) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "latest.json").write_text(json.dumps(result, indent=2))
     print(table(result))
+    if result.get("interrupted"):
+        print(f"\ninterrupted: {args.out / 'latest.json'} holds the figures measured so far", file=sys.stderr)
+        raise SystemExit(EXIT_INTERRUPTED)
     if plot(result, args.out / "throughput.png"):
         print(f"\nwrote {args.out / 'latest.json'} and {args.out / 'throughput.png'}")
 

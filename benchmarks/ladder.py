@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 from envkit import arena, report
+from envkit.interrupt import EXIT_INTERRUPTED, StopRequest
 from sniff_env.agents import arena_table as sniff_table
 from twelve_env.agents import arena_table as twelve_table
 
@@ -33,16 +34,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", choices=["sniff", "twelve"], help="only this game's tables")
     args = parser.parse_args(argv)
     results = {}
-    for name, (table, entries) in TABLES.items():
-        if args.game and (name.startswith("sniff") != (args.game == "sniff")):
-            continue
-        result = arena.run(table(), entries, args.deals, seed=args.seed, workers=args.workers)
-        result.pop("games")
-        results[name] = result
-        print(f"\n### {name}\n")
-        print(report.arena_table(result))
+    with StopRequest() as stop:  # Ctrl-C / SIGTERM: keep the tables so far, the current one partial
+        for name, (table, entries) in TABLES.items():
+            if args.game and (name.startswith("sniff") != (args.game == "sniff")):
+                continue
+            result = arena.run(table(), entries, args.deals, seed=args.seed, workers=args.workers)
+            result.pop("games")
+            results[name] = result
+            print(f"\n### {name}\n")
+            print(report.arena_table(result))
+            if stop:
+                break
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "ladder.json").write_text(json.dumps(results, indent=1))
+    if stop:
+        print(f"interrupted ({stop.signal}): {args.out / 'ladder.json'} holds the tables so far (the last partial)")
+        raise SystemExit(EXIT_INTERRUPTED)
 
 
 if __name__ == "__main__":

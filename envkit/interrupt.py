@@ -27,6 +27,7 @@ class StopRequest:
     def __init__(self) -> None:
         self.signal: str | None = None
         self._previous: dict[int, Any] = {}
+        self._outer: StopRequest | None = None  # an enclosing run (a training loop around an arena)
 
     def __bool__(self) -> bool:
         return self.signal is not None
@@ -34,12 +35,17 @@ class StopRequest:
     def _handle(self, signum: int, frame: FrameType | None) -> None:
         if self.signal is not None and signum == signal.SIGINT:
             raise KeyboardInterrupt  # asked twice: stop now
-        self.signal = signal.Signals(signum).name
+        request: StopRequest | None = self
+        while request is not None:  # the enclosing runs stop too
+            request.signal = request.signal or signal.Signals(signum).name
+            request = request._outer
 
     def __enter__(self) -> StopRequest:
         if threading.current_thread() is threading.main_thread():
             for signum in (signal.SIGINT, signal.SIGTERM):
                 self._previous[signum] = signal.signal(signum, self._handle)
+            outer = getattr(self._previous[signal.SIGTERM], "__self__", None)
+            self._outer = outer if isinstance(outer, StopRequest) else None
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -11,7 +11,18 @@ expects (an ``"observations"`` key and a float mask).
 
 ``--address`` connects to a running Ray cluster (``auto``, or ``ray://head:10001``) instead of
 starting Ray on this machine; ``--env-runners`` then spreads sampling over the cluster. The cluster's
-Python environment needs this package installed (or ship it with ``--working-dir``).
+Python environment needs this package installed on every node.
+
+The environment is named by its registered name (``import envkit.rllib`` registers ``"sniff"`` and
+``"twelve"``) and passes RLlib's default environment check (random unmasked actions end the
+episode with −1 for the actor, PettingZoo's illegal-move convention). Ray is quiet unless
+``--verbose``: the driver's Ray and RLlib loggers report only errors (set before RLlib is
+imported, so its import-time deprecation notices — two are about its own example module — stay
+silent; ``ray.init(logging_level=ERROR)`` and ``config.debugging(log_level="ERROR")`` keep it so),
+workers' output is not forwarded (``log_to_driver=False``), and on this machine failed env runners
+are not restarted (``restart_failed_env_runners=False``: a crash is a bug to see, and it spares
+Ray's ``core_worker.cc`` error about restarting actors whose arguments live in the object store;
+on a cluster, ``--address``, RLlib's restarts stay on). ``--help`` does not load Ray at all.
 
 At the end the script saves the RLlib checkpoint to ``--out/checkpoint``, exports the trained
 policy to ``--out/policy.npz`` (``envkit.policy`` format: play it with the agent spec
@@ -26,21 +37,32 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import logging
+import shlex
+import sys
 import time
 from pathlib import Path
-
-import ray
-from ray.rllib.algorithms.ppo import PPOConfig
-from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
-from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
-from ray.tune.registry import register_env
+from typing import TYPE_CHECKING
 
 from envkit import GAMES, arena, game_package
+from envkit.interrupt import EXIT_INTERRUPTED, StopRequest
 from envkit.policy import MlpPolicy
-from envkit.rllib import RllibEnv
 
-ENV_NAME = "sniff_twelve"
+if TYPE_CHECKING:  # Ray is imported only when training starts: --help and a bad argument never load it
+    from ray.rllib.algorithms.ppo import PPOConfig
+
+
+def import_ray(verbose: bool = False):
+    """Import Ray; unless ``verbose``, the driver's Ray and RLlib loggers report errors only (RLlib
+    logs its deprecation notices while its modules are imported, so the level is set before that)."""
+    import ray
+
+    if not verbose:
+        logging.getLogger("ray").setLevel(logging.ERROR)
+        logging.getLogger("ray.rllib").setLevel(logging.ERROR)  # Ray gives RLlib's logger a level of its own
+    import envkit.rllib  # noqa: F401  (registers the envs "sniff" and "twelve")
+
+    return ray
 
 
 def env_config(args: argparse.Namespace) -> dict:
@@ -52,11 +74,18 @@ def env_config(args: argparse.Namespace) -> dict:
 
 
 def build_config(args: argparse.Namespace) -> PPOConfig:
+    import_ray(args.verbose)
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
     return (
         PPOConfig()
-        # RLlib's env pre-check steps random, unmasked actions, which our env rightly refuses
-        .environment(ENV_NAME, env_config=env_config(args), disable_env_checking=True)
+        .environment(args.game, env_config=env_config(args))  # the name envkit.rllib registered
         .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_runner)
+        # on one machine a dead env runner is a bug to see; a cluster keeps RLlib's restarts
+        .fault_tolerance(restart_failed_env_runners=bool(args.address))
         .multi_agent(policies={"main"}, policy_mapping_fn=lambda agent_id, episode, **kwargs: "main")
         .rl_module(
             rl_module_spec=RLModuleSpec(
@@ -74,7 +103,7 @@ def build_config(args: argparse.Namespace) -> PPOConfig:
             num_epochs=args.epochs,
             entropy_coeff=0.01,
         )
-        .debugging(seed=args.seed)
+        .debugging(seed=args.seed, log_level="WARN" if args.verbose else "ERROR")  # WARN: RLlib's default
     )
 
 
@@ -107,30 +136,41 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-against", nargs="+", default=["random", "greedy"])
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=Path("runs/rllib"))
+    p.add_argument("--resume", action="store_true", help="continue from --out/checkpoint")
+    p.add_argument("--verbose", action="store_true", help="Ray's and RLlib's default logging, workers' output too")
     return p
 
 
 def main(argv: list[str] | None = None) -> dict:
     args = build_parser().parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    ray = import_ray(args.verbose)
+    from envkit.rllib import RllibEnv
+
+    quiet = {} if args.verbose else {"log_to_driver": False, "logging_level": logging.ERROR}
     if args.address:
-        ray.init(address=args.address)
+        ray.init(address=args.address, **quiet)
     else:
-        ray.init(num_cpus=max(2, args.env_runners + 1), include_dashboard=False, log_to_driver=False)
-    register_env(ENV_NAME, lambda config: RllibEnv(config))
+        ray.init(num_cpus=max(2, args.env_runners + 1), include_dashboard=False, **quiet)
     algo = build_config(args).build_algo()
     history, start = [], time.perf_counter()
-    for iteration in range(1, args.iterations + 1):
-        result = algo.train()
-        runners = result.get("env_runners", {})
-        history.append(
-            {
-                "iteration": iteration,
-                "env_steps": int(runners.get("num_env_steps_sampled_lifetime", 0)),
-                "episode_return_mean": runners.get("episode_return_mean"),
-            }
-        )
-        print(json.dumps(history[-1]), flush=True)
+    if args.resume:
+        algo.restore_from_path(str((args.out / "checkpoint").resolve()))
+        history = json.loads((args.out / "summary.json").read_text()).get("history", [])
+    with StopRequest() as stop:  # Ctrl-C / SIGTERM: stop after this iteration, save, say how to resume
+        for iteration in range(algo.iteration + 1, args.iterations + 1):
+            result = algo.train()
+            runners = result.get("env_runners", {})
+            history.append(
+                {
+                    "iteration": iteration,
+                    "env_steps": int(runners.get("num_env_steps_sampled_lifetime", 0)),
+                    "episode_return_mean": runners.get("episode_return_mean"),
+                }
+            )
+            print(json.dumps(history[-1]), flush=True)
+            if stop:
+                break
     seconds = time.perf_counter() - start
     checkpoint = algo.save_to_path(str((args.out / "checkpoint").resolve()))
     module = algo.get_module("main")
@@ -149,6 +189,14 @@ def main(argv: list[str] | None = None) -> dict:
     ray.shutdown()
     summary = {**meta, "checkpoint": str(checkpoint), "history": history}
     summary["steps_per_second"] = round(meta["env_steps"] / max(seconds, 1e-9))
+    if stop:
+        (args.out / "summary.json").write_text(json.dumps({**summary, "interrupted": stop.signal}, indent=1))
+        command = [sys.executable, *sys.argv] + ([] if args.resume else ["--resume"])
+        print(
+            f"interrupted ({stop.signal}) after iteration {len(history)} of {args.iterations}: the checkpoint "
+            f"and {args.out / 'policy.npz'} are saved. Resume with:\n  {shlex.join(command)}"
+        )
+        raise SystemExit(EXIT_INTERRUPTED)
     if args.eval_deals:
         table = importlib.import_module(f"{game_package(args.game).__name__}.agents").arena_table(args.players)
         for opponent in args.eval_against:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +28,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
 
 from envkit import arena
+from envkit.interrupt import EXIT_INTERRUPTED, StopRequest
 from envkit.optional import MissingExtraError, pyplot
 from envkit.policy import MlpPolicy
 from sniff_env.agents import arena_table as sniff_arena_table
@@ -80,17 +83,18 @@ def win_rate(model: MaskablePPO, game: str, opponent: str, games: int, seed: int
 
 
 class WinRateCurve(BaseCallback):
-    """Evaluates the win rate every ``every`` steps, for the learning curve."""
+    """Evaluates the win rate every ``every`` steps, for the learning curve; stops the training
+    when ``stop`` (an ``envkit.interrupt.StopRequest``) says so."""
 
-    def __init__(self, game: str, opponent: str, every: int, games: int) -> None:
+    def __init__(self, game: str, opponent: str, every: int, games: int, stop: StopRequest) -> None:
         super().__init__()
-        self.game, self.opponent, self.every, self.games = game, opponent, every, games
+        self.game, self.opponent, self.every, self.games, self.stop = game, opponent, every, games, stop
         self.points: list[tuple[int, float]] = []
 
     def _on_step(self) -> bool:
         if self.num_timesteps % self.every == 0:
             self.points.append((self.num_timesteps, win_rate(self.model, self.game, self.opponent, self.games, 10_000)))
-        return True
+        return not self.stop
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -103,24 +107,38 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--arena-deals", type=int, default=50, help="duplicate deals of the final arena evaluation")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("runs/ppo"))
+    parser.add_argument("--resume", action="store_true", help="continue the model in --out/model.zip")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
 
     env = make_env(args.game, args.opponent, args.seed)
-    model = MaskablePPO(
-        "MlpPolicy",
-        env,
-        seed=args.seed,
-        n_steps=min(2048, max(64, args.timesteps // 4)),
-        batch_size=64,
-        verbose=0,
-        device="cpu",
-        # ReLU, so that the actor exports to an envkit.policy checkpoint for the arena
-        policy_kwargs={"activation_fn": torch.nn.ReLU, "net_arch": {"pi": [64, 64], "vf": [64, 64]}},
-    )
-    curve = WinRateCurve(args.game, args.opponent, args.eval_every, max(4, args.eval_games // 5))
-    model.learn(total_timesteps=args.timesteps, callback=curve)
+    if args.resume:
+        model = MaskablePPO.load(args.out / "model.zip", env=env, device="cpu")
+    else:
+        model = MaskablePPO(
+            "MlpPolicy",
+            env,
+            seed=args.seed,
+            n_steps=min(2048, max(64, args.timesteps // 4)),
+            batch_size=64,
+            verbose=0,
+            device="cpu",
+            # ReLU, so that the actor exports to an envkit.policy checkpoint for the arena
+            policy_kwargs={"activation_fn": torch.nn.ReLU, "net_arch": {"pi": [64, 64], "vf": [64, 64]}},
+        )
+    with StopRequest() as stop:  # Ctrl-C / SIGTERM: stop at the next step, save the model, say how to resume
+        curve = WinRateCurve(args.game, args.opponent, args.eval_every, max(4, args.eval_games // 5), stop)
+        left = max(0, args.timesteps - model.num_timesteps)
+        print(f"training MaskablePPO on {args.game} against {args.opponent}: {left} timesteps", flush=True)
+        model.learn(total_timesteps=left, callback=curve, reset_num_timesteps=not args.resume)
     model.save(args.out / "model.zip")
+    if stop:
+        command = [sys.executable, *sys.argv] + ([] if args.resume else ["--resume"])
+        print(
+            f"interrupted ({stop.signal}) at {model.num_timesteps} of {args.timesteps} timesteps: "
+            f"{args.out / 'model.zip'} is saved. Resume with:\n  {shlex.join(command)}"
+        )
+        raise SystemExit(EXIT_INTERRUPTED)
 
     eval_env = Monitor(make_env(args.game, args.opponent, args.seed + 1))
     mean_reward, std_reward = evaluate_policy(model, eval_env, n_eval_episodes=max(4, args.eval_games // 5))

@@ -45,6 +45,7 @@ import copy
 import importlib
 import itertools
 import json
+import shlex
 import shutil
 import sys
 import time
@@ -58,6 +59,7 @@ from torch import nn
 from tqdm import tqdm
 
 from envkit import GAMES, arena, game_package
+from envkit.interrupt import EXIT_INTERRUPTED, StopRequest
 from envkit.optional import MissingExtraError, pyplot
 from envkit.policy import MlpPolicy
 
@@ -483,6 +485,21 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def save_interrupted(trainer: Trainer, args: argparse.Namespace, signal_name: str) -> dict:
+    """Keep an interrupted run's work — the latest policy, the trainer state, the log — and say
+    how to go on; exits with status 130."""
+    trainer.save(args.out / "latest.npz")
+    torch.save(trainer.state_dict(), args.out / "trainer.pt")
+    summary = {**trainer.checkpoint_meta(), "evals": trainer.evals, "interrupted": signal_name}
+    (args.out / "log.json").write_text(json.dumps(summary, indent=1))
+    command = [sys.executable, *sys.argv] + ([] if args.resume else ["--resume"])
+    print(
+        f"interrupted ({signal_name}) after {trainer.train_seconds:.0f} s of training: {args.out / 'latest.npz'} "
+        f"and {args.out / 'trainer.pt'} are saved. Resume with:\n  {shlex.join(command)}"
+    )
+    raise SystemExit(EXIT_INTERRUPTED)
+
+
 def main(argv: list[str] | None = None) -> dict:
     args = build_parser().parse_args(argv)
     if args.reward_scale is None:
@@ -506,27 +523,30 @@ def main(argv: list[str] | None = None) -> dict:
     def spent() -> float:
         return trainer.steps if args.steps is not None else trainer.train_seconds
 
-    while spent() < budget:
-        tick = time.perf_counter()
-        trainer.imitating = trainer.teacher is not None and spent() < args.imitate_share * budget
-        obs, mask, player, boot = trainer.collect(obs, mask, player)
-        stats = trainer.update(boot, spent() / budget)
-        trainer.steps += args.rollout * args.envs
-        trainer.updates += 1
-        trainer.train_seconds += time.perf_counter() - tick
-        bar.update(int(min(spent(), budget)) - bar.n)
-        if trainer.updates % args.snapshot_every == 0:
-            trainer.snapshot()
-        postfix = {
-            "steps/s": f"{(trainer.steps - start_steps) / max(trainer.train_seconds - start_seconds, 1e-9):,.0f}",
-            "entropy": f"{stats['entropy']:.2f}",
-        }
-        if trainer.updates % args.eval_every == 0 or spent() >= budget:
-            point = trainer.evaluate()
-            postfix.update({o: f"{point[o]['score']:.2f}" for o in args.eval_against})
-            torch.save(trainer.state_dict(), args.out / "trainer.pt")
-        bar.set_postfix(postfix)
+    with StopRequest() as stop:  # Ctrl-C / SIGTERM: stop after this update, save, say how to resume
+        while spent() < budget and not stop:
+            tick = time.perf_counter()
+            trainer.imitating = trainer.teacher is not None and spent() < args.imitate_share * budget
+            obs, mask, player, boot = trainer.collect(obs, mask, player)
+            stats = trainer.update(boot, spent() / budget)
+            trainer.steps += args.rollout * args.envs
+            trainer.updates += 1
+            trainer.train_seconds += time.perf_counter() - tick
+            bar.update(int(min(spent(), budget)) - bar.n)
+            if trainer.updates % args.snapshot_every == 0:
+                trainer.snapshot()
+            postfix = {
+                "steps/s": f"{(trainer.steps - start_steps) / max(trainer.train_seconds - start_seconds, 1e-9):,.0f}",
+                "entropy": f"{stats['entropy']:.2f}",
+            }
+            if trainer.updates % args.eval_every == 0 or spent() >= budget:
+                point = trainer.evaluate()
+                postfix.update({o: f"{point[o]['score']:.2f}" for o in args.eval_against})
+                torch.save(trainer.state_dict(), args.out / "trainer.pt")
+            bar.set_postfix(postfix)
     bar.close()
+    if stop:
+        return save_interrupted(trainer, args, stop.signal)
     throughput = (trainer.steps - start_steps) / max(trainer.train_seconds - start_seconds, 1e-9)
     summary = {
         **trainer.checkpoint_meta(),
