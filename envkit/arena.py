@@ -89,12 +89,21 @@ class Slot:
     entry_of_seat: tuple[int, ...]
 
 
-def schedule(table: Table, entries: Sequence[str], deals: int, seed: int) -> list[tuple[Slot, GameTask]]:
+def schedule(
+    table: Table,
+    entries: Sequence[str],
+    deals: int,
+    seed: int,
+    matchups: Sequence[tuple[int, ...]] | None = None,
+) -> list[tuple[Slot, GameTask]]:
     """Every game of the round robin; deal ``d`` has the same seed in every match-up, and is
-    played from both sides (two-sided) or in every rotation of the line-up."""
+    played from both sides (two-sided) or in every rotation of the line-up. ``matchups`` (indices
+    into ``entries``) plays only those match-ups instead of every combination (cross-play)."""
     n = table.num_players
     deal_seeds = [seed * 1_000_003 + d for d in range(deals)]
-    if table.two_sided:
+    if matchups is not None:
+        matchups = [tuple(m) for m in matchups]
+    elif table.two_sided:
         matchups = list(itertools.combinations(range(len(entries)), 2))
     else:
         matchups = list(itertools.combinations(range(len(entries)), n)) if len(entries) >= n else []
@@ -222,13 +231,40 @@ def run(
         raise ValueError("an arena needs at least two entries")
     if len(set(entries)) != len(entries):
         raise ValueError(f"entries must differ; got {list(entries)}")
+    check_entries(table, entries)
+    scheduled = schedule(table, entries, deals, seed)
+    slots = [slot for slot, _ in scheduled]
+    tasks = [dataclasses.replace(task, record=records) for _, task in scheduled]
+    results = play_tasks(tasks, workers, progress)
+    summary = summarize(entries, list(zip(slots, results, strict=False)))
+    return {
+        "game": table.package,
+        "num_players": table.num_players,
+        "options": table.options,
+        "deals": deals,
+        "seed": seed,
+        #: an interrupted run (Ctrl-C, SIGTERM) summarises the games played so far
+        "partial": len(results) < len(tasks),
+        "games_played": len(results),
+        "games_scheduled": len(tasks),
+        **summary,
+        "games": results,
+    }
+
+
+def check_entries(table: Table, entries: Iterable[str]) -> None:
+    """``ValueError`` (before any game) for an unknown agent spec, or one that cannot play at ``table``."""
     agents_module = importlib.import_module(f"{table.package}.agents")
     for entry in entries:
         for name in entry.split("+"):
             agents_module.make_agent(name).check_table(table.num_players)
-    scheduled = schedule(table, entries, deals, seed)
-    slots = [slot for slot, _ in scheduled]
-    tasks = [dataclasses.replace(task, record=records) for _, task in scheduled]
+
+
+def play_tasks(tasks: Sequence[GameTask], workers: int = 1, progress: bool = True) -> list[dict[str, Any]]:
+    """``play`` the tasks in order, in ``workers`` processes, with a progress bar. A stop request
+    (Ctrl-C, SIGTERM) ends the run early: the results are then those of the first games only, so
+    ``len(results) < len(tasks)`` marks a partial run."""
+    tasks = list(tasks)
     bar = _progress(len(tasks), progress)
     results = []
     with StopRequest() as stop:
@@ -253,20 +289,7 @@ def run(
                 if stop:
                     break
     bar.close()
-    summary = summarize(entries, list(zip(slots, results, strict=False)))
-    return {
-        "game": table.package,
-        "num_players": table.num_players,
-        "options": table.options,
-        "deals": deals,
-        "seed": seed,
-        #: an interrupted run (Ctrl-C, SIGTERM) summarises the games played so far
-        "partial": len(results) < len(tasks),
-        "games_played": len(results),
-        "games_scheduled": len(tasks),
-        **summary,
-        "games": results,
-    }
+    return results
 
 
 class _NoBar:

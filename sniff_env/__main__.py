@@ -1,10 +1,11 @@
 """``python -m sniff_env``: watch a match of American Sniff between random players, run an arena
-of agents, or ``play`` against them in the terminal."""
+of agents, cross-play partners (``crossplay``), or ``play`` against them in the terminal."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from envkit import crossplay
 from envkit.cli import build_parser, play_random, run_arena, run_replay
 from envkit.play import GameUI, run_play
 from sniff_env import kernels as K
@@ -156,7 +157,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(
         "sniff", "American Sniff dominoes (rules: docs/rules.md Part S)", (2, 3, 4), 4, play_extra=PLAY_OPTIONS
     )
+    crossplay.add_parser(parser, (2, 3, 4), 4)
     args = parser.parse_args(argv)
+    if args.command == "crossplay":
+        return crossplay.main(args, arena_table(args.players))
     if args.command == "arena":
         run_arena(args, arena_table(args.players))
     elif args.command == "play":
