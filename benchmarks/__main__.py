@@ -32,6 +32,14 @@ RATIOS = {
     "sniff Game.apply / OpenSpiel python_team_dominoes": ("sniff.game_apply", "openspiel.python_team_dominoes"),
     "twelve VectorGame / OpenSpiel C++ crazy_eights": ("twelve.vector_best", "openspiel.crazy_eights_cpp"),
     "twelve kernel playouts / OpenSpiel C++ crazy_eights": ("twelve.kernel_playouts", "openspiel.crazy_eights_cpp"),
+    "sniff vector_env[4096] / single_agent_env (learner steps, greedy)": (
+        "sniff.vector_env[4096]",
+        "sniff.single_agent_env",
+    ),
+    "twelve vector_env[4096] / single_agent_env (learner steps, greedy)": (
+        "twelve.vector_env[4096]",
+        "twelve.single_agent_env",
+    ),
 }
 # issue targets: figure → (comparison, bound, unit)
 TARGETS = {

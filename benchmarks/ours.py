@@ -72,6 +72,40 @@ def game_apply(game: str, seconds: float) -> float:
     return rate(chunk, seconds)
 
 
+LEARNER_SIZES = (1, 64, 1024, 4096)
+
+
+def learner_vector_env(game: str, num_envs: int, seconds: float) -> float:
+    """Learner steps per second of ``vector_env`` (2 players, ``greedy`` opponent played compiled;
+    the learner plays its first legal action, so the figure is the environment's cost alone)."""
+    venv = _module(game).vector_env(num_envs, num_players=2, opponents="greedy", seed=0)
+    venv.reset()
+    calls = max(1, 4096 // num_envs)
+
+    def chunk() -> int:
+        for _ in range(calls):
+            venv.step(venv.action_masks().argmax(axis=1))
+        return calls * num_envs
+
+    return rate(chunk, seconds)
+
+
+def learner_single_agent(game: str, seconds: float) -> float:
+    """Learner steps per second of ``single_agent_env`` (2 players, ``greedy`` opponent), the same
+    first-legal learner as ``learner_vector_env``."""
+    env = _module(game).single_agent_env(num_players=2, opponents="greedy")
+    env.reset(seed=0)
+
+    def chunk() -> int:
+        for _ in range(200):
+            _, _, terminated, truncated, _ = env.step(int(env.action_masks().argmax()))
+            if terminated or truncated:
+                env.reset()
+        return 200
+
+    return rate(chunk, seconds)
+
+
 def measurements(quick: bool) -> list[tuple[str, Callable[[], float]]]:
     """Every figure of ours, by name (``game.figure``), with the callable that measures it."""
     seconds = 0.3 if quick else 2.0
@@ -84,4 +118,7 @@ def measurements(quick: bool) -> list[tuple[str, Callable[[], float]]]:
         jobs.append((f"{game}.aec_raw", lambda g=game: aec(g, False, seconds)))
         jobs.append((f"{game}.aec_wrapped", lambda g=game: aec(g, True, seconds)))
         jobs.append((f"{game}.game_apply", lambda g=game: game_apply(g, seconds)))
+        jobs.append((f"{game}.single_agent_env", lambda g=game: learner_single_agent(g, seconds)))
+        for n in LEARNER_SIZES:
+            jobs.append((f"{game}.vector_env[{n}]", lambda g=game, n=n: learner_vector_env(g, n, seconds)))
     return jobs

@@ -11,7 +11,7 @@
 from sniff_env.env import env, raw_env, single_agent_env
 from sniff_env.game import Game
 from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS, TILES, decode_action, encode_action
-from sniff_env.vector import VectorGame
+from sniff_env.vector import VectorGame, vector_env
 
 __all__ = [
     "DRAW",
@@ -25,4 +25,5 @@ __all__ = [
     "env",
     "raw_env",
     "single_agent_env",
+    "vector_env",
 ]

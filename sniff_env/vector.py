@@ -14,14 +14,16 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from envkit.options import check_int
 from envkit.rewards import LIVE, TERMINATED, TRUNCATED
 from envkit.rng import pick_legal
 from envkit.vector import KernelVectorGame, VectorKernels
+from envkit.vector_env import MAX_REDEALS, mlp_choice
 from sniff_env import kernels as K
 from sniff_env import search
 from sniff_env.env import ENV_KERNELS, check_modes
 from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
-from sniff_env.observation import write_observation
+from sniff_env.observation import OBS_SIZE, write_observation
 from sniff_env.rewards import snapshot, write_rewards
 from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS
 from sniff_env.view import write_view
@@ -157,3 +159,190 @@ def random_playouts(states, params, steps_per_game):
                 finished += 1
                 K.new_match(s, params, s[K.RNG], s[K.RNG + 1])
     return finished
+
+
+# --- one learning seat per row (``sniff_env.vector_env``, ``envkit.vector_env``) ---------------------
+
+
+@nb.njit(cache=True)
+def _agent_move(s, params, cur, code, meta, weights, stream, view, mask, obs_buf, feats):
+    """The compiled agent ``code`` (``envkit.vector_env``) of seat ``cur``, on that seat's view."""
+    write_view(s, params, cur, view)
+    if code == 0:
+        return search.greedy_action(view, params)
+    if code == 1:
+        return search.heuristic_action(view, params)
+    K.legal_mask_into(view, params, mask)
+    if code == 2:
+        return pick_legal(mask, stream, 0)
+    write_observation(view, params, cur, obs_buf)
+    if meta[cur, -2] >= 0:
+        search.action_features(view, params, feats)
+    return mlp_choice(obs_buf, mask, feats, meta[cur], weights)
+
+
+@nb.njit(cache=True)
+def _advance(s, params, mode, learner, codes, meta, weights, stream, before, rewards, view, mask, obs_buf, feats):
+    """Play the other seats and the learner's forced DRAW/PASS until the learner must decide or
+    the game ends → (the learner's reward on the way, status)."""
+    total, status = 0.0, LIVE
+    while True:
+        cur = s[K.CUR]
+        if cur == learner:
+            K.legal_mask_into(s, params, mask)
+            if mask[DRAW]:
+                a = DRAW
+            elif mask[PASS]:
+                a = PASS
+            else:
+                break
+        else:
+            a = _agent_move(s, params, cur, codes[cur], meta, weights, stream, view, mask, obs_buf, feats)
+        snapshot(s, before)
+        K.apply_action(s, params, a)
+        status = write_rewards(s, params, before, mode, rewards)
+        total += rewards[learner]
+        if status != LIVE:
+            break
+    return total, status
+
+
+@nb.njit(cache=True)
+def _deal_learner(s, params, mode, learner, codes, meta, weights, stream, before, rewards, view, mask, obs_buf, feats):
+    """Deal from the row's stream until a game reaches the learner's first decision (at most
+    ``MAX_REDEALS`` deals) → (the learner's reward before that decision, whether one came)."""
+    for _ in range(MAX_REDEALS):
+        K.new_match(s, params, s[K.RNG], s[K.RNG + 1])
+        pending, status = _advance(
+            s, params, mode, learner, codes, meta, weights, stream, before, rewards, view, mask, obs_buf, feats
+        )
+        if status == LIVE:
+            return pending, True
+    return 0.0, False
+
+
+@nb.njit(cache=True)
+def _present_learner(s, params, learner, view, obs, mask, feats, use_features):
+    """The learner's observation (from its view), legal mask and, optionally, action features."""
+    write_view(s, params, learner, view)
+    write_observation(view, params, learner, obs)
+    K.legal_mask_into(s, params, mask)
+    if use_features:
+        search.action_features(view, params, feats)
+        nf = feats.shape[1]
+        for a in range(NUM_ACTIONS):
+            for f in range(nf):
+                obs[OBS_SIZE + a * nf + f] = feats[a, f]
+
+
+@nb.njit(cache=True, parallel=True)
+def learner_reset(
+    states, params, mode, learner, codes, meta, weights, agent_streams, scratch, views, rewards, obs, mask, feats,
+    use_features, pending, streams,
+):  # fmt: skip
+    """Deal every row from ``streams`` and play up to the learner's first decision; returns the
+    number of rows where ``MAX_REDEALS`` deals never reached one."""
+    failures = 0
+    for i in nb.prange(states.shape[0]):
+        s = states[i]
+        s[K.RNG], s[K.RNG + 1] = streams[i, 0], streams[i, 1]
+        ok_mask = np.empty(NUM_ACTIONS, dtype=np.bool_)
+        obs_buf = np.empty(OBS_SIZE, dtype=np.float32)
+        pending[i], ok = _deal_learner(
+            s, params, mode, learner, codes, meta, weights, agent_streams[i], scratch[i], rewards[i], views[i],
+            ok_mask, obs_buf, feats[i],
+        )  # fmt: skip
+        if not ok:
+            failures += 1
+        _present_learner(s, params, learner, views[i], obs[i], mask[i], feats[i], use_features)
+    return failures
+
+
+@nb.njit(cache=True, parallel=True)
+def learner_step(
+    states, params, mode, learner, codes, meta, weights, agent_streams, scratch, views, rewards, obs, mask, feats,
+    use_features, pending, actions, out_rewards, terminated, truncated, final_obs,
+):  # fmt: skip
+    """Apply the learner's action in every row, play on to its next decision; a finished game's
+    last learner observation goes to ``final_obs`` and the row is dealt again (same call)."""
+    for i in nb.prange(states.shape[0]):
+        s = states[i]
+        work_mask = np.empty(NUM_ACTIONS, dtype=np.bool_)
+        obs_buf = np.empty(OBS_SIZE, dtype=np.float32)
+        snapshot(s, scratch[i])
+        K.apply_action(s, params, actions[i])
+        status = write_rewards(s, params, scratch[i], mode, rewards[i])
+        total = rewards[i, learner] + pending[i]
+        pending[i] = 0.0
+        if status == LIVE:
+            more, status = _advance(
+                s, params, mode, learner, codes, meta, weights, agent_streams[i], scratch[i], rewards[i], views[i],
+                work_mask, obs_buf, feats[i],
+            )  # fmt: skip
+            total += more
+        out_rewards[i] = total
+        terminated[i] = status == TERMINATED
+        truncated[i] = status == TRUNCATED
+        if status != LIVE:
+            _present_learner(s, params, learner, views[i], final_obs[i], work_mask, feats[i], use_features)
+            pending[i], _ = _deal_learner(
+                s, params, mode, learner, codes, meta, weights, agent_streams[i], scratch[i], rewards[i], views[i],
+                work_mask, obs_buf, feats[i],
+            )  # fmt: skip
+        _present_learner(s, params, learner, views[i], obs[i], mask[i], feats[i], use_features)
+
+
+def vector_env(
+    num_envs: int,
+    num_players: int = 2,
+    opponents: str | list[str] = "greedy",
+    partner: str = "greedy",
+    seat: int = 0,
+    seed: int | None = None,
+    action_features: bool = False,
+    reward: str | None = None,
+    **options,
+):
+    """``num_envs`` Sniff matches with one learning ``seat`` each, as a ``gymnasium.vector.VectorEnv``
+    (``envkit.vector_env.KernelVectorEnv``; autoreset ``SAME_STEP``, final observation in
+    ``infos["final_obs"]``). The other seats — ``opponents`` (one spec for all or one per opponent
+    seat) and, with 4 players, the ``partner`` opposite — are played compiled: ``greedy``,
+    ``heuristic``, ``random``, ``ppo`` (the shipped checkpoint) or ``ppo:PATH``. Forced draws and
+    passes are made for the learner. ``reward`` and the other options (``target``, ``max_hands``,
+    ``max_steps``, ``episode``, ``settlement``, ``undrawn``) as ``single_agent_env``;
+    ``action_features=True`` appends the learner's flattened ``Game.action_features()`` to the
+    observation.
+
+    >>> venv = vector_env(64, num_players=2, opponents="greedy", seed=0)
+    >>> obs, infos = venv.reset()
+    >>> obs.shape, venv.action_masks().shape
+    ((64, 135), (64, 114))
+    """
+    from envkit.vector_env import KernelVectorEnv, seat_codes
+    from sniff_env.agents import make_agent
+
+    num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
+    episode = options.pop("episode", "match")
+    params = make_params(num_players, hand_episode=episode == "hand", **options)
+    _, reward_mode, _ = check_modes(episode, reward, "auto")
+    seat = check_int("seat", seat, 0, num_players - 1)
+    codes, meta, weights = seat_codes(
+        num_players, seat, opponents, partner if num_players == 4 else None, make_agent, OBS_SIZE, NUM_ACTIONS
+    )
+    return KernelVectorEnv(
+        num_envs,
+        game_cls=Game,
+        drivers=(learner_reset, learner_step),
+        params=params,
+        reward_mode=reward_mode,
+        num_players=num_players,
+        seat=seat,
+        codes=codes,
+        meta=meta,
+        weights=weights,
+        obs_size=OBS_SIZE,
+        num_actions=NUM_ACTIONS,
+        state_size=K.STATE_SIZE,
+        action_features=action_features,
+        seed=seed,
+    )

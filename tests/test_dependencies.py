@@ -27,6 +27,7 @@ ENTRY_POINTS = {
     "examples/sb3_maskable_ppo.py": "train",
     "examples/rllib_selfplay.py": "rllib",
     "envkit/rllib.py": "rllib",
+    "envkit/sb3.py": "train",
     "benchmarks/__main__.py": "bench",
     "sniff_env/openspiel.py": "bench",
     "twelve_env/openspiel.py": "bench",

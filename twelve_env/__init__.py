@@ -11,6 +11,6 @@
 from twelve_env.cards import card_value, rank_name
 from twelve_env.env import env, raw_env, single_agent_env
 from twelve_env.game import Game
-from twelve_env.vector import VectorGame
+from twelve_env.vector import VectorGame, vector_env
 
-__all__ = ["Game", "VectorGame", "card_value", "env", "rank_name", "raw_env", "single_agent_env"]
+__all__ = ["Game", "VectorGame", "card_value", "env", "rank_name", "raw_env", "single_agent_env", "vector_env"]

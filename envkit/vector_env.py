@@ -1,0 +1,298 @@
+"""One learning seat per row of a ``VectorGame``, as a standard ``gymnasium.vector.VectorEnv``.
+
+``sniff_env.vector_env(...)`` / ``twelve_env.vector_env(...)`` build a ``KernelVectorEnv``: ``N``
+independent games in one ``int32`` array, where the learner holds ``seat`` in every row and every
+other seat (a 4-player Sniff partner included) is played inside one compiled ``numba.prange`` call
+per step — the learner's action, then the other seats (and the learner's forced Sniff DRAW/PASS)
+until the learner is to act again or the game ends. Finished games are dealt again in the same
+call (``AutoresetMode.SAME_STEP``): the returned observation is the new game's first decision,
+``infos["final_obs"][i]`` (with ``infos["_final_obs"]``) the learner's last observation of the
+game that ended. The compiled agents choose from the acting seat's view (``envkit.view``):
+``greedy`` and ``heuristic`` are the rule agents' own kernels, ``random`` draws from each row's own
+stream, ``ppo`` / ``ppo:PATH`` run the checkpoint's ReLU MLP (and action-feature gains) compiled.
+
+Rewards are the learner's, from the game's reward kernel, summed over the other seats' moves in
+between (what ``single_agent_env`` gives for the same games and agents).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba as nb
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from envkit.agents import seat_specs
+from envkit.options import ArgumentTypeError, check_flag, check_int, check_seed
+from envkit.rng import seed_key, stream_states
+from envkit.vector import first_illegal
+
+#: agent codes the compiled drivers play, by seat (``LEARNER`` marks the learning seat)
+LEARNER, GREEDY, HEURISTIC, RANDOM, MLP = -1, 0, 1, 2, 3
+COMPILED_AGENTS = {"greedy": GREEDY, "heuristic": HEURISTIC, "random": RANDOM}
+MAX_LAYERS = 8
+META_SIZE = 1 + 4 * MAX_LAYERS + 2  # layers, (w offset, in, out, b offset) per layer, gains offset, features
+GAINS, FEATURES = META_SIZE - 2, META_SIZE - 1
+#: deals a reset tries before it gives up on options under which the learner never gets a turn
+MAX_REDEALS = 100
+
+
+@nb.njit(cache=True)
+def mlp_choice(obs, mask, feats, meta, weights):
+    """The masked argmax of a packed ReLU MLP (``meta`` one row of ``pack_policies``); the logits
+    add ``feats @ gains`` when the checkpoint has gains. Ties go to the lowest action, like ``np.argmax``."""
+    x = np.empty(obs.shape[0], dtype=np.float64)
+    for k in range(obs.shape[0]):
+        x[k] = obs[k]
+    layers = meta[0]
+    for layer in range(layers):
+        w_off, n_in, n_out, b_off = meta[1 + 4 * layer], meta[2 + 4 * layer], meta[3 + 4 * layer], meta[4 + 4 * layer]
+        y = np.empty(n_out, dtype=np.float64)
+        for j in range(n_out):
+            y[j] = weights[b_off + j]
+        for k in range(n_in):
+            xk = x[k]
+            if xk != 0.0:
+                row = w_off + k * n_out
+                for j in range(n_out):
+                    y[j] += xk * weights[row + j]
+        if layer < layers - 1:
+            for j in range(n_out):
+                if y[j] < 0.0:
+                    y[j] = 0.0
+        x = y
+    gains = meta[GAINS]
+    best, best_value = -1, -np.inf
+    for a in range(x.shape[0]):
+        if not mask[a]:
+            continue
+        value = x[a]
+        if gains >= 0:
+            for f in range(meta[FEATURES]):
+                value += feats[a, f] * weights[gains + f]
+        if best < 0 or value > best_value:
+            best, best_value = a, value
+    return best
+
+
+def pack_policies(policies: dict[int, Any], num_players: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(meta [P, META_SIZE] int64, weights float32)``: every seat's ``MlpPolicy`` flattened for
+    ``mlp_choice`` (seats without one get an all-zero row)."""
+    meta = np.zeros((num_players, META_SIZE), dtype=np.int64)
+    meta[:, GAINS] = -1
+    chunks: list[np.ndarray] = []
+    offset = 0
+
+    def add(array: np.ndarray) -> int:
+        nonlocal offset
+        chunks.append(np.asarray(array, np.float32).reshape(-1))
+        start, offset = offset, offset + chunks[-1].size
+        return start
+
+    packed: dict[int, np.ndarray] = {}
+    for seat, policy in policies.items():
+        if id(policy) in packed:
+            meta[seat] = packed[id(policy)]
+            continue
+        layers = [*policy.layers, policy.policy_head]
+        if len(layers) > MAX_LAYERS:
+            raise ValueError(f"compiled opponents run at most {MAX_LAYERS} layers; the checkpoint has {len(layers)}")
+        meta[seat, 0] = len(layers)
+        for i, (w, b) in enumerate(layers):
+            meta[seat, 1 + 4 * i : 5 + 4 * i] = add(w), w.shape[0], w.shape[1], add(b)
+        if policy.action_feature_gains is not None:
+            meta[seat, FEATURES] = policy.action_feature_gains.size
+            meta[seat, GAINS] = add(policy.action_feature_gains)
+        packed[id(policy)] = meta[seat].copy()
+    weights = np.concatenate(chunks) if chunks else np.zeros(1, dtype=np.float32)
+    return meta, weights
+
+
+def seat_codes(
+    num_players: int,
+    seat: int,
+    opponents: Any,
+    partner: str | None,
+    make_agent,
+    obs_size: int,
+    num_actions: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The agent code of every seat (``LEARNER`` at ``seat``) and the packed checkpoints."""
+    codes = np.full(num_players, LEARNER, dtype=np.int32)
+    policies: dict[int, Any] = {}
+    loaded: dict[str, Any] = {}
+    supported = "greedy, heuristic, random, ppo, ppo:PATH"
+    for other, spec in seat_specs(num_players, seat, opponents, partner).items():
+        if not isinstance(spec, str):
+            raise ArgumentTypeError(f"an agent spec is a string such as 'greedy'; got {spec!r}")
+        if spec in COMPILED_AGENTS:
+            codes[other] = COMPILED_AGENTS[spec]
+        elif spec == "ppo" or spec.startswith("ppo:"):
+            if spec not in loaded:
+                policy = make_agent(spec).policy_for(num_players)
+                meta = policy.meta
+                if meta["obs_size"] != obs_size or meta["num_actions"] != num_actions:
+                    raise ValueError(
+                        f"checkpoint {spec!r} maps {meta['obs_size']} inputs to {meta['num_actions']} actions; "
+                        f"this table has {obs_size} and {num_actions}"
+                    )
+                loaded[spec] = policy
+            codes[other] = MLP
+            policies[other] = loaded[spec]
+        else:
+            raise ValueError(f"vector_env plays these agents compiled: {supported}; got {spec!r}")
+    meta, weights = pack_policies(policies, num_players)
+    return codes, meta, weights
+
+
+class KernelVectorEnv(VectorEnv):
+    """``num_envs`` games with one learning seat each (see the module docstring).
+
+    Built by the games' ``vector_env``. ``action_masks()`` gives the learner's legal actions
+    ``[N, A]`` (sb3-contrib's convention); with ``action_features=True`` the observation ends with
+    the flattened ``Game.action_features()`` of the learner (``[A * F]``).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int,
+        *,
+        game_cls: type,
+        drivers: tuple,
+        params: np.ndarray,
+        reward_mode: int,
+        num_players: int,
+        seat: int,
+        codes: np.ndarray,
+        meta: np.ndarray,
+        weights: np.ndarray,
+        obs_size: int,
+        num_actions: int,
+        state_size: int,
+        action_features: bool = False,
+        seed: int | None = None,
+    ) -> None:
+        n = self.num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
+        self._game_cls = game_cls
+        self._reset_rows, self._step_rows = drivers
+        self._params = params
+        self._mode = np.int64(reward_mode)
+        self.num_players = num_players
+        self.seat = seat
+        self._codes, self._meta, self._weights = codes, meta, weights
+        self._use_features = check_flag("action_features", action_features)
+        features = len(game_cls.rules.action_feature_names)
+        width = obs_size + (num_actions * features if self._use_features else 0)
+        self.single_observation_space = spaces.Box(-np.inf, np.inf, shape=(width,), dtype=np.float32)
+        self.single_action_space = spaces.Discrete(num_actions)
+        self.observation_space = spaces.Box(-np.inf, np.inf, shape=(n, width), dtype=np.float32)
+        self.action_space = spaces.MultiDiscrete(np.full(n, num_actions))
+        self._states = np.zeros((n, state_size), dtype=np.int32)
+        self._views = np.zeros((n, state_size), dtype=np.int32)
+        self._scratch = np.zeros((n, 8), dtype=np.int32)
+        self._seat_rewards = np.zeros((n, num_players), dtype=np.float64)
+        self._obs = np.zeros((n, width), dtype=np.float32)
+        self._final_obs = np.zeros((n, width), dtype=np.float32)
+        self._mask = np.zeros((n, num_actions), dtype=np.bool_)
+        self._feats = np.zeros((n, 128, max(features, 1)), dtype=np.float32)  # every game's A fits in 128
+        self._streams = np.zeros((n, 2), dtype=np.int32)
+        self._agent_streams = np.zeros((n, 2), dtype=np.int32)
+        self._pending = np.zeros(n, dtype=np.float64)
+        self._rewards = np.zeros(n, dtype=np.float64)
+        self._terminated = np.zeros(n, dtype=np.bool_)
+        self._truncated = np.zeros(n, dtype=np.bool_)
+        self._seed = check_seed(seed)
+        self._seed_rng: np.random.Generator | None = None
+
+    # --- gymnasium API -----------------------------------------------------------------------------
+    def reset(self, *, seed: int | list | None = None, options: dict[str, Any] | None = None):
+        """Deal every row afresh and play up to the learner's first decision → ``(obs, infos)``.
+        Row ``i`` under a seed is reproducible; ``seed=None`` continues from the last seed given."""
+        if options:
+            raise ValueError(f"vector_env reset takes no options; got {sorted(options)}")
+        if isinstance(seed, list | tuple):  # gymnasium allows one seed per row; the first one seeds all
+            seed = seed[0] if seed else None
+        seed = check_seed(seed)
+        if seed is None and self._seed is not None:
+            seed, self._seed = self._seed, None
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+            key_seed = seed
+        elif self._seed_rng is not None:
+            key_seed = int(self._seed_rng.integers(2**62))
+        else:
+            key_seed = None
+        key = seed_key(key_seed)
+        stream_states(key, 0, self._streams)
+        stream_states(key, self.num_envs, self._agent_streams)
+        failures = self._reset_rows(*self._common(), self._streams)
+        if failures:
+            raise ValueError(
+                f"in {MAX_REDEALS} deals the game always ended before seat {self.seat} had a decision: "
+                "are the options (a tiny target?) leaving the learner no turn?"
+            )
+        return self._obs.copy(), {}
+
+    def step(self, actions):
+        actions = np.asarray(actions)
+        if not np.issubdtype(actions.dtype, np.integer):
+            raise ArgumentTypeError(f"actions must be an integer array; got dtype {actions.dtype}")
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},); got {actions.shape}")
+        actions = actions.astype(np.int64, copy=False)
+        bad = first_illegal(self._mask, actions)
+        if bad >= 0:
+            legal = np.flatnonzero(self._mask[bad]).tolist()
+            raise ValueError(f"action {int(actions[bad])} is illegal in row {bad}; legal there: {legal}")
+        self._step_rows(*self._common(), actions, self._rewards, self._terminated, self._truncated, self._final_obs)
+        infos: dict[str, Any] = {}
+        done = self._terminated | self._truncated
+        if done.any():
+            final = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(done):
+                final[i] = self._final_obs[i].copy()
+            infos = {"final_obs": final, "_final_obs": done.copy(), "final_info": {}, "_final_info": done.copy()}
+        return self._obs.copy(), self._rewards.copy(), self._terminated.copy(), self._truncated.copy(), infos
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions in every row → ``[N, A]`` bool (a copy)."""
+        return self._mask.copy()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass
+
+    # --- helpers ----------------------------------------------------------------------------------
+    def _common(self) -> tuple:
+        return (
+            self._states,
+            self._params,
+            self._mode,
+            self.seat,
+            self._codes,
+            self._meta,
+            self._weights,
+            self._agent_streams,
+            self._scratch,
+            self._views,
+            self._seat_rewards,
+            self._obs,
+            self._mask,
+            self._feats,
+            self._use_features,
+            self._pending,
+        )
+
+    def game(self, index: int):
+        """A ``Game`` copy of row ``index`` as it stands now (the learner is to act)."""
+        index = check_int("index", index, 0, self.num_envs - 1)
+        return self._game_cls._from_row(self._states[index], self._params)
+
+    @property
+    def pending_rewards(self) -> np.ndarray:
+        """The learner's reward from the other seats' moves before its first decision of each
+        row's current game, paid with its next step (a copy)."""
+        return self._pending.copy()

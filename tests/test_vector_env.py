@@ -1,0 +1,276 @@
+"""``sniff_env.vector_env`` / ``twelve_env.vector_env``: one learning seat per row, the other seats
+compiled; checked against ``single_agent_env`` + ``make_agent`` on the same games."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+import sniff_env
+import twelve_env
+from envkit.options import ArgumentTypeError
+from envkit.vector_env import KernelVectorEnv
+
+GAMES = {"sniff": sniff_env, "twelve": twelve_env}
+
+
+def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.array([rng.choice(np.flatnonzero(row)) for row in masks], dtype=np.int64)
+
+
+def test_is_a_gymnasium_vector_env_with_declared_spaces():
+    venv = sniff_env.vector_env(8, seed=0)
+    assert isinstance(venv, gymnasium.vector.VectorEnv)
+    assert venv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    obs, infos = venv.reset(seed=1)
+    assert obs.shape == (8, 135) and obs.dtype == np.float32 and infos == {}
+    assert venv.single_observation_space.shape == (135,) and venv.single_action_space.n == 114
+    assert venv.observation_space.contains(obs)
+    masks = venv.action_masks()
+    assert masks.shape == (8, 114) and masks.dtype == bool
+    actions = random_actions(masks, np.random.default_rng(0))
+    assert venv.action_space.contains(actions)
+    obs, rewards, terminated, truncated, infos = venv.step(actions)
+    assert obs.shape == (8, 135) and rewards.shape == terminated.shape == truncated.shape == (8,)
+    assert terminated.dtype == truncated.dtype == bool
+    venv.close()
+
+
+def test_action_features_are_appended():
+    venv = sniff_env.vector_env(4, action_features=True, seed=0)
+    obs, _ = venv.reset()
+    assert obs.shape == (4, 135 + 114 * 3) == (4, venv.single_observation_space.shape[0])
+    for i in range(4):
+        game = venv.game(i)
+        assert np.array_equal(obs[i, :135], game.observation(0))
+        assert np.array_equal(obs[i, 135:].reshape(114, 3), game.action_features())
+    venv = twelve_env.vector_env(4, num_players=3, deck="numbers", action_features=True, seed=0)
+    obs, _ = venv.reset()
+    assert obs.shape == (4, 61 + 11)
+    assert np.array_equal(obs[0, 61:].reshape(11, 1), venv.game(0).action_features())
+
+
+@pytest.mark.parametrize(
+    "game, kwargs",
+    [
+        ("sniff", {}),
+        ("sniff", {"opponents": "random", "num_players": 3, "seat": 1}),
+        ("sniff", {"num_players": 4, "opponents": "heuristic", "partner": "ppo", "seat": 3}),
+        ("twelve", {"num_players": 3, "opponents": ["random", "heuristic"]}),
+    ],
+)
+def test_reproducible_learner_always_to_act_masks_never_empty(game, kwargs):
+    def run(seed):
+        venv = GAMES[game].vector_env(16, seed=seed, **kwargs)
+        out = [venv.reset()[0]]
+        rng = np.random.default_rng(0)
+        for _ in range(60):
+            masks = venv.action_masks()
+            assert masks.any(axis=1).all()
+            for i in range(venv.num_envs):
+                g = venv.game(i)
+                assert g.current_player == venv.seat and not g.is_terminal()
+                assert np.array_equal(masks[i], g.legal_mask())
+            obs, rewards, terminated, truncated, infos = venv.step(random_actions(masks, rng))
+            out += [obs, rewards, terminated]
+            if (terminated | truncated).any():
+                assert set(np.flatnonzero(infos["_final_obs"])) == set(np.flatnonzero(terminated | truncated))
+        return out
+
+    first, again, other = run(5), run(5), run(6)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    assert not all(np.array_equal(a, b) for a, b in zip(first, other, strict=True))
+
+
+@pytest.mark.parametrize(
+    "game, kwargs",
+    [
+        ("sniff", {"opponents": "greedy"}),
+        ("sniff", {"opponents": "heuristic", "reward": "points", "target": 60}),
+        ("sniff", {"num_players": 4, "opponents": "ppo", "partner": "heuristic", "seat": 1, "target": 50}),
+        ("sniff", {"num_players": 2, "opponents": "ppo", "episode": "hand"}),
+        ("sniff", {"num_players": 3, "opponents": ["greedy", "heuristic"], "max_steps": 40, "reward": "points"}),
+        ("twelve", {"num_players": 3, "opponents": ["greedy", "heuristic"], "seat": 2}),
+        ("twelve", {"num_players": 2, "opponents": "heuristic", "reward": "win"}),
+        ("twelve", {"num_players": 4, "opponents": "greedy", "seat": 1, "capture_extra_turn": True}),
+    ],
+)
+def test_same_rewards_as_single_agent_env_with_the_same_agents(game, kwargs):
+    """Each row, copied into ``single_agent_env`` (whose agents come from ``make_agent``), gives the
+    same observations, masks, rewards and ends for the same learner actions."""
+    module = GAMES[game]
+    rows, steps = 6, 150
+    venv = module.vector_env(rows, seed=3, **kwargs)
+    obs, _ = venv.reset()
+    envs = [module.single_agent_env(**kwargs) for _ in range(rows)]
+    pending = np.zeros(rows)
+
+    def sync(i):
+        envs[i].reset(seed=0)
+        envs[i].game = venv.game(i)
+        envs[i]._pending = 0.0
+        pending[i] = venv.pending_rewards[i]
+
+    for i in range(rows):
+        sync(i)
+    rng = np.random.default_rng(1)
+    episodes = 0
+    for _ in range(steps):
+        masks = venv.action_masks()
+        actions = random_actions(masks, rng)
+        obs, rewards, terminated, truncated, infos = venv.step(actions)
+        for i, env in enumerate(envs):
+            o, r, te, tr, _ = env.step(int(actions[i]))
+            assert r + pending[i] == pytest.approx(rewards[i], abs=1e-9), (i, r, pending[i], rewards[i])
+            pending[i] = 0.0
+            assert (te, tr) == (terminated[i], truncated[i])
+            if te or tr:
+                assert np.array_equal(infos["final_obs"][i], o)
+                episodes += 1
+                sync(i)
+            else:
+                assert np.array_equal(obs[i], o)
+                assert np.array_equal(venv.action_masks()[i], env.action_masks())
+    assert episodes > 0
+
+
+def test_random_opponents_differ_from_greedy():
+    a = sniff_env.vector_env(32, opponents="random", seed=0)
+    b = sniff_env.vector_env(32, opponents="greedy", seed=0)
+    assert not np.array_equal(a.reset()[0], b.reset()[0]) or not np.array_equal(
+        a.step(a.action_masks().argmax(1))[0], b.step(b.action_masks().argmax(1))[0]
+    )
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: sniff_env.vector_env(0),
+        lambda: sniff_env.vector_env(-1),
+        lambda: sniff_env.vector_env(2.0),
+        lambda: sniff_env.vector_env(True),
+        lambda: sniff_env.vector_env(4, seat=2),
+        lambda: sniff_env.vector_env(4, seat=-1),
+        lambda: sniff_env.vector_env(4, num_players=5),
+        lambda: sniff_env.vector_env(4, opponents="ismcts"),
+        lambda: sniff_env.vector_env(4, opponents="ismcts:10"),
+        lambda: sniff_env.vector_env(4, opponents="alphazero"),
+        lambda: sniff_env.vector_env(4, opponents="ppo:/no/such/file.npz"),
+        lambda: sniff_env.vector_env(4, opponents=3),
+        lambda: sniff_env.vector_env(4, num_players=3, opponents=["greedy"] * 3),
+        lambda: sniff_env.vector_env(4, num_players=3, opponents="ppo"),  # nothing shipped for 3
+        lambda: sniff_env.vector_env(4, reward="money"),
+        lambda: sniff_env.vector_env(4, action_features=1),
+        lambda: sniff_env.vector_env(4, seed=-1),
+        lambda: sniff_env.vector_env(4, target=0),
+        lambda: twelve_env.vector_env(4, opponents="ppo"),  # nothing shipped for "12"
+        lambda: twelve_env.vector_env(4, num_players=8),
+        lambda: twelve_env.vector_env(4, seat=2),
+        lambda: twelve_env.vector_env(4, deck="tarot"),
+    ],
+)
+def test_bad_arguments_raise_value_error(call):
+    with pytest.raises(ValueError):
+        call()
+
+
+def test_unsupported_spec_names_what_is_supported():
+    with pytest.raises(ValueError, match="greedy, heuristic, random, ppo"):
+        sniff_env.vector_env(4, opponents="ismcts")
+
+
+def test_bad_actions_raise_and_change_nothing():
+    venv = sniff_env.vector_env(4, seed=0)
+    venv.reset()
+    masks = venv.action_masks()
+    illegal = np.array([np.flatnonzero(~m)[0] for m in masks])
+    for actions in (illegal, np.zeros(3, np.int64), masks.argmax(1).astype(float), np.full(4, 114), np.full(4, -1)):
+        with pytest.raises(ValueError):
+            venv.step(actions)
+    assert np.array_equal(venv.action_masks(), masks)
+    with pytest.raises(ArgumentTypeError):
+        venv.step(masks.argmax(1).astype(np.float32))
+    with pytest.raises(ValueError):
+        venv.reset(options={"deal": {}})
+
+
+def test_sb3_adapter_interface():
+    from envkit.sb3 import SB3VecEnv
+
+    venv = SB3VecEnv(sniff_env.vector_env(4, target=20, seed=0))
+    venv.seed(3)
+    obs = venv.reset()
+    assert obs.shape == (4, 135)
+    masks = np.stack(venv.env_method("action_masks"))
+    assert masks.shape == (4, 114) and np.array_equal(masks, venv.action_masks())
+    assert venv.env_is_wrapped(gymnasium.Wrapper) == [False] * 4
+    assert venv.get_attr("seat") == [0] * 4
+    done_seen = False
+    for _ in range(200):
+        _, _, dones, infos = venv.step(venv.action_masks().argmax(1))
+        for i in np.flatnonzero(dones):
+            assert infos[i]["terminal_observation"].shape == (135,)
+            done_seen = True
+    assert done_seen
+    venv.close()
+
+
+@pytest.mark.train
+def test_maskable_ppo_learns_on_the_adapter():
+    from sb3_contrib import MaskablePPO
+
+    from envkit.sb3 import SB3VecEnv
+
+    venv = SB3VecEnv(sniff_env.vector_env(16, seed=0))
+    model = MaskablePPO("MlpPolicy", venv, n_steps=128, batch_size=256, n_epochs=1, seed=0, device="cpu")
+    model.learn(2048)
+    assert model.num_timesteps >= 2048
+
+
+def test_kernel_vector_env_is_what_vector_env_builds():
+    assert isinstance(twelve_env.vector_env(2), KernelVectorEnv)
+
+
+def test_gymnasium_vector_wrappers_accept_it():
+    """gymnasium 1.2 has no vector-env checker; its vector wrappers read the autoreset mode."""
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    venv = RecordEpisodeStatistics(twelve_env.vector_env(8, seed=0))
+    venv.reset(seed=0)
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(60):
+        *_, infos = venv.step(random_actions(venv.unwrapped.action_masks(), rng))
+        if "episode" in infos:
+            finished += int(infos["_episode"].sum())
+    assert finished > 0 and len(venv.return_queue) == finished
+
+
+def test_checkpoint_opponent_from_a_path_matches_the_policy_agent(tmp_path):
+    """``ppo:PATH`` (a checkpoint without action-feature gains) picks what ``make_agent`` picks."""
+    from envkit.policy import MlpPolicy
+    from twelve_env.agents import make_agent
+
+    rng = np.random.default_rng(0)
+    weights = {"w0": rng.normal(size=(69, 32)), "b0": rng.normal(size=32), "w1": rng.normal(size=(32, 16))}
+    weights |= {"b1": np.zeros(16), "policy_w": rng.normal(size=(16, 13)), "policy_b": np.zeros(13)}
+    path = tmp_path / "policy.npz"
+    MlpPolicy(weights, {"game": "twelve", "num_players": 2, "obs_size": 69, "num_actions": 13}).save(path)
+    venv = twelve_env.vector_env(8, opponents=f"ppo:{path}", seed=0)
+    venv.reset()
+    agent = make_agent(f"ppo:{path}")
+    checked = 0
+    for _ in range(40):
+        before = [venv.game(i) for i in range(8)]
+        actions = random_actions(venv.action_masks(), rng)
+        venv.step(actions)
+        for i, game in enumerate(before):
+            game.apply(int(actions[i]))
+            if not game.is_terminal() and game.current_player != 0:
+                game.apply(agent.act(game))
+                if not game.is_terminal() and game.current_player == 0:
+                    assert np.array_equal(game._state, venv.game(i)._state)
+                    checked += 1
+    assert checked > 100
