@@ -27,6 +27,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from envkit.agents import seat_specs
 from envkit.options import ArgumentTypeError, check_flag, check_int, check_seed
 from envkit.rng import seed_key, stream_states
+from envkit.single_agent import MAX_REDEALS
 from envkit.vector import first_illegal
 
 #: agent codes the compiled drivers play, by seat (``LEARNER`` marks the learning seat)
@@ -35,8 +36,6 @@ COMPILED_AGENTS = {"greedy": GREEDY, "heuristic": HEURISTIC, "random": RANDOM}
 MAX_LAYERS = 8
 META_SIZE = 1 + 4 * MAX_LAYERS + 2  # layers, (w offset, in, out, b offset) per layer, gains offset, features
 GAINS, FEATURES = META_SIZE - 2, META_SIZE - 1
-#: deals a reset tries before it gives up on options under which the learner never gets a turn
-MAX_REDEALS = 100
 
 
 @nb.njit(cache=True)
