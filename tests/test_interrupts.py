@@ -24,12 +24,18 @@ def interrupt_when(args: list[str], ready: Callable[[str], bool], tmp: Path, lim
     out, err = tmp / "stdout.txt", tmp / "stderr.txt"
     with out.open("w") as stdout, err.open("w") as stderr:
         process = subprocess.Popen([sys.executable, *args], cwd=ROOT, stdout=stdout, stderr=stderr)
-        deadline = time.monotonic() + limit
-        while not ready(out.read_text() + err.read_text()) and process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert process.poll() is None, f"finished before the signal: {err.read_text()[-500:]}"
-        process.send_signal(signal.SIGTERM)
-        status = process.wait(timeout=120)
+        try:
+            deadline = time.monotonic() + limit
+            while not ready(out.read_text() + err.read_text()) and process.poll() is None:
+                assert time.monotonic() < deadline, f"not ready after {limit} s: {err.read_text()[-500:]}"
+                time.sleep(0.2)
+            assert process.poll() is None, f"finished before the signal: {err.read_text()[-500:]}"
+            process.send_signal(signal.SIGTERM)
+            status = process.wait(timeout=120)
+        finally:
+            if process.poll() is None:  # a failed check never leaves the run behind
+                process.kill()
+                process.wait()
     return status, out.read_text(), err.read_text()
 
 
