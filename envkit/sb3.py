@@ -2,10 +2,12 @@
 ``twelve_env.vector_env``), so sb3 and sb3-contrib's ``MaskablePPO`` train on the compiled
 batch directly — no per-game Python loop, no subprocesses.
 
->>> import sniff_env                                          # doctest: +SKIP
->>> from sb3_contrib import MaskablePPO                       # doctest: +SKIP
->>> venv = SB3VecEnv(sniff_env.vector_env(64, opponents="greedy", seed=0))  # doctest: +SKIP
->>> MaskablePPO("MlpPolicy", venv, n_steps=64).learn(8192)    # doctest: +SKIP
+>>> import sniff_env
+>>> from sb3_contrib import MaskablePPO
+>>> venv = SB3VecEnv(sniff_env.vector_env(16, opponents="greedy", seed=0))
+>>> model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=64, seed=0).learn(256)
+>>> model.num_timesteps
+256
 
 stable-baselines3 is imported when this module is (the ``train`` extra). Finished games are
 reset in the same step, their last observation in ``infos[i]["terminal_observation"]`` (sb3's
