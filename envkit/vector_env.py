@@ -198,6 +198,9 @@ class KernelVectorEnv(VectorEnv):
         self._final_obs = np.zeros((n, width), dtype=np.float32)
         self._mask = np.zeros((n, num_actions), dtype=np.bool_)
         self._feats = np.zeros((n, 128, max(features, 1)), dtype=np.float32)  # every game's A fits in 128
+        # per-row scratch the drivers reuse every step (a mask and an observation of any game fit)
+        self._work_masks = np.zeros((n, 128), dtype=np.bool_)
+        self._obs_bufs = np.zeros((n, 256), dtype=np.float32)
         self._streams = np.zeros((n, 2), dtype=np.int32)
         self._agent_streams = np.zeros((n, 2), dtype=np.int32)
         self._pending = np.zeros(n, dtype=np.float64)
@@ -281,6 +284,8 @@ class KernelVectorEnv(VectorEnv):
             self._obs,
             self._mask,
             self._feats,
+            self._work_masks,
+            self._obs_bufs,
             self._use_features,
             self._pending,
         )

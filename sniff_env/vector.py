@@ -238,7 +238,7 @@ def _present_learner(s, params, learner, view, obs, mask, feats, use_features):
 @nb.njit(cache=True, parallel=True)
 def learner_reset(
     states, params, mode, learner, codes, meta, weights, agent_streams, scratch, views, rewards, obs, mask, feats,
-    use_features, pending, streams,
+    work_masks, obs_bufs, use_features, pending, streams,
 ):  # fmt: skip
     """Deal every row from ``streams`` and play up to the learner's first decision; returns the
     number of rows where ``MAX_REDEALS`` deals never reached one."""
@@ -246,8 +246,8 @@ def learner_reset(
     for i in nb.prange(states.shape[0]):
         s = states[i]
         s[K.RNG], s[K.RNG + 1] = streams[i, 0], streams[i, 1]
-        ok_mask = np.empty(NUM_ACTIONS, dtype=np.bool_)
-        obs_buf = np.empty(OBS_SIZE, dtype=np.float32)
+        ok_mask = work_masks[i, :NUM_ACTIONS]
+        obs_buf = obs_bufs[i, :OBS_SIZE]
         pending[i], ok = _deal_learner(
             s, params, mode, learner, codes, meta, weights, agent_streams[i], scratch[i], rewards[i], views[i],
             ok_mask, obs_buf, feats[i],
@@ -261,14 +261,14 @@ def learner_reset(
 @nb.njit(cache=True, parallel=True)
 def learner_step(
     states, params, mode, learner, codes, meta, weights, agent_streams, scratch, views, rewards, obs, mask, feats,
-    use_features, pending, actions, out_rewards, terminated, truncated, final_obs,
+    work_masks, obs_bufs, use_features, pending, actions, out_rewards, terminated, truncated, final_obs,
 ):  # fmt: skip
     """Apply the learner's action in every row, play on to its next decision; a finished game's
     last learner observation goes to ``final_obs`` and the row is dealt again (same call)."""
     for i in nb.prange(states.shape[0]):
         s = states[i]
-        work_mask = np.empty(NUM_ACTIONS, dtype=np.bool_)
-        obs_buf = np.empty(OBS_SIZE, dtype=np.float32)
+        work_mask = work_masks[i, :NUM_ACTIONS]
+        obs_buf = obs_bufs[i, :OBS_SIZE]
         snapshot(s, scratch[i])
         K.apply_action(s, params, actions[i])
         status = write_rewards(s, params, scratch[i], mode, rewards[i])
