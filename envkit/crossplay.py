@@ -27,6 +27,7 @@ from envkit import arena
 from envkit.arena import Table
 from envkit.interrupt import EXIT_INTERRUPTED
 from envkit.optional import MissingExtraError, pyplot
+from envkit.report import partial_note
 
 
 def check(table: Table, agents: Sequence[str], opponents: str, deals: int) -> None:
@@ -159,12 +160,7 @@ def table_text(result: dict[str, Any]) -> str:
     opp = result["opponents"]
     lines = [
         f"{result['game']} cross-play against {opp}+{opp}, {result['deals']} duplicate deals per pair, "
-        f"seed {result['seed']}"
-        + (
-            f" — PARTIAL: {result['games_played']} of {result['games_scheduled']} games"
-            if result.get("partial")
-            else ""
-        ),
+        f"seed {result['seed']}{partial_note(result)}",
         "",
         "score of the partnership (row: seat 0's agent, column: its partner in seat 2) ± 95% CI",
         "",

@@ -8,17 +8,19 @@ from typing import Any
 from envkit.optional import pyplot
 
 
+def partial_note(result: dict[str, Any]) -> str:
+    """`` — PARTIAL: n of m games`` for a run that was interrupted, else nothing."""
+    if not result.get("partial"):
+        return ""
+    return f" — PARTIAL: {result['games_played']} of {result['games_scheduled']} games"
+
+
 def arena_table(result: dict[str, Any]) -> str:
     """Entries by Elo: score (1 win, 0 loss) ± 95% CI over deals, points per hand, Elo; then the
     match-ups and the first opener's advantage."""
     lines = [
         f"{result['game']} with {result['num_players']} players, {result['deals']} deals per match-up, "
-        f"seed {result['seed']}"
-        + (
-            f" — PARTIAL: {result['games_played']} of {result['games_scheduled']} games"
-            if result.get("partial")
-            else ""
-        ),
+        f"seed {result['seed']}{partial_note(result)}",
         "",
         "| entry | score ± 95% CI | points/hand ± 95% CI | Elo (Bradley–Terry) | deals |",
         "|---|---:|---:|---:|---:|",
