@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 import gymnasium
@@ -19,31 +20,117 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
-from envkit.game import KernelGame
+from envkit.game import IllegalActionError, KernelGame
 from envkit.options import check_choice, check_int, check_seed
 from envkit.rewards import LIVE, TERMINATED, TRUNCATED
 
 
-class CheckActionWrapper(wrappers.BaseWrapper):
-    """PettingZoo's ``AssertOutOfBoundsWrapper`` with a clear error instead of a bare assertion:
-    a live agent's action must be an action id (``ArgumentTypeError`` for ``None``, a float, a
-    string; ``ValueError`` outside the action space); a finished agent's may be ``None``."""
+def _forwarded(name: str, before_reset_error: bool = True) -> property:
+    """A read-only attribute of the wrapped env, looked up directly (no ``__getattr__`` chain);
+    before ``reset`` it raises the ``AttributeError`` of ``OrderEnforcingWrapper``."""
+    get = attrgetter(name)
+
+    def fget(self: ClassicWrapper) -> Any:
+        if before_reset_error and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return get(self.env)
+
+    return property(fget, doc=f"The wrapped env's ``{name}``.")
+
+
+class ClassicWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's standard wrapper stack for classic games, fused into one layer.
+
+    The same behaviour as ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(TerminateIllegalWrapper(
+    env, illegal_reward=-1)))``, without a ``__getattr__`` chain and a mask copy on every call:
+
+    - **order**: ``step``, ``observe``, ``state``, ``render`` and ``agent_iter`` before ``reset``
+      raise, and so do ``agent_selection``, ``rewards``, ``terminations``, ``truncations``,
+      ``infos``, ``agents`` and ``num_agents`` (``OrderEnforcingWrapper``; it is a subclass, so
+      ``agent_iter`` enforces a ``step`` per agent too);
+    - **action ids**: a live agent's action must be an action id — ``ArgumentTypeError`` for
+      ``None``, a float or a string, ``ValueError`` outside the action space (where PettingZoo
+      raises a bare ``AssertionError``); a finished agent's must be ``None``;
+    - **illegal moves**: an action the mask forbids ends the game, with −1 for the actor and 0 for
+      the others, every agent terminated and truncated, and PettingZoo's warning
+      (``TerminateIllegalWrapper``). The raw env's ``IllegalActionError`` signals it, so legal
+      steps pay nothing for the check.
+    """
+
+    illegal_reward = -1.0
+
+    agent_selection = _forwarded("agent_selection")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
+    agents = _forwarded("agents")
+    num_agents = _forwarded("num_agents")
+    _cumulative_rewards = _forwarded("_cumulative_rewards", before_reset_error=False)
+
+    def __init__(self, env: KernelAECEnv) -> None:
+        super().__init__(env)
+        self._num_actions = env._kernels.num_actions
 
     def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if not (action is None and (self.terminations[agent] or self.truncations[agent])):
-            check_int("action", action, 0, self.action_space(agent).n - 1)
-        super().step(action)
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        env = self.env
+        self._has_updated = True
+        if not env.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env._was_dead_step(action)
+            return
+        check_int("action", action, 0, self._num_actions - 1)
+        try:
+            env.step(action)
+        except IllegalActionError:
+            self._end_by_illegal_move(agent)
+
+    def _end_by_illegal_move(self, agent: str) -> None:
+        """``TerminateIllegalWrapper``'s penalty, step for step."""
+        EnvLogger.warn_on_illegal_move()
+        env = self.env
+        env._cumulative_rewards[agent] = 0
+        env.terminations = dict.fromkeys(env.agents, True)
+        env.truncations = dict.fromkeys(env.agents, True)
+        env.rewards = dict.fromkeys(env.agents, 0)
+        env.rewards[agent] = self.illegal_reward
+        env._accumulate_rewards()
+        env._deads_step_first()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        env = self.env
+        agent = env.agent_selection
+        observation = env.observe(agent) if observe else None
+        return (
+            observation,
+            env._cumulative_rewards[agent],
+            env.terminations[agent],
+            env.truncations[agent],
+            env.infos[agent],
+        )
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.env.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.env.action_spaces[agent]
+
+    def __str__(self) -> str:
+        return str(self.env)
 
 
-def wrap(env: AECEnv) -> AECEnv:
-    """PettingZoo's standard wrapper stack for classic games: an illegal action ends the game with
-    −1 for the offender (``TerminateIllegalWrapper``), a value that is no action id raises
-    (``CheckActionWrapper``), and the call order is enforced (``OrderEnforcingWrapper``)."""
-    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
-    env = CheckActionWrapper(env)
-    return wrappers.OrderEnforcingWrapper(env)
+def wrap(env: KernelAECEnv) -> ClassicWrapper:
+    """``env()``: the raw env behind PettingZoo's classic-game wrappers (``ClassicWrapper``)."""
+    return ClassicWrapper(env)
 
 
 @dataclass(frozen=True)
@@ -156,8 +243,8 @@ class KernelAECEnv(AECEnv, EzPickle):
         self._finish_step()
 
     def step(self, action: int) -> None:
-        """Apply ``action`` for ``agent_selection``; an illegal one raises ``ValueError`` and
-        changes nothing (the wrapped ``env()`` turns it into PettingZoo's illegal-move penalty)."""
+        """Apply ``action`` for ``agent_selection``; an illegal one raises ``IllegalActionError`` (a
+        ``ValueError``) and changes nothing (the wrapped ``env()`` turns it into PettingZoo's illegal-move penalty)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -18,6 +18,11 @@ from envkit.options import ArgumentTypeError, as_integer, check_int
 from envkit.view import SeatView
 
 
+class IllegalActionError(ValueError):
+    """An action id that is not legal in the position (or any action once the game is over); the
+    message names the legal ones. ``Game.apply`` raises it before touching the state."""
+
+
 @dataclass(frozen=True)
 class KernelRules:
     """The compiled kernels and state slots a game exposes to the shared layers."""
@@ -193,7 +198,7 @@ class KernelGame:
         rules, state = self.rules, self._state
         rules.legal_mask_into(state, self._params, self._mask)
         if not (0 <= a < self.num_actions and self._mask[a]):
-            raise ValueError(self._illegal_message(a))
+            raise IllegalActionError(self._illegal_message(a))
         actor = int(state[rules.cur_slot])
         events = rules.apply_action(state, self._params, a)
         self.history.append(a)

@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from envkit.aec import EnvKernels, KernelAECEnv, wrap
+from envkit.aec import ClassicWrapper, EnvKernels, KernelAECEnv, wrap
 from envkit.options import check_choice
 from envkit.single_agent import SingleAgentEnv, seat_agents
 from sniff_env import kernels as K
@@ -149,9 +149,9 @@ class raw_env(KernelAECEnv):
         return render_text(self.game)
 
 
-def env(**kwargs: Any) -> raw_env:
-    """``raw_env`` inside PettingZoo's standard wrappers (TerminateIllegal, AssertOutOfBounds,
-    OrderEnforcing), as PettingZoo's classic environments do."""
+def env(**kwargs: Any) -> ClassicWrapper:
+    """``raw_env`` with PettingZoo's classic-game wrapper semantics (order enforcement, action-id
+    checks, −1 for an illegal move), fused into one fast layer (``envkit.aec.ClassicWrapper``)."""
     return wrap(raw_env(**kwargs))
 
 
