@@ -6,7 +6,9 @@ An entry is an agent name, or ``"a+b"`` for a mixed partnership (``a`` on the fi
 side, ``b`` on the second). Tables where every seat plays for itself rotate each line-up of
 entries through all seats on the same deal.
 
-Every game is reproducible from the arena seed; ``workers`` spreads games over processes.
+Every game is reproducible from the arena seed; ``workers`` spreads games over processes. Besides
+the scores, each match-up reports how much of its outcome variance the deal explains
+(``luck_skill``): luck against skill, from the replays of every deal.
 """
 
 from __future__ import annotations
@@ -158,12 +160,59 @@ def bradley_terry(wins: np.ndarray, iterations: int = 300) -> np.ndarray:
     return elo - elo.mean() + 1500
 
 
+def luck_skill(outcomes: np.ndarray) -> dict[str, float]:
+    """How much of a match-up's outcome variance the deal explains: a one-way random-effects
+    ANOVA over deals, the replays of each deal as replicates.
+
+    ``outcomes[d, k, s]`` is the outcome (0..1) of *seat* ``s`` in the ``k``-th replay of deal ``d``
+    (two replays with the sides swapped on two-sided tables, ``n`` rotations of the line-up
+    otherwise). The outcome belongs to the seat, not to an entry, because the deal does: seat
+    ``s`` holds the same cards in every replay while the agents change places. If the deal decided
+    everything, seat ``s`` would fare the same in every replay (all the variance lies between
+    deals); if the agents did, its outcome would follow whoever sits there and every deal would
+    average out alike (all the variance lies within deals). With ``a`` deals of ``n`` replays,
+    ``ȳ_d`` a deal's mean and ``ȳ`` the grand mean, for each seat:
+
+        MSB = n · Σ_d (ȳ_d − ȳ)² / (a − 1)              between deals
+        MSW = Σ_d Σ_k (y_dk − ȳ_d)² / (a · (n − 1))      within deals
+        σ²_deal = max(0, (MSB − MSW) / n),   σ²_within = MSW
+        deal share = σ²_deal / (σ²_deal + σ²_within)  =  ICC(1), clamped to [0, 1]
+
+    (the ANOVA estimators of the balanced one-way random model: Searle, Casella & McCulloch,
+    *Variance Components*, 1992, ch. 3; the ratio is Shrout & Fleiss's ICC(1,1), 1979).
+    ``MSB`` and ``MSW`` are averaged over the seats first; on two-sided tables every seat gives
+    the same values (a side's outcome is 1 minus the other's). ``σ²_deal`` is what the replays
+    of a deal share: the cards, the stock or boneyard order, the opener. ``σ²_within`` is the
+    rest: the agents' edge, how their play interacts with the deal, and their own random choices.
+    Duplicate scoring
+    cancels ``σ²_deal`` from an entry's score, so a high share means the deal, not the policy,
+    settles most games. Pure noise has an expected share of about 0 (the raw between-deal share
+    of the sum of squares would read ½ with two replays); ``nan`` with fewer than two complete
+    deals or no variance at all. Returns ``deal_share``, ``deal_variance`` (σ²_deal),
+    ``within_variance`` (σ²_within) and the ``deals`` used."""
+    y = np.asarray(outcomes, dtype=float)
+    a, n = (y.shape[0], y.shape[1]) if y.ndim == 3 else (0, 0)
+    if a < 2 or n < 2:
+        return {"deal_share": math.nan, "deal_variance": math.nan, "within_variance": math.nan, "deals": a}
+    deal_means = y.mean(axis=1)  # [a, seats]
+    msb = n * ((deal_means - deal_means.mean(axis=0)) ** 2).sum(axis=0) / (a - 1)
+    msw = ((y - deal_means[:, None, :]) ** 2).sum(axis=(0, 1)) / (a * (n - 1))
+    msb, msw = float(msb.mean()), float(msw.mean())
+    deal_var = max(0.0, (msb - msw) / n)
+    total = deal_var + msw
+    share = deal_var / total if total > 1e-15 else math.nan
+    return {"deal_share": share, "deal_variance": deal_var, "within_variance": msw, "deals": a}
+
+
 def summarize(entries: Sequence[str], slotted: list[tuple[Slot, dict[str, Any]]]) -> dict[str, Any]:
     """Scores (1 win, 0 loss, ties and shared places in between) with 95% CIs over deals, per
-    match-up and per entry; points per hand; the first opener's score; Bradley–Terry Elo."""
+    match-up and per entry; points per hand; the first opener's score; Bradley–Terry Elo; per
+    match-up the share of the outcome variance the deal explains (``luck_skill``: ``deal_share``,
+    ``deal_variance``, ``within_variance``, over its complete deals)."""
     k = len(entries)
     wins = np.zeros((k, k))
     by_deal: dict[tuple[tuple[int, ...], int], dict[int, list[float]]] = {}
+    replays: dict[tuple[int, ...], dict[int, list[list[float]]]] = {}
     points: dict[int, list[float]] = {i: [] for i in range(k)}
     opener = []
     for slot, r in slotted:
@@ -178,6 +227,7 @@ def summarize(entries: Sequence[str], slotted: list[tuple[Slot, dict[str, Any]]]
         for e, f in itertools.permutations(mean_outcome, 2):
             wins[e, f] += 1.0 if mean_outcome[e] > mean_outcome[f] else 0.5 if mean_outcome[e] == mean_outcome[f] else 0
         opener.append(r["outcome"][r["opener"]])
+        replays.setdefault(slot.matchup, {}).setdefault(r["seed"], []).append([float(o) for o in r["outcome"]])
     per_entry: dict[int, list[float]] = {i: [] for i in range(k)}
     per_matchup: dict[tuple[tuple[int, ...], int], list[float]] = {}
     for (matchup, _), deal in by_deal.items():
@@ -200,9 +250,14 @@ def summarize(entries: Sequence[str], slotted: list[tuple[Slot, dict[str, Any]]]
                 "deals": len(per_entry[i]),
             }
         )
+    luck = {}
+    for matchup, deals in replays.items():  # complete deals only (an interrupted run may cut one short)
+        n = max(len(games) for games in deals.values())
+        luck[matchup] = luck_skill(np.array([games for games in deals.values() if len(games) == n]))
     matchup_rows = []
     for (matchup, e), scores in per_matchup.items():
         mean, half = mean_ci(scores)
+        decomposition = luck[matchup]
         matchup_rows.append(
             {
                 "entry": entries[e],
@@ -210,6 +265,9 @@ def summarize(entries: Sequence[str], slotted: list[tuple[Slot, dict[str, Any]]]
                 "deals": len(scores),
                 "score": mean,
                 "ci95": half,
+                "deal_share": decomposition["deal_share"],
+                "deal_variance": decomposition["deal_variance"],
+                "within_variance": decomposition["within_variance"],
             }
         )
     opener_score, opener_half = mean_ci(opener)

@@ -17,7 +17,7 @@ def partial_note(result: dict[str, Any]) -> str:
 
 def arena_table(result: dict[str, Any]) -> str:
     """Entries by Elo: score (1 win, 0 loss) ± 95% CI over deals, points per hand, Elo; then the
-    match-ups and the first opener's advantage."""
+    match-ups with the deal's share of their outcome variance, and the first opener's advantage."""
     lines = [
         f"{result['game']} with {result['num_players']} players, {result['deals']} deals per match-up, "
         f"seed {result['seed']}{partial_note(result)}",
@@ -30,17 +30,24 @@ def arena_table(result: dict[str, Any]) -> str:
             f"| {row['entry']} | {row['score']:.3f} ± {row['ci95']:.3f} | "
             f"{row['points_per_hand']:.1f} ± {row['points_ci95']:.1f} | {row['elo']:.0f} | {row['deals']} |"
         )
-    lines += ["", "| entry | against | score ± 95% CI | deals |", "|---|---|---:|---:|"]
+    lines += ["", "| entry | against | score ± 95% CI | deal share | deals |", "|---|---|---:|---:|---:|"]
     for row in result["matchups"]:
         lines.append(
             f"| {row['entry']} | {', '.join(row['against'])} | {row['score']:.3f} ± {row['ci95']:.3f} | "
-            f"{row['deals']} |"
+            f"{_share(row.get('deal_share'))} | {row['deals']} |"
         )
     lines += [
         "",
         f"first opener's score (0.5 = no advantage): {result['opener_score']:.3f} ± {result['opener_ci95']:.3f}",
+        "deal share: how much of a match-up's outcome variance the deal explains (what every replay of a "
+        "deal shares; the rest is the agents' play): 1 = the cards decide, 0 = they explain nothing "
+        "(envkit.arena.luck_skill)",
     ]
     return "\n".join(lines)
+
+
+def _share(value: float | None) -> str:
+    return "–" if value is None or value != value else f"{value:.2f}"
 
 
 def arena_plot(result: dict[str, Any], path: Path) -> None:
