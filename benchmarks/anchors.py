@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from benchmarks.timing import aec_random_loop, rate
+from benchmarks.timing import rate
 
 
 def _pyspiel():
@@ -64,20 +64,10 @@ def openspiel_cpp_crazy_eights(seconds: float) -> float | None:
     return rate(chunk, seconds) * mean_length
 
 
-def pettingzoo_connect_four(seconds: float) -> float | None:
-    """PettingZoo ``connect_four_v3`` (standard wrappers), the same masked random loop as ours."""
-    try:
-        from pettingzoo.classic import connect_four_v3
-    except ImportError:
-        return None
-    return rate(aec_random_loop(connect_four_v3.env(), 0, 500), seconds)
-
-
 def measurements(quick: bool) -> list[tuple[str, Callable[[], float | None]]]:
     seconds = 0.3 if quick else 2.0
     return [
         ("openspiel.python_team_dominoes", lambda: openspiel_python_game("python_team_dominoes", seconds)),
         ("openspiel.python_block_dominoes", lambda: openspiel_python_game("python_block_dominoes", seconds)),
         ("openspiel.crazy_eights_cpp", lambda: openspiel_cpp_crazy_eights(seconds)),
-        ("pettingzoo.connect_four_v3_wrapped", lambda: pettingzoo_connect_four(seconds)),
     ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from benchmarks.timing import aec_random_loop, rate
+from benchmarks.timing import rate
 
 GAMES = {
     "sniff": {"players": 4, "import": "sniff_env"},
@@ -46,13 +46,6 @@ def vector_step(game: str, num_envs: int, seconds: float) -> float:
         return calls * num_envs
 
     return rate(chunk, seconds)
-
-
-def aec(game: str, wrapped: bool, seconds: float) -> float:
-    """Agent-steps per second of the masked random AEC loop, raw env or ``env()`` with wrappers."""
-    module = _module(game)
-    env = (module.env if wrapped else module.raw_env)(num_players=GAMES[game]["players"])
-    return rate(aec_random_loop(env, 0, 500), seconds)
 
 
 def game_apply(game: str, seconds: float) -> float:
@@ -115,8 +108,6 @@ def measurements(quick: bool) -> list[tuple[str, Callable[[], float]]]:
         jobs.append((f"{game}.kernel_playouts", lambda g=game: kernel_playouts(g, seconds)))
         for n in sizes:
             jobs.append((f"{game}.vector[{n}]", lambda g=game, n=n: vector_step(g, n, seconds)))
-        jobs.append((f"{game}.aec_raw", lambda g=game: aec(g, False, seconds)))
-        jobs.append((f"{game}.aec_wrapped", lambda g=game: aec(g, True, seconds)))
         jobs.append((f"{game}.game_apply", lambda g=game: game_apply(g, seconds)))
         jobs.append((f"{game}.single_agent_env", lambda g=game: learner_single_agent(g, seconds)))
         for n in LEARNER_SIZES:

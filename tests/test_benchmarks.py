@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import anchors, ours
+from benchmarks import aec, anchors, ours
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,7 +25,7 @@ def test_quick_benchmark_reports_every_figure(tmp_path):
     )
     assert run.returncode == 0, run.stderr[-2000:]
     result = json.loads((tmp_path / "latest.json").read_text())
-    expected = [name for name, _ in ours.measurements(quick=True) + anchors.measurements(quick=True)]
+    expected = [name for name, _ in ours.measurements(quick=True) + anchors.measurements(quick=True)] + aec.names()
     for game in ours.GAMES:
         expected += [f"{game}.vector_best", f"{game}.cold_start_s", f"{game}.warm_start_s"]
     for name in expected:
