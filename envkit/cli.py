@@ -15,9 +15,10 @@ from envkit import arena, report
 from envkit.arena import Table
 from envkit.game import KernelGame
 from envkit.interrupt import EXIT_INTERRUPTED
-from envkit.optional import MissingExtraError, pyplot
+from envkit.optional import MissingExtraError, optional_import, pyplot
 from envkit.play import add_play_options
 from envkit.records import replay_steps, split_records
+from envkit.web.spec import WebGame
 
 #: ``narrate(before, after, seat, action)``: the text for one move (it may include a table)
 Narrate = Callable[[KernelGame, KernelGame, int, int], str]
@@ -30,16 +31,18 @@ def build_parser(
     default_players: int,
     extra: Sequence[tuple[tuple, dict]] = (),
     play_extra: Sequence[tuple[tuple, dict]] = (),
+    serve_extra: Sequence[tuple[tuple, dict]] = (),
 ) -> argparse.ArgumentParser:
-    """``prog [demo|arena|play] …``: the commands both games share (``demo`` is the default);
-    ``extra`` holds ``(args, kwargs)`` of game options every command takes, ``play_extra`` those
-    only ``play`` takes."""
+    """``prog [demo|arena|play|replay|serve] …``: the commands both games share (``demo`` is the
+    default); ``extra`` holds ``(args, kwargs)`` of game options every command takes, ``play_extra``
+    and ``serve_extra`` those only ``play`` or ``serve`` takes."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
     sub = parser.add_subparsers(dest="command")
     demo = sub.add_parser("demo", help="watch one game between random players (the default)")
     arena = sub.add_parser("arena", help="round robin of agents on shared (duplicate) deals")
     play = sub.add_parser("play", help="play against the built-in agents in the terminal")
     replay = sub.add_parser("replay", help="replay a match record in the terminal, or as a GIF / PNG strip")
+    serve = sub.add_parser("serve", help="play against the agents and watch replays in the browser (web extra)")
     replay.add_argument(
         "file", type=Path, help="a record (Game.to_record() as JSON) or a JSONL file of them (arena --records)"
     )
@@ -60,6 +63,26 @@ def build_parser(
             p.add_argument(*args, **kwargs)
     for p in (parser, demo):
         p.add_argument("--quiet", action="store_true", help="print only the tables, not every move")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
+    )
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument(
+        "--records",
+        type=Path,
+        default=Path("records"),
+        help="folder for the finished games' records (default records/)",
+    )
+    serve.add_argument(
+        "--checkpoint",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a policy checkpoint offered as agent ppo:PATH on the start page (repeatable)",
+    )
+    serve.add_argument("--players", type=int, choices=list(players), default=default_players, help="start page default")
+    for args, kwargs in [*extra, *serve_extra]:
+        serve.add_argument(*args, **kwargs)
     add_play_options(play)
     for args, kwargs in play_extra:
         play.add_argument(*args, **kwargs)
@@ -146,6 +169,26 @@ def run_replay(args: argparse.Namespace, game_cls: type[KernelGame], narrate: Na
     for path in (args.gif, args.png):
         if path:
             animate(frames, path, scale=0.5, columns=columns)  # a GIF for *.gif, else a PNG grid
+    return 0
+
+
+def run_serve(args: argparse.Namespace, spec: WebGame, options: Sequence[str] = ()) -> int:
+    """The ``serve`` command: check the checkpoints, then run the web app until Ctrl-C; ``options``
+    name the game options among ``args`` that become the start page's defaults. Without the
+    ``web`` extra, a one-line message says what to install."""
+    try:
+        for module in ("starlette", "uvicorn"):
+            optional_import(module, "web", "serve")
+        from envkit.web.server import serve
+    except MissingExtraError as err:
+        raise SystemExit(f"error: {err}") from None
+    for path in args.checkpoint:
+        try:
+            spec.make_agent(f"ppo:{path}")
+        except ValueError as err:
+            raise SystemExit(f"error: --checkpoint {path}: {err}") from None
+    defaults = {"players": args.players, **{name: getattr(args, name) for name in options}}
+    serve(spec, args.host, args.port, args.records, args.checkpoint, defaults)
     return 0
 
 

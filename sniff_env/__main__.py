@@ -1,12 +1,13 @@
 """``python -m sniff_env``: watch a match of American Sniff between random players, run an arena
-of agents, cross-play partners (``crossplay``), or ``play`` against them in the terminal."""
+of agents, cross-play partners (``crossplay``), ``play`` against them in the terminal or ``serve``
+the game in the browser."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from envkit import crossplay
-from envkit.cli import build_parser, play_random, run_arena, run_replay
+from envkit.cli import build_parser, play_random, run_arena, run_replay, run_serve
 from envkit.play import GameUI, run_play
 from sniff_env import kernels as K
 from sniff_env.agents import arena_table, make_agent
@@ -92,10 +93,13 @@ def play_move(game: Game, action: int, human: int) -> str:
 
 
 def play_event(before: Game, after: Game, seat: int, action: int, human: int) -> str:
-    """What a move did: the tile and its credit, a draw (the tile only for the human), the end of a hand."""
+    """What a move did: the tile and its credit, a draw (the tile only for the human, read from their
+    hand, so the seat's view is enough), the end of a hand."""
     kind, tile, arm = decode_action(action)
     if kind == "draw":
-        text = f"drew {_tile(before.boneyard[0])}" if seat == human else "drew from the boneyard"
+        drawn = set(after.hand(human)) - set(before.hand(human))
+        same_hand = after.hands_played == before.hands_played
+        text = f"drew {_tile(drawn.pop())}" if seat == human and same_hand else "drew from the boneyard"
     elif kind == "pass":
         text = "passed"
     else:
@@ -155,7 +159,12 @@ PLAY_OPTIONS = [
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(
-        "sniff", "American Sniff dominoes (rules: docs/rules.md Part S)", (2, 3, 4), 4, play_extra=PLAY_OPTIONS
+        "sniff",
+        "American Sniff dominoes (rules: docs/rules.md Part S)",
+        (2, 3, 4),
+        4,
+        play_extra=PLAY_OPTIONS,
+        serve_extra=PLAY_OPTIONS[:1],
     )
     crossplay.add_parser(parser, (2, 3, 4), 4)
     args = parser.parse_args(argv)
@@ -173,6 +182,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_play(args, parser, game, PLAY_UI, make_agent, partner)
     elif args.command == "replay":
         return run_replay(args, Game, narrate)
+    elif args.command == "serve":
+        from sniff_env.web import WEB
+
+        return run_serve(args, WEB, ["target"])
     else:
         play_random(Game(num_players=args.players, seed=args.seed), args.seed, narrate, args.quiet)
     return 0

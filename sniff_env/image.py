@@ -100,11 +100,13 @@ class Piece:
 
 @dataclass(frozen=True)
 class Spot:
-    """A free attachment spot: ``value`` is its scored contribution, ``None`` when not scored."""
+    """A free attachment spot of ``arm`` (0–3, the action's arm): ``value`` is its scored
+    contribution, ``None`` when not scored."""
 
     x: float
     y: float
     value: int | None
+    arm: int
 
 
 def _halves(d: tuple[int, int], inner: int, outer: int) -> tuple[int, int]:
@@ -179,7 +181,7 @@ def table_layout(game: Game) -> tuple[list[Piece], list[Spot]]:
         (x, y), d_end = _lay_leg(pieces, chain, start, d)
         if state[K.END_PIP + arm] >= 0:
             value = int(K.arm_contribution(state, arm))
-            spots.append(Spot(x + d_end[0] * 0.62, y + d_end[1] * 0.62, value if value >= 0 else None))
+            spots.append(Spot(x + d_end[0] * 0.62, y + d_end[1] * 0.62, value if value >= 0 else None, arm))
     return pieces, spots
 
 

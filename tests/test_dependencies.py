@@ -31,6 +31,7 @@ ENTRY_POINTS = {
     "benchmarks/__main__.py": "bench",
     "sniff_env/openspiel.py": "bench",
     "twelve_env/openspiel.py": "bench",
+    "envkit/web/server.py": "web",
 }
 OPTIONAL_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "MissingExtraError"}
 

@@ -1,11 +1,12 @@
 """``python -m twelve_env``: watch a game of "12" between random players, run an arena of agents,
-or ``play`` against them in the terminal."""
+``play`` against them in the terminal or ``serve`` the game in the browser."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
-from envkit.cli import build_parser, play_random, run_arena, run_replay
+from envkit.cli import build_parser, play_random, run_arena, run_replay, run_serve
 from envkit.play import GameUI, run_play
 from twelve_env.agents import arena_table, make_agent
 from twelve_env.cards import SIX, rank_name
@@ -71,10 +72,12 @@ def play_move(game: Game, action: int, human: int) -> str:
 
 
 def play_event(before: Game, after: Game, seat: int, action: int, human: int) -> str:
-    """What a card did; the card drawn only for the human, the new face-up card after a capture."""
+    """What a card did; the card drawn only for the human (read from their hand, so the seat's view
+    is enough), the new face-up card after a capture."""
     notes = _outcome(before, after, seat, action, done=True)
     if seat == human and notes[0].endswith("drew a card"):
-        notes[0] = f"no capture, drew {rank_name(before.deck, before.stock[0])}"
+        drawn = Counter(after.hand(human)) - (Counter(before.hand(human)) - Counter([action]))
+        notes[0] = f"no capture, drew {rank_name(before.deck, next(iter(drawn)))}"
     if notes[0].startswith("captured") and after.pile and not after.is_terminal():
         notes.append(f"new face-up card {rank_name(after.deck, after.pile[-1])}")
     top = rank_name(before.deck, before.pile[-1])
@@ -125,6 +128,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_play(args, parser, game, PLAY_UI, make_agent)
     elif args.command == "replay":
         return run_replay(args, Game, narrate)
+    elif args.command == "serve":
+        from twelve_env.web import WEB
+
+        return run_serve(args, WEB, ["deck"])
     else:
         play_random(Game(num_players=args.players, deck=args.deck, seed=args.seed), args.seed, narrate, args.quiet)
     return 0

@@ -1,0 +1,296 @@
+// The pages of `serve`: start a game, play it by clicks or keys, list and replay finished games.
+// The server holds every game and draws every table (SVG); this file only shows what it sends
+// and posts the human's moves as {"action", "version"}.
+"use strict";
+
+const $ = (selector) => document.querySelector(selector);
+
+function make(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined) continue;
+    if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function api(path, body) {
+  const options = body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
+  };
+  const response = await fetch(path, options);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, data.error || response.statusText);
+  return data;
+}
+
+function show(id) {
+  for (const section of document.querySelectorAll("main > section")) section.hidden = section.id !== id;
+}
+
+// --- the start page --------------------------------------------------------------------------------
+async function startPage() {
+  show("start");
+  const config = await api("/api/config");
+  $("#rules").textContent = config.rules;
+  const form = $("#start-form");
+  const field = (label, input) => form.append(make("label", {for: input.id, text: label}), input);
+  const select = (id, values, chosen) => {
+    const node = make("select", {id});
+    for (const value of values) node.append(make("option", {value: String(value), text: String(value)}));
+    node.value = String(chosen);
+    return node;
+  };
+  const players = select("players", config.players, config.defaults.players);
+  const seat = make("select", {id: "seat"});
+  const agents = make("div", {id: "agents", class: "bar"});
+  field("Players", players);
+  field("Your seat", seat);
+  form.append(make("span", {text: "Other seats"}), agents);
+  const options = {};
+  for (const option of config.options) {
+    const chosen = config.defaults[option.name] ?? option.default;
+    let input;
+    if (option.kind === "choice") input = select(`option-${option.name}`, option.choices, chosen);
+    else if (option.kind === "bool") {
+      input = make("input", {id: `option-${option.name}`, type: "checkbox"});
+      input.checked = Boolean(chosen);
+    } else input = make("input", {id: `option-${option.name}`, type: "number", placeholder: "default", value: chosen ?? ""});
+    options[option.name] = [option, input];
+    field(option.label, input);
+  }
+  const seed = make("input", {id: "seed", type: "number", min: "0", placeholder: "random"});
+  field("Seed", seed);
+
+  function seats() {
+    const n = Number(players.value);
+    const mine = Math.min(Number(seat.value || 0), n - 1);
+    seat.replaceChildren(...Array.from({length: n}, (_, s) => make("option", {value: String(s), text: String(s)})));
+    seat.value = String(mine);
+    const partner = config.partners[n][mine];
+    agents.replaceChildren();
+    for (let s = 0; s < n; s++) {
+      if (s === mine) continue;
+      const who = s === partner ? `partner (seat ${s})` : `seat ${s}`;
+      const choice = select(`agent-${s}`, config.agents, config.defaults.agent);
+      agents.append(make("label", {text: `${who} `}, choice));
+    }
+  }
+  players.addEventListener("change", seats);
+  seat.addEventListener("change", seats);
+  seats();
+
+  $("#start-button").onclick = async () => {
+    const body = {players: Number(players.value), seat: Number(seat.value), agents: {}, options: {}};
+    for (const node of agents.querySelectorAll("select")) body.agents[node.id.slice(6)] = node.value;
+    for (const [name, [option, input]] of Object.entries(options)) {
+      if (option.kind === "bool") body.options[name] = input.checked;
+      else if (input.value !== "") body.options[name] = option.kind === "int" ? Number(input.value) : input.value;
+    }
+    if (seed.value !== "") body.seed = Number(seed.value);
+    try {
+      const created = await api("/api/sessions", body);
+      location.href = created.url;
+    } catch (error) {
+      $("#start-error").textContent = error.message;
+    }
+  };
+}
+
+// --- playing -------------------------------------------------------------------------------------------
+async function playPage(token) {
+  show("play");
+  let state = null;
+  let item = null;     // the hand item picked
+  let spot = null;     // the spot the keyboard points at
+  let busy = false;
+
+  const moves = () => (state && state.to_act ? state.moves : []);
+  const playable = () => [...new Set(moves().filter((m) => m.item !== null).map((m) => m.item))];
+  const targets = () => moves().filter((m) => m.item === item && m.spot !== null).map((m) => m.spot);
+
+  function mark() {
+    for (const node of document.querySelectorAll("#table [data-item]")) {
+      node.classList.toggle("selected", Number(node.dataset.item) === item);
+    }
+    const open = targets();
+    for (const node of document.querySelectorAll("#table [data-spot]")) {
+      const at = Number(node.dataset.spot);
+      node.classList.toggle("target", open.includes(at));
+      node.classList.toggle("focus", open.includes(at) && at === spot);
+    }
+  }
+
+  function pick(next) {
+    item = next;
+    spot = targets()[0] ?? null;
+    mark();
+  }
+
+  function render() {
+    document.body.dataset.version = state.version;
+    document.body.dataset.over = state.over;
+    $("#table").innerHTML = state.svg;
+    const status = $("#status");
+    status.className = state.to_act ? "turn" : "";
+    status.textContent = state.over ? "Game over" : state.to_act ? "Your turn" : "Waiting for the other seats";
+    $("#buttons").replaceChildren(...moves().filter((m) => m.item === null).map((m) =>
+      make("button", {type: "button", class: "primary", "data-action": m.action, "data-key": m.key, text: m.label,
+        onclick: () => send(m.action)})));
+    $("#moves").replaceChildren(...moves().map((m) => make("li", {},
+      make("button", {type: "button", "data-action": m.action, text: m.label, onclick: () => send(m.action)}))));
+    $("#log").replaceChildren(...state.log.map((line) => make("li", {text: line})));
+    const result = $("#result");
+    result.replaceChildren();
+    if (state.over) {
+      result.append(state.result);
+      if (state.record) {
+        result.append(make("br"), "Saved as ", make("a", {href: `/replay/${state.record}`, text: state.record}),
+          " · ", make("a", {href: "/", text: "new game"}));
+      }
+    }
+    if (!playable().includes(item)) item = null;
+    pick(item);
+  }
+
+  async function load() {
+    state = await api(`/api/sessions/${token}`);
+    render();
+  }
+
+  async function send(action) {
+    if (busy) return;
+    busy = true;
+    $("#error").textContent = "";
+    try {
+      state = await api(`/api/sessions/${token}/move`, {action, version: state.version});
+      item = null;
+      render();
+    } catch (error) {
+      $("#error").textContent = error.message;
+      if (error.status === 409) await load();
+    } finally {
+      busy = false;
+    }
+  }
+
+  function playAt(at) {
+    const move = moves().find((m) => m.item === item && m.spot === at);
+    if (move) send(move.action);
+  }
+
+  $("#table").addEventListener("click", (event) => {
+    const hand = event.target.closest("[data-item]");
+    const target = event.target.closest("[data-spot]");
+    if (hand) {
+      const clicked = Number(hand.dataset.item);
+      if (playable().includes(clicked)) pick(clicked === item ? null : clicked);
+      else if (state.to_act) $("#error").textContent = "That one cannot be played now.";
+    } else if (target && item !== null) {
+      playAt(Number(target.dataset.spot));
+    } else if (target && state.to_act && playable().length) {
+      $("#error").textContent = "Pick a highlighted tile or card first, then the spot.";
+    }
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (!state || !state.to_act || event.target.closest("input, select, textarea")) return;
+    const items = playable();
+    const open = targets();
+    const step = (list, current, by) => list[(list.indexOf(current) + by + list.length) % list.length];
+    const button = moves().find((m) => m.key === event.key.toLowerCase());
+    if (button) send(button.action);
+    else if (event.key === "ArrowRight" && items.length) pick(step(items, item ?? items[items.length - 1], 1));
+    else if (event.key === "ArrowLeft" && items.length) pick(step(items, item ?? items[0], -1));
+    else if ((event.key === "ArrowDown" || event.key === "ArrowUp") && open.length) {
+      spot = step(open, spot, event.key === "ArrowDown" ? 1 : -1);
+      mark();
+    } else if ((event.key === "Enter" || event.key === " ") && item !== null && spot !== null) playAt(spot);
+    else if (event.key === "Escape") pick(null);
+    else return;
+    event.preventDefault();
+  });
+
+  try {
+    await load();
+  } catch (error) {
+    $("#status").textContent = error.message;
+  }
+}
+
+// --- replays -------------------------------------------------------------------------------------------
+async function replayList() {
+  show("replays");
+  const records = await api("/api/records");
+  const rows = records.map((r) => make("tr", {},
+    make("td", {}, r.error ? r.name : make("a", {href: `/replay/${r.name}`, text: r.name})),
+    ...(r.error ? [make("td", {colspan: "5", text: r.error})] : [
+      make("td", {text: String(r.players)}),
+      make("td", {text: String(r.human_seat ?? "")}),
+      make("td", {text: Object.entries(r.agents).map(([s, a]) => `${s}: ${a}`).join(", ")}),
+      make("td", {text: String(r.actions)}),
+      make("td", {text: r.scores.join(" / ")}),
+    ])));
+  $("#record-list").replaceChildren(...(rows.length ? rows : [make("tr", {}, make("td", {text: "no finished games yet"}))]));
+}
+
+async function replayPage(name) {
+  show("replay");
+  const path = `/api/records/${encodeURIComponent(name)}`;
+  let info;
+  try {
+    info = await api(path);
+  } catch (error) {
+    $("#replay-title").textContent = error.message;
+    return;
+  }
+  let step = 0;
+  $("#replay-title").textContent = `${info.name}: ${info.names.join(" · ")}`;
+  $("#replay-result").textContent = info.result;
+  const hand = $("#hand");
+  hand.replaceChildren(...info.hands.map((h) => make("option", {value: String(h.step), text: String(h.hand)})));
+  hand.onchange = () => go(Number(hand.value));
+
+  async function go(next) {
+    step = Math.max(0, Math.min(info.steps, next));
+    const frame = await api(`${path}?step=${step}`);
+    if (frame.step !== step) return;  // a later click won
+    $("#replay-table").innerHTML = frame.svg;
+    $("#position").textContent = `move ${step} of ${info.steps}`;
+    $("#line").textContent = step ? info.lines[step - 1] : "the deal, every hand face up";
+    const current = info.hands.filter((h) => h.step <= step).pop();
+    if (current) hand.value = String(current.step);
+    document.body.dataset.step = step;
+  }
+
+  $("#first").onclick = () => go(0);
+  $("#back").onclick = () => go(step - 1);
+  $("#forward").onclick = () => go(step + 1);
+  $("#last").onclick = () => go(info.steps);
+  document.addEventListener("keydown", (event) => {
+    const moves = {ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: info.steps};
+    if (event.key in moves && !event.target.closest("select")) {
+      go(moves[event.key]);
+      event.preventDefault();
+    }
+  });
+  await go(0);
+}
+
+const path = decodeURIComponent(location.pathname);
+const play = path.match(/^\/play\/([^/]+)$/);
+const replay = path.match(/^\/replay\/(.+)$/);
+if (play) playPage(play[1]);
+else if (replay) replayPage(replay[1]);
+else if (path === "/replay") replayList();
+else startPage();

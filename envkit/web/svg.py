@@ -1,0 +1,49 @@
+"""A few SVG helpers: elements as strings, every attribute and text escaped.
+
+>>> element("rect", {"x": 1, "width": 2.5, "class": "a<b"})
+'<rect x="1" width="2.5" class="a&lt;b"/>'
+>>> text(10, 20, "5 & 10", 12)
+'<text x="10" y="20" font-size="12">5 &amp; 10</text>'
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return escape(str(value))
+
+
+def element(tag: str, attrs: dict[str, Any] | None = None, *children: str) -> str:
+    """``<tag attrs>children</tag>`` (self-closing without children); ``None`` attributes are left out."""
+    parts = "".join(f' {key}="{_value(value)}"' for key, value in (attrs or {}).items() if value is not None)
+    if not children:
+        return f"<{tag}{parts}/>"
+    return f"<{tag}{parts}>{''.join(children)}</{tag}>"
+
+
+def text(x: float, y: float, content: str, size: float, **attrs: Any) -> str:
+    """A ``<text>`` element; keyword arguments become attributes (``_`` in a name becomes ``-``)."""
+    extra = {key.replace("_", "-"): value for key, value in attrs.items()}
+    return element("text", {"x": x, "y": y, "font-size": size, **extra}, escape(content))
+
+
+def group(children: list[str], **attrs: Any) -> str:
+    """A ``<g>`` of ``children``."""
+    return element("g", {key.replace("_", "-"): value for key, value in attrs.items()}, *children)
+
+
+def document(width: int, height: int, label: str, children: list[str]) -> str:
+    """A scalable SVG document (``viewBox``, width 100%) with an accessible label."""
+    attrs = {
+        "xmlns": "http://www.w3.org/2000/svg",
+        "viewBox": f"0 0 {width} {height}",
+        "role": "img",
+        "aria-label": label,
+        "font-family": "DejaVu Sans, Verdana, sans-serif",
+    }
+    return element("svg", attrs, *children)

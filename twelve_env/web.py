@@ -1,0 +1,206 @@
+"""The card game "12" in the browser (``python -m twelve_env serve``, ``envkit.web``): the table
+as SVG from one seat's place, and the legal moves as clicks — a card of the hand, then the pile.
+
+Seat panels show every hand's size, captured cards and score (T15); the stock is a face-down
+stack with its count, the face-up pile is fanned with the top card last (T7). Every card drawn
+face up carries ``data-card`` (its rank's name); the hand's cards ``data-item`` (their index in
+``Game.hand``) and the pile ``data-spot="0"``. A gold edge marks a card that takes the pile (a
+pair or a sum of 12, T8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from envkit.web import svg
+from envkit.web.spec import Move, Option, WebGame
+from twelve_env.__main__ import PLAY_UI
+from twelve_env.agents import AGENTS, make_agent
+from twelve_env.cards import DECKS, card_value, rank_name
+from twelve_env.game import Game
+
+WIDTH, HEIGHT = 1200, 760
+HEADER = 60
+SEATS_TOP, SEATS_H = 72, 112
+TABLE_TOP = SEATS_TOP + SEATS_H
+FOOTER = 540
+CARD = (96, 134)
+
+FELT, PANEL = "#1c6842", "#0e3420"
+PAPER, CARD_EDGE, INK, FACE_INK = "#fcfbf6", "#a0a096", "#1c1c22", "#9e1824"
+TEXT, MUTED, GOLD, RED = "#ecf0e8", "#b0ccba", "#ffd046", "#ff786e"
+BACK, BACK_LINE = "#1e3e8e", "#567cce"
+
+
+def card(x: float, y: float, deck: str, rank: int, size: tuple[float, float] = CARD, edge: str | None = None, **attrs):
+    """A face-up card with its top-left corner at ``(x, y)``: the rank large and in a corner, its
+    value toward 12 (T2) small at the bottom."""
+    w, h = size
+    label = rank_name(deck, rank)
+    ink = FACE_INK if label in ("J", "Q", "K") else INK
+    stroke = {"stroke": edge, "stroke-width": 5} if edge else {"stroke": CARD_EDGE, "stroke-width": 1.2}
+    parts = [svg.element("rect", {"x": x, "y": y, "width": w, "height": h, "rx": w * 0.09, "fill": PAPER, **stroke})]
+    if w >= 40:
+        parts.append(svg.text(x + w * 0.1, y + w * 0.24, label, w * 0.2, fill=ink, font_weight="bold"))
+        parts.append(
+            svg.text(x + w / 2, y + h * 0.58, label, w * 0.42, fill=ink, font_weight="bold", text_anchor="middle")
+        )
+        value = f"= {card_value(deck, rank)}"
+        parts.append(svg.text(x + w / 2, y + h * 0.86, value, w * 0.14, fill="#78786e", text_anchor="middle"))
+    else:
+        parts.append(
+            svg.text(x + w / 2, y + h * 0.62, label, w * 0.46, fill=ink, font_weight="bold", text_anchor="middle")
+        )
+    return svg.group(parts, data_card=label, **attrs)
+
+
+def back(x: float, y: float, size: tuple[float, float]) -> str:
+    """A face-down card."""
+    w, h = size
+    return svg.group(
+        [
+            svg.element("rect", {"x": x, "y": y, "width": w, "height": h, "rx": w * 0.09, "fill": PAPER}),
+            svg.element(
+                "rect",
+                {"x": x + w * 0.08, "y": y + w * 0.08, "width": w * 0.84, "height": h - w * 0.16, "fill": BACK},
+            ),
+            svg.element(
+                "path",
+                {
+                    "d": f"M{x + w / 2},{y + h * 0.2} L{x + w * 0.8},{y + h / 2} L{x + w / 2},{y + h * 0.8} "
+                    f"L{x + w * 0.2},{y + h / 2} Z",
+                    "fill": "none",
+                    "stroke": BACK_LINE,
+                    "stroke-width": max(1, w * 0.04),
+                },
+            ),
+        ],
+        **{"class": "back"},
+    )
+
+
+def _header(game: Game) -> list[str]:
+    deck = "52-card deck" if game.deck == "bridge" else "number deck 1–11"
+    if game.is_terminal():
+        note, color = "game over", GOLD
+    elif game.last_round:
+        note, color = f"last round: {game.turns_left} turn(s) left, no drawing", GOLD
+    else:
+        note, color = "a pair or a sum of 12 takes the pile", MUTED
+    return [
+        svg.element("rect", {"width": WIDTH, "height": HEADER, "fill": PANEL}),
+        svg.text(20, 40, '"12"', 26, fill=GOLD, font_weight="bold"),
+        svg.text(90, 38, f"Jamaican Sniping · {game.num_players} players · {deck}", 16, fill=TEXT),
+        svg.text(WIDTH - 20, 38, note, 16, fill=color, text_anchor="end"),
+    ]
+
+
+def _seats(game: Game, names: Sequence[str], reveal: bool) -> list[str]:
+    """One panel per seat: its hand (face down, or face up with ``reveal``), captured cards, score."""
+    n = game.num_players
+    w = (WIDTH - 40 - (n - 1) * 10) / n
+    acting = None if game.is_terminal() else game.current_player
+    scores, parts = game.scores, []
+    for seat in range(n):
+        x = 20 + seat * (w + 10)
+        outline = GOLD if seat == acting else "#306848"
+        box = {"x": x, "y": SEATS_TOP, "width": w, "height": SEATS_H, "rx": 8, "stroke": outline, "stroke-width": 2}
+        parts.append(svg.element("rect", {**box, "fill": "#164a2e"}))
+        parts.append(svg.text(x + 10, SEATS_TOP + 20, names[seat][: int(w / 8)], 14, fill=TEXT, font_weight="bold"))
+        size = game.hand_sizes[seat]
+        step = min(14.0, (w - 50) / max(size, 1))
+        for i in range(size):
+            if reveal:
+                parts.append(card(x + 10 + i * step, SEATS_TOP + 30, game.deck, game.hand(seat)[i], (22, 32)))
+            else:
+                parts.append(back(x + 10 + i * step, SEATS_TOP + 30, (20, 30)))
+        parts.append(
+            svg.text(x + 10, SEATS_TOP + 84, f"{size} in hand · {game.captured[seat]} captured", 13, fill=MUTED)
+        )
+        color = RED if scores[seat] < 0 else TEXT
+        parts.append(svg.text(x + 10, SEATS_TOP + 103, f"score {scores[seat]:+d}", 14, fill=color, font_weight="bold"))
+    return parts
+
+
+def _table(game: Game, reveal: bool) -> list[str]:
+    """The stock and the face-up pile (the one spot every card is played to)."""
+    cw, ch = CARD
+    cy = TABLE_TOP + (FOOTER - TABLE_TOP) / 2 + 10
+    sx, sy = 60, cy - ch / 2
+    parts = [svg.text(sx + cw / 2, TABLE_TOP + 30, f"Stock · {game.stock_size}", 16, fill=MUTED, text_anchor="middle")]
+    for i in range(min(5, (game.stock_size + 5) // 6)):
+        parts.append(back(sx - 2 * i, sy - 2 * i, CARD))
+    if reveal and game.stock_size:
+        parts.append(svg.text(sx, cy + ch / 2 + 30, "next cards:", 13, fill=MUTED))
+        stock = game.stock
+        parts += [card(sx + 80 + i * 26, cy + ch / 2 + 14, game.deck, r, (24, 34)) for i, r in enumerate(stock[:36])]
+    pile = game.pile
+    left, right = sx + cw + 90, WIDTH - 60
+    step = min(46.0, (right - left - cw) / max(len(pile) - 1, 1))
+    x0 = max(left, (left + right) / 2 - (cw + (len(pile) - 1) * step) / 2)
+    label = f"Face-up pile · {len(pile)} card{'s' * (len(pile) != 1)}"
+    parts.append(svg.text(x0, TABLE_TOP + 30, label, 16, fill=MUTED))
+    cards = [card(x0 + i * step, sy + 8, game.deck, r) for i, r in enumerate(pile[:-1])]
+    if pile:
+        cards.append(
+            card(x0 + (len(pile) - 1) * step + (14 if len(pile) > 1 else 0), sy - 6, game.deck, pile[-1], edge=GOLD)
+        )
+    width = (len(pile) - 1) * step + cw + 20
+    target = {"x": x0 - 6, "y": sy - 16, "width": max(width, cw + 12), "height": ch + 34, "rx": 12, "fill": "none"}
+    if not reveal and not game.is_terminal():
+        cards.append(
+            svg.group([svg.element("rect", target)], **{"class": "spot", "pointer-events": "all"}, data_spot=0)
+        )
+    parts.append(svg.group(cards))
+    return parts
+
+
+def _hand(game: Game, seat: int, live: bool) -> list[str]:
+    hand = game.hand(seat)
+    to_act = live and not game.is_terminal() and game.current_player == seat
+    captured = game.action_features()[:, 0] if to_act else None  # T8: what each card would take
+    title = ("Your hand" if live else f"Seat {seat}'s hand") + (" · gold edge: takes the pile" if to_act else "")
+    parts = [svg.text(20, FOOTER + 34, title, 16, fill=MUTED)]
+    w = CARD[0]
+    step = min(w + 12.0, (WIDTH - 40 - w) / max(len(hand) - 1, 1))
+    for i, rank in enumerate(hand):
+        takes = to_act and captured[rank] > 0
+        attrs = {"class": "hand playable" if to_act else "hand", "data-item": i}
+        y = FOOTER + 56 - (12 if takes else 0)
+        parts.append(card(20 + i * step, y, game.deck, rank, edge=GOLD if takes else None, **attrs))
+    return parts
+
+
+def draw(game: Game, seat: int, names: Sequence[str], reveal: bool) -> str:
+    """The table from ``seat``'s place as an SVG document (see the module docstring)."""
+    parts = [svg.element("rect", {"width": WIDTH, "height": HEIGHT, "fill": FELT})]
+    parts += _header(game)
+    parts += _seats(game, names, reveal)
+    parts += _table(game, reveal)
+    parts.append(svg.element("rect", {"y": FOOTER, "width": WIDTH, "height": HEIGHT - FOOTER, "fill": PANEL}))
+    parts += _hand(game, seat, live=not reveal)
+    return svg.document(WIDTH, HEIGHT, f'"12" table seen from seat {seat}', parts)
+
+
+def moves(game: Game, seat: int) -> list[Move]:
+    """Every card of ``seat``'s hand (to act) on the pile (T7), worded with what it does."""
+    hand = game.hand(seat)
+    labels = {action: PLAY_UI.move(game, action, seat) for action in game.legal_actions()}
+    return [Move(rank, labels[rank], item=i, spot=0) for i, rank in enumerate(hand) if rank in labels]
+
+
+WEB = WebGame(
+    name="twelve",
+    game_cls=Game,
+    make_agent=make_agent,
+    agents=tuple(AGENTS),
+    players=tuple(range(2, 8)),
+    options=(
+        Option("deck", "Deck (T1)", "choice", "bridge", DECKS),
+        Option("capture_extra_turn", "The capturer plays again (T10 variant)", "bool", False),
+    ),
+    draw=draw,
+    moves=moves,
+    step=lambda game: 1,
+    ui=PLAY_UI,
+)
