@@ -22,9 +22,9 @@ from sniff_env.game import SETTLEMENTS, Game
 from sniff_env.image import PIPS, table_layout
 from sniff_env.tiles import ARM_NAMES, decode_action
 
-WIDTH, HEIGHT = 1200, 800
+WIDTH = 1200
 HEADER = 84
-LAYOUT_H = 466
+LAYOUT_H = 440
 FOOTER = HEADER + LAYOUT_H
 MAX_UNIT = 46
 HAND_UNIT = 36
@@ -33,6 +33,7 @@ FELT, PANEL, LINE = "#1c6842", "#0e3420", "#08261a"
 IVORY, TILE_EDGE, PIP, DIVIDER = "#f7f1e2", "#968a70", "#181818", "#585248"
 ORANGE, GOLD, CREAM, MARK_INK = "#ff8c14", "#ffd046", "#faf6e8", "#961c1c"
 TEXT, MUTED, RED, BACK = "#ecf0e8", "#b0ccba", "#ff786e", "#26262c"
+ROW = {False: 30, True: 40}  # height of a seat's row in the footer: face down, face up
 SPOT = {"class": "spot", "pointer_events": "all"}  # a free spot takes clicks on its whole disc or ring
 
 
@@ -154,7 +155,7 @@ def _layout(game: Game, seat: int, live: bool) -> list[str]:
 def _seats(game: Game, names: Sequence[str], x: float, reveal: bool) -> list[str]:
     """Every seat's hand (face down, or face up with ``reveal``) and the boneyard, one row each."""
     parts = [svg.text(x, FOOTER + 28, "Hands" if not reveal else "Every hand, face up", 15, fill=MUTED)]
-    row = 30 if not reveal else 40
+    row = ROW[reveal]
     unit = 10 if not reveal else 17
     rows = [(names[seat], game.hand(seat) if reveal else game.hand_sizes[seat]) for seat in range(game.num_players)]
     rows.append(("boneyard", game.boneyard if reveal else game.boneyard_size))
@@ -162,8 +163,8 @@ def _seats(game: Game, names: Sequence[str], x: float, reveal: bool) -> list[str
         y = FOOTER + 42 + k * row
         if k == game.current_player and not game.is_terminal():
             parts.append(svg.element("path", {"d": f"M{x - 14},{y + 3} l10,7 l-10,7 z", "fill": GOLD}))
-        parts.append(svg.text(x, y + 15, name[:26], 14, fill=TEXT))
-        tx = x + 200
+        parts.append(svg.text(x, y + 15, name[:30], 14, fill=TEXT))
+        tx = x + 225
         if reveal:
             parts += [tile(tx + i * 1.15 * unit, y, t, True, unit) for i, t in enumerate(content)]
             count = len(content)
@@ -191,16 +192,17 @@ def _hand(game: Game, seat: int) -> list[str]:
 
 def draw(game: Game, seat: int, names: Sequence[str], reveal: bool) -> str:
     """The table from ``seat``'s place as an SVG document (see the module docstring)."""
-    parts = [svg.element("rect", {"width": WIDTH, "height": HEIGHT, "fill": FELT})]
+    height = FOOTER + max(190, 56 + (game.num_players + 1) * ROW[reveal])  # the seats' rows and the boneyard
+    parts = [svg.element("rect", {"width": WIDTH, "height": height, "fill": FELT})]
     parts += _header(game, names)
     parts += _layout(game, seat, live=not reveal)
-    parts.append(svg.element("rect", {"y": FOOTER, "width": WIDTH, "height": HEIGHT - FOOTER, "fill": PANEL}))
+    parts.append(svg.element("rect", {"y": FOOTER, "width": WIDTH, "height": height - FOOTER, "fill": PANEL}))
     if reveal:
         parts += _seats(game, names, 40, reveal=True)
     else:
         parts += _hand(game, seat)
         parts += _seats(game, names, 720, reveal=False)
-    return svg.document(WIDTH, HEIGHT, f"American Sniff table seen from seat {seat}", parts)
+    return svg.document(WIDTH, height, f"American Sniff table seen from seat {seat}", parts)
 
 
 def _where(arm: int) -> str:

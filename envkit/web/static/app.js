@@ -241,7 +241,7 @@ async function replayList() {
       make("td", {text: String(r.actions)}),
       make("td", {text: r.scores.join(" / ")}),
     ])));
-  $("#record-list").replaceChildren(...(rows.length ? rows : [make("tr", {}, make("td", {text: "no finished games yet"}))]));
+  $("#record-list").replaceChildren(...(rows.length ? rows : [make("tr", {}, make("td", {colspan: "6", text: "no finished games yet"}))]));
 }
 
 async function replayPage(name) {
