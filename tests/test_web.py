@@ -20,6 +20,7 @@ from starlette.testclient import TestClient
 from test_no_peek import sniff_deal, sniff_trajectory, sniff_twin_deal, twelve_deal, twelve_trajectory, twelve_twin_deal
 
 import sniff_env
+import sniff_env.agents
 import twelve_env
 from envkit.records import replay_steps
 from envkit.web.server import MAX_BODY, create_app
@@ -58,7 +59,8 @@ def play_out(client: TestClient, token: str, pick=lambda moves: moves[0]) -> dic
 
 # --- pages, config, whole games ------------------------------------------------------------------
 def test_pages_static_files_and_config(tmp_path):
-    client, _ = make_client(SNIFF, tmp_path, checkpoints=["runs/best.npz"], defaults={"players": 2, "target": 60})
+    checkpoint = str(sniff_env.agents.CHECKPOINTS / "ppo_2p.npz")
+    client, _ = make_client(SNIFF, tmp_path, checkpoints=[checkpoint], defaults={"players": 2, "target": 60})
     for path in ("/", "/play/abc", "/replay", "/replay/x.json"):
         page = client.get(path)
         assert page.status_code == 200 and "<svg" not in page.text and "/static/app.js" in page.text
@@ -68,10 +70,12 @@ def test_pages_static_files_and_config(tmp_path):
     assert client.get("/static/secrets.txt").status_code == 404
     config = client.get("/api/config").json()
     assert config["players"] == [2, 3, 4] and config["defaults"]["target"] == 60
-    assert config["agents"] == ["random", "greedy", "heuristic", "ismcts", "ppo", "ppo:runs/best.npz"]
+    built_in = ["random", "greedy", "heuristic", "ismcts"]  # and ppo where a checkpoint fits the table
+    assert config["agents"] == {"2": [*built_in, "ppo", f"ppo:{checkpoint}"], "3": built_in, "4": [*built_in, "ppo"]}
     assert [o["name"] for o in config["options"]] == ["target", "settlement", "undrawn"]
     assert config["partners"]["4"] == [2, 3, 0, 1] and config["partners"]["2"] == [None, None]
     twelve = make_client(TWELVE, tmp_path)[0].get("/api/config").json()
+    assert twelve["agents"]["7"] == built_in  # no checkpoint is shipped for "12"
     assert twelve["players"] == [2, 3, 4, 5, 6, 7] and [o["name"] for o in twelve["options"]] == [
         "deck",
         "capture_extra_turn",

@@ -221,8 +221,17 @@ class Server:
         self.spec = spec
         self.records = Path(records)
         self.agents = [*spec.agents, *(f"ppo:{path}" for path in checkpoints)]
+        #: per number of players, the agents that can play at such a table (a checkpoint fits one)
+        self.seatable = {n: [name for name in self.agents if self._plays(name, n)] for n in spec.players}
         self.defaults = {"players": spec.players[0], "agent": "heuristic", **(defaults or {})}
         self.sessions = Sessions(max_sessions)
+
+    def _plays(self, name: str, players: int) -> bool:
+        try:
+            self.spec.make_agent(name).check_table(players)
+        except ValueError:
+            return False
+        return True
 
     # --- sessions -------------------------------------------------------------------------------
     def start(
@@ -270,7 +279,8 @@ class Server:
             for other in (s for s in range(players) if s != seat):
                 specs[other] = choices.get(str(other), self.defaults["agent"])
                 if specs[other] not in self.agents:
-                    raise ValueError(f"seat {other}: unknown agent {specs[other]!r}; offered: {', '.join(self.agents)}")
+                    offered = ", ".join(self.seatable[players])
+                    raise ValueError(f"seat {other}: unknown agent {specs[other]!r}; offered: {offered}")
                 agents[other] = spec.make_agent(specs[other])
                 agents[other].check_table(players)
                 agents[other].reset(seed * 1000 + other)
@@ -285,7 +295,7 @@ class Server:
             "game": spec.name,
             "title": spec.ui.title,
             "players": list(spec.players),
-            "agents": self.agents,
+            "agents": self.seatable,
             "options": [asdict(option) for option in spec.options],
             "defaults": self.defaults,
             "partners": {n: [spec.partner(n, s) for s in range(n)] for n in spec.players},

@@ -82,7 +82,7 @@ async function startPage() {
     for (let s = 0; s < n; s++) {
       if (s === mine) continue;
       const who = s === partner ? `partner (seat ${s})` : `seat ${s}`;
-      const choice = select(`agent-${s}`, config.agents, config.defaults.agent);
+      const choice = select(`agent-${s}`, config.agents[n], config.defaults.agent);
       agents.append(make("label", {text: `${who} `}, choice));
     }
   }
