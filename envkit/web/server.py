@@ -85,7 +85,7 @@ class Session:
         agents: dict[int, Agent],
         specs: dict[int, str],
         seed: int | None,
-        records: Path | None,
+        records: Path,
     ) -> None:
         self.spec, self.game, self.human = spec, game, human
         self.agents, self.specs, self.seed, self.records = agents, specs, seed, records
@@ -164,8 +164,7 @@ class Session:
         }
 
     def _save(self) -> None:
-        if self.record is not None or self.records is None:
-            return
+        """Write the finished game to ``records`` (see the module docstring)."""
         doc = self.game.to_record()
         doc["human_seat"] = self.human
         doc["agents"] = {str(seat): name for seat, name in sorted(self.specs.items())}
