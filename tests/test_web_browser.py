@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from envkit.web.server import create_app
 from sniff_env.web import WEB as SNIFF
 from twelve_env.web import WEB as TWELVE
 
@@ -77,6 +76,8 @@ def shots(tmp_path) -> Path:
 @contextmanager
 def serving(spec, records: Path):
     """The app on uvicorn in a thread, on a free port of 127.0.0.1; yields its base URL."""
+    from envkit.web.server import create_app  # after the skips: it needs the web extra
+
     server = uvicorn.Server(uvicorn.Config(create_app(spec, records), host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
