@@ -4,7 +4,10 @@ A checkpoint is one ``.npz`` file: the weight matrices ``w0, b0, w1, b1, …`` o
 the observation to the trunk, ``policy_w, policy_b`` (trunk → action logits), optionally
 ``action_feature_gains`` (a vector: the logits then add ``Game.action_features() @ gains``, the
 one-step look-ahead of each action), optionally ``value_w, value_b``, and ``meta``, a JSON string
-with at least ``game``, ``num_players``, ``obs_size`` and ``num_actions``.
+with at least ``game``, ``num_players``, ``obs_size`` and ``num_actions``. A ``meta`` with
+``input_features: F`` (the game's number of action features) feeds the network the observation
+followed by the flattened ``[A, F]`` action features — the observation of ``vector_env(...,
+action_features=True)``, as ``examples/sb3_maskable_ppo.py`` trains on it.
 ``examples/selfplay_ppo.py`` and ``examples/rllib_selfplay.py`` write them; anything else that
 follows this layout works too.
 
@@ -62,11 +65,11 @@ class MlpPolicy:
         if "value_w" in weights:
             self.value_head = (np.asarray(weights["value_w"], np.float32), np.asarray(weights["value_b"], np.float32))
         self.meta = dict(meta)
+        self.input_features = int(meta.get("input_features", 0))
+        inputs = meta["obs_size"] + self.input_features * meta["num_actions"]
         shapes = [w.shape for w, _ in self.layers] + [self.policy_head[0].shape]
-        if shapes[0][0] != meta["obs_size"] or shapes[-1][1] != meta["num_actions"]:
-            raise ValueError(
-                f"checkpoint weights {shapes} do not map {meta['obs_size']} inputs to {meta['num_actions']} actions"
-            )
+        if shapes[0][0] != inputs or shapes[-1][1] != meta["num_actions"]:
+            raise ValueError(f"checkpoint weights {shapes} do not map {inputs} inputs to {meta['num_actions']} actions")
 
     @classmethod
     def load(cls, path: str | Path) -> MlpPolicy:
@@ -103,33 +106,41 @@ class MlpPolicy:
             arrays["value_w"], arrays["value_b"] = self.value_head
         np.savez_compressed(Path(path), meta=np.array(json.dumps(self.meta)), **arrays)
 
-    def _trunk(self, obs: np.ndarray) -> np.ndarray:
+    def _trunk(self, obs: np.ndarray, action_features: np.ndarray | None) -> np.ndarray:
         x = np.asarray(obs, np.float32)
+        if self.input_features:
+            features = self._features(action_features)
+            x = np.concatenate([x, features.reshape(*features.shape[:-2], -1)], axis=-1)
         for w, b in self.layers:
             x = np.maximum(x @ w + b, 0.0)
         return x
 
     @property
     def uses_action_features(self) -> bool:
-        return self.action_feature_gains is not None
+        """Whether the policy reads ``Game.action_features()`` (as gains or as input)."""
+        return self.action_feature_gains is not None or self.input_features > 0
+
+    @staticmethod
+    def _features(action_features: np.ndarray | None) -> np.ndarray:
+        if action_features is None:
+            raise ValueError("this policy reads the action features (Game.action_features()) too")
+        return np.asarray(action_features, np.float32)
 
     def logits(self, obs: np.ndarray, mask: np.ndarray, action_features: np.ndarray | None = None) -> np.ndarray:
         """Action logits with illegal actions at ``-inf`` (``obs`` ``[D]`` or ``[B, D]``; the
         features ``[A, F]`` or ``[B, A, F]``)."""
         w, b = self.policy_head
-        logits = self._trunk(obs) @ w + b
+        logits = self._trunk(obs, action_features) @ w + b
         if self.action_feature_gains is not None:
-            if action_features is None:
-                raise ValueError("this policy reads the action features (Game.action_features()) too")
-            logits = logits + np.asarray(action_features, np.float32) @ self.action_feature_gains
+            logits = logits + self._features(action_features) @ self.action_feature_gains
         return np.where(np.asarray(mask, bool), logits, -np.inf)
 
-    def value(self, obs: np.ndarray) -> np.ndarray:
+    def value(self, obs: np.ndarray, action_features: np.ndarray | None = None) -> np.ndarray:
         """The critic's estimate of the return from ``obs`` (needs a checkpoint with a value head)."""
         if self.value_head is None:
             raise ValueError("this checkpoint has no value head")
         w, b = self.value_head
-        return (self._trunk(obs) @ w + b)[..., 0]
+        return (self._trunk(obs, action_features) @ w + b)[..., 0]
 
     def act(
         self,
@@ -182,11 +193,14 @@ class PolicyAgent(Agent):
         if num_players is not None and meta["num_players"] != num_players:
             raise ValueError(f"{where} is for {meta['num_players']} players, the table has {num_players}")
         names = game_package(self.game_name).Game.rules.action_feature_names
-        gains = policy.action_feature_gains
-        if gains is not None and len(gains) != len(names):
-            raise ValueError(
-                f"{where} weighs {len(gains)} action features; {self.game_name} has {len(names)} ({', '.join(names)})"
-            )
+        for read in (
+            policy.input_features or None,
+            None if policy.action_feature_gains is None else policy.action_feature_gains.size,
+        ):
+            if read is not None and read != len(names):
+                raise ValueError(
+                    f"{where} reads {read} action features; {self.game_name} has {len(names)} ({', '.join(names)})"
+                )
 
     @classmethod
     def shipped(cls) -> dict[int, Path]:

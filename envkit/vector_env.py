@@ -34,17 +34,23 @@ from envkit.vector import first_illegal
 LEARNER, GREEDY, HEURISTIC, RANDOM, MLP = -1, 0, 1, 2, 3
 COMPILED_AGENTS = {"greedy": GREEDY, "heuristic": HEURISTIC, "random": RANDOM}
 MAX_LAYERS = 8
-META_SIZE = 1 + 4 * MAX_LAYERS + 2  # layers, (w offset, in, out, b offset) per layer, gains offset, features
-GAINS, FEATURES = META_SIZE - 2, META_SIZE - 1
+# layers, (w offset, in, out, b offset) per layer, input features, gains offset, features read
+META_SIZE = 1 + 4 * MAX_LAYERS + 3
+INPUT_FEATURES, GAINS, FEATURES = META_SIZE - 3, META_SIZE - 2, META_SIZE - 1
 
 
 @nb.njit(cache=True)
 def mlp_choice(obs, mask, feats, meta, weights):
-    """The masked argmax of a packed ReLU MLP (``meta`` one row of ``pack_policies``); the logits
-    add ``feats @ gains`` when the checkpoint has gains. Ties go to the lowest action, like ``np.argmax``."""
-    x = np.empty(obs.shape[0], dtype=np.float64)
-    for k in range(obs.shape[0]):
+    """The masked argmax of a packed ReLU MLP (``meta`` one row of ``pack_policies``): its input is
+    ``obs``, followed by the flattened ``feats`` when the checkpoint reads them as input; the
+    logits add ``feats @ gains`` when it has gains. Ties go to the lowest action, like ``np.argmax``."""
+    n_obs, n_in, nf = obs.shape[0], meta[2], meta[INPUT_FEATURES]
+    x = np.empty(n_in, dtype=np.float64)
+    for k in range(n_obs):
         x[k] = obs[k]
+    for a in range((n_in - n_obs) // max(nf, 1)):
+        for f in range(nf):
+            x[n_obs + a * nf + f] = feats[a, f]
     layers = meta[0]
     for layer in range(layers):
         w_off, n_in, n_out, b_off = meta[1 + 4 * layer], meta[2 + 4 * layer], meta[3 + 4 * layer], meta[4 + 4 * layer]
@@ -101,9 +107,11 @@ def pack_policies(policies: dict[int, Any], num_players: int) -> tuple[np.ndarra
         meta[seat, 0] = len(layers)
         for i, (w, b) in enumerate(layers):
             meta[seat, 1 + 4 * i : 5 + 4 * i] = add(w), w.shape[0], w.shape[1], add(b)
+        meta[seat, INPUT_FEATURES] = policy.input_features
         if policy.action_feature_gains is not None:
-            meta[seat, FEATURES] = policy.action_feature_gains.size
             meta[seat, GAINS] = add(policy.action_feature_gains)
+        if policy.uses_action_features:
+            meta[seat, FEATURES] = policy.input_features or policy.action_feature_gains.size
         packed[id(policy)] = meta[seat].copy()
     weights = np.concatenate(chunks) if chunks else np.zeros(1, dtype=np.float32)
     return meta, weights

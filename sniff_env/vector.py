@@ -18,7 +18,7 @@ from envkit.options import check_int
 from envkit.rewards import LIVE, TERMINATED, TRUNCATED
 from envkit.rng import pick_legal
 from envkit.vector import KernelVectorGame, VectorKernels
-from envkit.vector_env import MAX_REDEALS, mlp_choice
+from envkit.vector_env import FEATURES, MAX_REDEALS, mlp_choice
 from sniff_env import kernels as K
 from sniff_env import search
 from sniff_env.env import ENV_KERNELS, check_modes
@@ -176,7 +176,7 @@ def _agent_move(s, params, cur, code, meta, weights, stream, view, mask, obs_buf
     if code == 2:
         return pick_legal(mask, stream, 0)
     write_observation(view, params, cur, obs_buf)
-    if meta[cur, -2] >= 0:
+    if meta[cur, FEATURES] > 0:
         search.action_features(view, params, feats)
     return mlp_choice(obs_buf, mask, feats, meta[cur], weights)
 

@@ -145,6 +145,35 @@ def test_checkpoint_round_trip_and_forward(tmp_path):
         loaded.logits(obs, mask)
 
 
+def test_checkpoint_with_action_features_as_input(tmp_path):
+    """``meta["input_features"]``: the network reads the observation followed by the flattened
+    ``[A, F]`` action features (the layout of ``vector_env(..., action_features=True)``)."""
+    rng = np.random.default_rng(2)
+    inputs = 135 + 114 * 3
+    weights = {
+        "w0": rng.normal(size=(inputs, 8)).astype(np.float32),
+        "b0": rng.normal(size=8).astype(np.float32),
+        "policy_w": rng.normal(size=(8, 114)).astype(np.float32),
+        "policy_b": np.zeros(114, np.float32),
+    }
+    meta = {"game": "sniff", "num_players": 2, "obs_size": 135, "num_actions": 114, "input_features": 3}
+    MlpPolicy(weights, meta).save(tmp_path / "p.npz")
+    loaded = MlpPolicy.load(tmp_path / "p.npz")
+    assert loaded.input_features == 3 and loaded.uses_action_features
+    game = sniff_env.Game(num_players=2, seed=4)
+    obs, mask, features = game.observation(), game.legal_mask(), game.action_features()
+    x = np.concatenate([obs, features.reshape(-1)])
+    expected = np.maximum(x @ weights["w0"] + weights["b0"], 0) @ weights["policy_w"]
+    np.testing.assert_allclose(loaded.logits(obs, mask, features)[mask], expected[mask], rtol=1e-4)
+    np.testing.assert_allclose(loaded.logits(obs[None], mask[None], features[None])[0][mask], expected[mask], rtol=1e-4)
+    with pytest.raises(ValueError, match="action features"):
+        loaded.logits(obs, mask)
+    with pytest.raises(ValueError, match=f"do not map {135 + 114 * 2} inputs"):
+        MlpPolicy(weights, meta | {"input_features": 2})
+    best = int(np.flatnonzero(mask)[np.argmax(expected[mask])])
+    assert sniff_agents.make_agent(f"ppo:{tmp_path / 'p.npz'}").act(game) == best
+
+
 def test_bad_checkpoints_are_clear_errors(tmp_path):
     np.savez(tmp_path / "plain.npz", w0=np.zeros((2, 2)))
     with pytest.raises(ValueError, match="not a policy checkpoint"):
@@ -164,9 +193,7 @@ def test_bad_checkpoints_are_clear_errors(tmp_path):
     with pytest.raises(ValueError, match="for 4 players, the table has 2"):
         agent.act(sniff_env.Game(num_players=2, seed=0))
     _tiny_policy(135, 114, [1.0]).save(tmp_path / "one.npz")
-    with pytest.raises(
-        ValueError, match=r"one.npz weighs 1 action features; sniff has 3 \(credit, threat, ends_hand\)"
-    ):
+    with pytest.raises(ValueError, match=r"one.npz reads 1 action features; sniff has 3 \(credit, threat, ends_hand\)"):
         sniff_agents.make_agent(f"ppo:{tmp_path / 'one.npz'}")
     _tiny_policy(61, 11, None, game="twelve").save(tmp_path / "numbers.npz")
     with pytest.raises(ValueError, match=r"numbers\.npz maps 61 inputs to 11 actions; this table has 69 and 13"):

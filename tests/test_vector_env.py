@@ -248,16 +248,21 @@ def test_gymnasium_vector_wrappers_accept_it():
     assert finished > 0 and len(venv.return_queue) == finished
 
 
-def test_checkpoint_opponent_from_a_path_matches_the_policy_agent(tmp_path):
-    """``ppo:PATH`` (a checkpoint without action-feature gains) picks what ``make_agent`` picks."""
+@pytest.mark.parametrize("input_features", [False, True])
+def test_checkpoint_opponent_from_a_path_matches_the_policy_agent(tmp_path, input_features):
+    """``ppo:PATH`` (a checkpoint without action-feature gains; with and without the action features
+    as input, as ``sb3_maskable_ppo.py`` exports) picks what ``make_agent`` picks."""
     from envkit.policy import MlpPolicy
     from twelve_env.agents import make_agent
 
     rng = np.random.default_rng(0)
-    weights = {"w0": rng.normal(size=(69, 32)), "b0": rng.normal(size=32), "w1": rng.normal(size=(32, 16))}
+    features = len(twelve_env.Game.rules.action_feature_names) if input_features else 0
+    inputs = 69 + 13 * features
+    weights = {"w0": rng.normal(size=(inputs, 32)), "b0": rng.normal(size=32), "w1": rng.normal(size=(32, 16))}
     weights |= {"b1": np.zeros(16), "policy_w": rng.normal(size=(16, 13)), "policy_b": np.zeros(13)}
     path = tmp_path / "policy.npz"
-    MlpPolicy(weights, {"game": "twelve", "num_players": 2, "obs_size": 69, "num_actions": 13}).save(path)
+    meta = {"game": "twelve", "num_players": 2, "obs_size": 69, "num_actions": 13}
+    MlpPolicy(weights, meta | ({"input_features": features} if features else {})).save(path)
     venv = twelve_env.vector_env(8, opponents=f"ppo:{path}", seed=0)
     venv.reset()
     agent = make_agent(f"ppo:{path}")

@@ -15,7 +15,7 @@ from envkit.options import check_choice, check_int
 from envkit.rewards import LIVE, TERMINATED
 from envkit.rng import pick_legal
 from envkit.vector import KernelVectorGame, VectorKernels
-from envkit.vector_env import MAX_REDEALS, mlp_choice
+from envkit.vector_env import FEATURES, MAX_REDEALS, mlp_choice
 from twelve_env import kernels as K
 from twelve_env import search
 from twelve_env.cards import MAX_RANKS, NUM_RANKS
@@ -146,7 +146,7 @@ def _agent_move(s, params, cur, code, meta, weights, stream, view, mask, obs_buf
     if code == 2:
         return pick_legal(mask, stream, 0)
     write_observation(view, params, cur, obs_buf)
-    if meta[cur, -2] >= 0:
+    if meta[cur, FEATURES] > 0:
         search.action_features(view, params, feats)
     return mlp_choice(obs_buf[: 4 * K.num_ranks(params) + 17], mask, feats, meta[cur], weights)
 
