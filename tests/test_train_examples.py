@@ -21,39 +21,42 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.train
-@pytest.mark.parametrize("game", ["sniff", "twelve"])
-def test_sb3_maskable_ppo_smoke(game, tmp_path):
+@pytest.mark.parametrize(
+    ("game", "env_args"),
+    [("sniff", ["--envs", "8"]), ("twelve", ["--envs", "8"]), ("twelve", ["--env", "single"])],
+)
+def test_sb3_maskable_ppo_smoke(game, env_args, tmp_path):
+    """The example trains on ``vector_env`` (action features appended) by default and on the
+    single-seat env with ``--env single``; the exported checkpoint is the trained actor."""
     sb3_contrib = pytest.importorskip("sb3_contrib", reason="needs the train extra")
-    sys.path.insert(0, str(ROOT / "examples"))
-    try:
-        import sb3_maskable_ppo as example
-    finally:
-        sys.path.pop(0)
+    example = _example("sb3_maskable_ppo")
     argv = ["--game", game, "--timesteps", "256", "--eval-every", "128", "--eval-games", "4", "--arena-deals", "2"]
-    summary = example.main([*argv, "--out", str(tmp_path)])
+    summary = example.main([*argv, *env_args, "--out", str(tmp_path)])
     assert summary["arena"]["deals"] == 2 and 0.0 <= summary["arena"]["score"] <= 1.0
     assert 0.0 <= summary["win_rate"] <= 1.0 and len(summary["curve"]) == 2
+    assert summary["features"] == (summary["env"] == "vector")
     assert json.loads((tmp_path / "summary.json").read_text())["timesteps"] == 256
     assert (tmp_path / "learning_curve.png").stat().st_size > 1000
     model = sb3_contrib.MaskablePPO.load(tmp_path / "model.zip", device="cpu")
     from envkit.policy import MlpPolicy
 
     policy = MlpPolicy.load(tmp_path / "policy.npz")
-    env = example.make_env(game, "random", 0)
-    for seed in range(3):
-        obs, _ = env.reset(seed=seed)
-        done = False
-        while not done:
-            mask = env.action_masks()
-            action, _ = model.predict(obs, action_masks=mask, deterministic=False)
-            assert mask[int(action)], "the trained model chose an illegal action"
-            # the exported checkpoint is the same actor: same most likely action
-            best, _ = model.predict(obs, action_masks=mask, deterministic=True)
-            assert policy.act(obs, mask) == int(best)
-            obs, _, terminated, truncated, info = env.step(int(action))
-            assert "illegal_action" not in info
-            done = terminated or truncated
-    assert np.isfinite(summary["mean_reward"])
+    package = importlib.import_module(f"{game}_env")
+    venv = package.vector_env(16, opponents="random", seed=3, action_features=summary["features"])
+    obs, _ = venv.reset()
+    for _ in range(30):
+        mask = venv.action_masks()
+        actions, _ = model.predict(obs, action_masks=mask, deterministic=False)
+        assert mask[np.arange(16), actions].all(), "the trained model chose an illegal action"
+        # the exported checkpoint is the same actor: same most likely action in every row
+        best, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        for i in range(16):
+            game_i = venv.game(i)
+            features = game_i.action_features() if summary["features"] else None
+            assert policy.act(game_i.observation(0), mask[i], features) == int(best[i])
+        obs, *_ = venv.step(actions)
+    if summary["env"] == "single":
+        assert np.isfinite(summary["mean_reward"])
 
 
 def _example(name):
