@@ -9,7 +9,7 @@ them. Write your own agent the same way: subclass ``Agent`` and implement ``choo
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -100,18 +100,22 @@ class SearchAgent(Agent):
 
 
 def seat_specs(
-    num_players: int, own_seat: int, opponents: str | Sequence[str], partner: str | None = None
-) -> dict[int, str]:
+    num_players: int,
+    own_seat: int,
+    opponents: Any,
+    partner: Any = None,
+    spec_types: tuple[type, ...] = (str,),
+) -> dict[int, Any]:
     """The agent spec of every seat but ``own_seat``: ``partner`` (if given, 4 players) for the
-    seat opposite, ``opponents`` — one spec for all, or one per remaining seat in seat order — for
-    the rest. ``ValueError`` when the counts do not fit."""
+    seat opposite, ``opponents`` — one spec for all (one of ``spec_types``), or one per remaining
+    seat in seat order — for the rest. ``ValueError`` when the counts do not fit."""
     if not 0 <= own_seat < num_players:
         raise ValueError(f"seat must be between 0 and {num_players - 1} with {num_players} players")
     partner_seat = (own_seat + 2) % 4 if partner is not None else None
     others = [s for s in range(num_players) if s not in (own_seat, partner_seat)]
-    if not isinstance(opponents, str | list | tuple):
+    if not isinstance(opponents, (*spec_types, list, tuple)):
         raise ArgumentTypeError(f"opponents is an agent spec or a list of them; got {opponents!r}")
-    specs = [opponents] if isinstance(opponents, str) else list(opponents)
+    specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents]
     if len(specs) not in (1, len(others)):
         raise ValueError(
             f"opponents takes one agent for all or one per opponent seat ({len(others)}: seats "

@@ -177,17 +177,17 @@ class PolicyAgent(Agent):
         self._policies: dict[int, MlpPolicy] = {}
         if checkpoint is not None:
             policy = MlpPolicy.load(checkpoint)
-            self._check(policy, None)
+            self.check_policy(policy, None)
             self._policies[policy.meta["num_players"]] = policy
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(check_seed(seed)) if self.sample else None
 
-    def _check(self, policy: MlpPolicy, num_players: int | None) -> None:
+    def check_policy(self, policy: MlpPolicy, num_players: int | None, name: str | None = None) -> None:
         """``ValueError`` naming the checkpoint if it was trained for another game, table size or
         set of action features than this agent plays."""
-        meta, where = policy.meta, f"checkpoint {self.checkpoint or 'shipped'}"
+        meta, where = policy.meta, name or f"checkpoint {self.checkpoint or 'shipped'}"
         if meta["game"] != self.game_name:
             raise ValueError(f"{where} is for {meta['game']!r}, not {self.game_name!r}")
         if num_players is not None and meta["num_players"] != num_players:
@@ -215,7 +215,7 @@ class PolicyAgent(Agent):
         """The policy that plays a table of ``num_players`` (loaded once)."""
         if num_players not in self._policies:
             if self.checkpoint is not None:
-                self._check(next(iter(self._policies.values())), num_players)
+                self.check_policy(next(iter(self._policies.values())), num_players)
             shipped = self.shipped()
             if num_players not in shipped:
                 raise ValueError(

@@ -9,7 +9,8 @@ call (``AutoresetMode.SAME_STEP``): the returned observation is the new game's f
 ``infos["final_obs"][i]`` (with ``infos["_final_obs"]``) the learner's last observation of the
 game that ended. The compiled agents choose from the acting seat's view (``envkit.view``):
 ``greedy`` and ``heuristic`` are the rule agents' own kernels, ``random`` draws from each row's own
-stream, ``ppo`` / ``ppo:PATH`` run the checkpoint's ReLU MLP (and action-feature gains) compiled.
+stream, ``ppo`` / ``ppo:PATH`` / an ``MlpPolicy`` object (a frozen snapshot of the learner) run the
+checkpoint's ReLU MLP (and action-feature gains) compiled; ``set_opponents`` swaps them between steps.
 
 Rewards are the learner's, from the game's reward kernel, summed over the other seats' moves in
 between (what ``single_agent_env`` gives for the same games and agents).
@@ -17,6 +18,7 @@ between (what ``single_agent_env`` gives for the same games and agents).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numba as nb
@@ -26,6 +28,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from envkit.agents import seat_specs
 from envkit.options import ArgumentTypeError, check_flag, check_int, check_seed
+from envkit.policy import MlpPolicy
 from envkit.rng import seed_key, stream_states
 from envkit.single_agent import MAX_REDEALS
 from envkit.vector import first_illegal
@@ -121,35 +124,42 @@ def seat_codes(
     num_players: int,
     seat: int,
     opponents: Any,
-    partner: str | None,
+    partner: Any,
     make_agent,
     obs_size: int,
     num_actions: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The agent code of every seat (``LEARNER`` at ``seat``) and the packed checkpoints."""
+    """The agent code of every seat (``LEARNER`` at ``seat``) and the packed checkpoints. A spec
+    is a compiled agent's name, ``ppo`` / ``ppo:PATH``, or an ``MlpPolicy`` (e.g. a frozen
+    snapshot of the learner)."""
     codes = np.full(num_players, LEARNER, dtype=np.int32)
     policies: dict[int, Any] = {}
     loaded: dict[str, Any] = {}
-    supported = "greedy, heuristic, random, ppo, ppo:PATH"
-    for other, spec in seat_specs(num_players, seat, opponents, partner).items():
-        if not isinstance(spec, str):
-            raise ArgumentTypeError(f"an agent spec is a string such as 'greedy'; got {spec!r}")
-        if spec in COMPILED_AGENTS:
+    supported = "greedy, heuristic, random, ppo, ppo:PATH or an MlpPolicy"
+    for other, spec in seat_specs(num_players, seat, opponents, partner, (str, MlpPolicy)).items():
+        if isinstance(spec, MlpPolicy):
+            make_agent("ppo").check_policy(spec, num_players, name=f"the policy for seat {other}")
+            policy = spec
+        elif not isinstance(spec, str):
+            raise ArgumentTypeError(f"an agent spec is a string such as 'greedy' or an MlpPolicy; got {spec!r}")
+        elif spec in COMPILED_AGENTS:
             codes[other] = COMPILED_AGENTS[spec]
+            continue
         elif spec == "ppo" or spec.startswith("ppo:"):
             if spec not in loaded:
-                policy = make_agent(spec).policy_for(num_players)
-                meta = policy.meta
-                if meta["obs_size"] != obs_size or meta["num_actions"] != num_actions:
-                    raise ValueError(
-                        f"checkpoint {spec!r} maps {meta['obs_size']} inputs to {meta['num_actions']} actions; "
-                        f"this table has {obs_size} and {num_actions}"
-                    )
-                loaded[spec] = policy
-            codes[other] = MLP
-            policies[other] = loaded[spec]
+                loaded[spec] = make_agent(spec).policy_for(num_players)
+            policy = loaded[spec]
         else:
             raise ValueError(f"vector_env plays these agents compiled: {supported}; got {spec!r}")
+        meta = policy.meta
+        if meta["obs_size"] != obs_size or meta["num_actions"] != num_actions:
+            name = spec if isinstance(spec, str) else "policy"
+            raise ValueError(
+                f"checkpoint {name!r} maps {meta['obs_size']} inputs to {meta['num_actions']} actions; "
+                f"this table has {obs_size} and {num_actions}"
+            )
+        codes[other] = MLP
+        policies[other] = policy
     meta, weights = pack_policies(policies, num_players)
     return codes, meta, weights
 
@@ -174,9 +184,9 @@ class KernelVectorEnv(VectorEnv):
         reward_mode: int,
         num_players: int,
         seat: int,
-        codes: np.ndarray,
-        meta: np.ndarray,
-        weights: np.ndarray,
+        seat_agents: Callable[[Any, Any], tuple[np.ndarray, np.ndarray, np.ndarray]],
+        opponents: Any,
+        partner: Any,
         obs_size: int,
         num_actions: int,
         state_size: int,
@@ -190,7 +200,8 @@ class KernelVectorEnv(VectorEnv):
         self._mode = np.int64(reward_mode)
         self.num_players = num_players
         self.seat = seat
-        self._codes, self._meta, self._weights = codes, meta, weights
+        self._seat_agents = seat_agents
+        self.set_opponents(opponents, partner)
         self._use_features = check_flag("action_features", action_features)
         features = len(game_cls.rules.action_feature_names)
         width = obs_size + (num_actions * features if self._use_features else 0)
@@ -217,6 +228,14 @@ class KernelVectorEnv(VectorEnv):
         self._truncated = np.zeros(n, dtype=np.bool_)
         self._seed = check_seed(seed)
         self._seed_rng: np.random.Generator | None = None
+
+    def set_opponents(self, opponents: Any, partner: Any = None) -> None:
+        """Seat other agents from the next step on (games in progress go on with them): specs as
+        ``vector_env``'s — a compiled agent's name, ``ppo:PATH`` or an ``MlpPolicy``, such as a
+        frozen snapshot of the learner for self-play; ``partner`` only with 4-player Sniff."""
+        if partner is not None and self.num_players != 4:
+            raise ValueError(f"a {self.num_players}-player table has no partner seat; got partner={partner!r}")
+        self._codes, self._meta, self._weights = self._seat_agents(opponents, partner)
 
     # --- gymnasium API -----------------------------------------------------------------------------
     def reset(self, *, seed: int | list | None = None, options: dict[str, Any] | None = None):

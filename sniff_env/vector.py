@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numba as nb
 import numpy as np
 
@@ -307,7 +309,8 @@ def vector_env(
     (``envkit.vector_env.KernelVectorEnv``; autoreset ``SAME_STEP``, final observation in
     ``infos["final_obs"]``). The other seats — ``opponents`` (one spec for all or one per opponent
     seat) and, with 4 players, the ``partner`` opposite — are played compiled: ``greedy``,
-    ``heuristic``, ``random``, ``ppo`` (the shipped checkpoint) or ``ppo:PATH``. Forced draws and
+    ``heuristic``, ``random``, ``ppo`` (the shipped checkpoint), ``ppo:PATH`` or an ``MlpPolicy`` (a
+    frozen snapshot of the learner; ``set_opponents`` swaps them between steps). Forced draws and
     passes are made for the learner. ``reward`` and the other options (``target``, ``max_hands``,
     ``max_steps``, ``episode``, ``settlement``, ``undrawn``) as ``single_agent_env``;
     ``action_features=True`` appends the learner's flattened ``Game.action_features()`` to the
@@ -326,8 +329,8 @@ def vector_env(
     params = make_params(num_players, hand_episode=episode == "hand", **options)
     _, reward_mode, _ = check_modes(episode, reward, "auto")
     seat = check_int("seat", seat, 0, num_players - 1)
-    codes, meta, weights = seat_codes(
-        num_players, seat, opponents, partner if num_players == 4 else None, make_agent, OBS_SIZE, NUM_ACTIONS
+    seat_agents = functools.partial(
+        seat_codes, num_players, seat, make_agent=make_agent, obs_size=OBS_SIZE, num_actions=NUM_ACTIONS
     )
     return KernelVectorEnv(
         num_envs,
@@ -337,9 +340,9 @@ def vector_env(
         reward_mode=reward_mode,
         num_players=num_players,
         seat=seat,
-        codes=codes,
-        meta=meta,
-        weights=weights,
+        seat_agents=seat_agents,
+        opponents=opponents,
+        partner=partner if num_players == 4 else None,
         obs_size=OBS_SIZE,
         num_actions=NUM_ACTIONS,
         state_size=K.STATE_SIZE,

@@ -279,3 +279,39 @@ def test_checkpoint_opponent_from_a_path_matches_the_policy_agent(tmp_path, inpu
                     assert np.array_equal(game._state, venv.game(i)._state)
                     checked += 1
     assert checked > 100
+
+
+def test_policy_objects_and_set_opponents_seat_a_frozen_snapshot(tmp_path):
+    """An ``MlpPolicy`` object plays exactly as the same checkpoint from ``ppo:PATH``, and
+    ``set_opponents`` swaps the other seats in place (a refreshed snapshot of the learner): the
+    env then plays as one built with those opponents. A policy that cannot sit at the table is
+    refused and the old opponents stay."""
+    from envkit.policy import MlpPolicy
+
+    policy = MlpPolicy.load(sniff_env.agents.CHECKPOINTS / "ppo_2p.npz")
+    path = tmp_path / "snapshot.npz"
+    policy.save(path)
+    by_object = sniff_env.vector_env(16, opponents=policy, seed=5)
+    by_path = sniff_env.vector_env(16, opponents=f"ppo:{path}", seed=5)
+    swapped = sniff_env.vector_env(16, opponents="random", seed=5)
+    swapped.set_opponents(policy)
+    envs = (by_object, by_path, swapped)
+    results = [env.reset() for env in envs]
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        for obs, _ in results[1:]:
+            np.testing.assert_array_equal(obs, results[0][0])
+        actions = random_actions(by_object.action_masks(), rng)
+        results = [env.step(actions)[:2] for env in envs]
+        for _, rewards in results[1:]:
+            np.testing.assert_array_equal(rewards, results[0][1])
+    with pytest.raises(ValueError, match="the policy for seat 1 is for 2 players, the table has 4"):
+        sniff_env.vector_env(4, num_players=4, opponents=policy)
+    with pytest.raises(ValueError, match="no partner"):
+        swapped.set_opponents("greedy", partner="heuristic")
+    four = sniff_env.vector_env(4, num_players=4, opponents="greedy", partner="greedy", seed=1)
+    with pytest.raises(ValueError, match="the policy for seat 2 is for 2 players"):
+        four.set_opponents("heuristic", partner=policy)
+    assert four._codes.tolist() == [-1, 0, 0, 0]  # unchanged
+    four.set_opponents("heuristic", partner="random")
+    assert four._codes.tolist() == [-1, 1, 2, 1]

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numba as nb
 import numpy as np
 
@@ -267,7 +269,8 @@ def vector_env(
     """``num_envs`` games of "12" with one learning ``seat`` each, as a ``gymnasium.vector.VectorEnv``
     (``envkit.vector_env.KernelVectorEnv``; autoreset ``SAME_STEP``, final observation in
     ``infos["final_obs"]``). The other seats (``opponents``: one spec for all or one per opponent
-    seat) are played compiled: ``greedy``, ``heuristic``, ``random`` or ``ppo:PATH``. ``reward`` and
+    seat) are played compiled: ``greedy``, ``heuristic``, ``random``, ``ppo:PATH`` or an ``MlpPolicy``
+    (a frozen snapshot of the learner; ``set_opponents`` swaps them between steps). ``reward`` and
     the other options (``deck``, ``capture_extra_turn``) as ``single_agent_env``;
     ``action_features=True`` appends the learner's flattened ``Game.action_features()``.
 
@@ -285,7 +288,9 @@ def vector_env(
     reward_mode = REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]
     seat = check_int("seat", seat, 0, num_players - 1)
     obs_size = 4 * num_actions + 17
-    codes, meta, weights = seat_codes(num_players, seat, opponents, None, make_agent, obs_size, num_actions)
+    seat_agents = functools.partial(
+        seat_codes, num_players, seat, make_agent=make_agent, obs_size=obs_size, num_actions=num_actions
+    )
     return KernelVectorEnv(
         num_envs,
         game_cls=Game,
@@ -294,9 +299,9 @@ def vector_env(
         reward_mode=reward_mode,
         num_players=num_players,
         seat=seat,
-        codes=codes,
-        meta=meta,
-        weights=weights,
+        seat_agents=seat_agents,
+        opponents=opponents,
+        partner=None,
         obs_size=obs_size,
         num_actions=num_actions,
         state_size=K.STATE_SIZE,
