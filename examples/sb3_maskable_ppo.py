@@ -178,6 +178,7 @@ def main(argv: list[str] | None = None) -> dict:
             seed=args.seed,
             n_steps=n_steps,
             batch_size=batch_size,
+            n_epochs=4,
             verbose=0,
             device="cpu",
             # ReLU, so that the actor exports to an envkit.policy checkpoint for the arena
