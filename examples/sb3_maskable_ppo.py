@@ -145,7 +145,9 @@ def main(argv: list[str] | None = None) -> dict:
         default=None,
         help="append the action features to the observation (default: on with --env vector; single has none)",
     )
-    parser.add_argument("--timesteps", type=int, default=100_000, help="step budget (--minutes stops earlier)")
+    parser.add_argument(
+        "--timesteps", type=int, default=None, help="step budget (default: 100000, or none with --minutes)"
+    )
     parser.add_argument("--minutes", type=float, default=None, help="training time budget, evaluations excluded")
     parser.add_argument("--eval-every", type=int, default=10_000)
     parser.add_argument("--eval-games", type=int, default=100)
@@ -154,6 +156,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--out", type=Path, default=Path("runs/ppo"))
     parser.add_argument("--resume", action="store_true", help="continue the model in --out/model.zip")
     args = parser.parse_args(argv)
+    step_limit = args.timesteps is not None or args.minutes is None
+    if args.timesteps is None:
+        args.timesteps = 100_000 if args.minutes is None else 1 << 62
     features = args.env == "vector" if args.features is None else args.features
     if features and args.env == "single":
         parser.error("--features needs --env vector (the single-seat env has no action features)")
@@ -187,14 +192,17 @@ def main(argv: list[str] | None = None) -> dict:
     with StopRequest() as stop:  # Ctrl-C / SIGTERM: stop at the next step, save the model, say how to resume
         budget = Budget(args, features, stop)
         left = max(0, args.timesteps - model.num_timesteps)
-        limit = f"{left} timesteps" + (f" or {args.minutes:g} minutes" if args.minutes else "")
+        limits = ([f"{left} timesteps"] if step_limit else []) + ([f"{args.minutes:g} minutes"] if args.minutes else [])
+        limit = " or ".join(limits)
         print(f"training MaskablePPO on {args.game} against {args.opponent} ({args.env} env): {limit}", flush=True)
         model.learn(total_timesteps=left, callback=budget, reset_num_timesteps=not args.resume)
     model.save(args.out / "model.zip")
     if stop:
         command = [sys.executable, *sys.argv] + ([] if args.resume else ["--resume"])
         print(
-            f"interrupted ({stop.signal}) at {model.num_timesteps} of {args.timesteps} timesteps: "
+            f"interrupted ({stop.signal}) at {model.num_timesteps}"
+            + (f" of {args.timesteps}" if step_limit else "")
+            + f" timesteps: "
             f"{args.out / 'model.zip'} is saved. Resume with:\n  {shlex.join(command)}"
         )
         raise SystemExit(EXIT_INTERRUPTED)
