@@ -34,6 +34,8 @@ them with the agent spec ``ppo:PATH``), ``final.npz`` (whichever of the two wins
 fresh deals), ``trainer.pt`` (network, optimizer and pool, for ``--resume``), ``log.json``
 (evaluations, throughput) and ``learning_curve.png``. ``--ship`` copies ``final.npz`` to the
 package's ``checkpoints/ppo_<players>p.npz``, the checkpoint behind the built-in ``ppo`` agent.
+``--save-at 2 5`` also keeps ``at_2min.npz`` and ``at_5min.npz``, the policy once that much
+training time is done (``python -m benchmarks.training`` measures time to skill with them).
 
 Needs the ``train`` extra: ``pip install -e ".[train]"`` (``torch==2.13.0`` is the CPU build).
 """
@@ -448,6 +450,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--minutes", type=float, default=30.0, help="training time budget (evaluations excluded)")
     p.add_argument("--steps", type=int, default=None, help="env-step budget instead of --minutes")
+    p.add_argument(
+        "--save-at",
+        type=float,
+        nargs="*",
+        default=[],
+        metavar="MINUTES",
+        help="also save the policy as at_<M>min.npz once M minutes of training are done (benchmarks.training)",
+    )
     p.add_argument("--envs", type=int, default=256, help="games stepped together")
     p.add_argument("--rollout", type=int, default=128, help="steps per game between updates")
     p.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
@@ -535,6 +545,10 @@ def main(argv: list[str] | None = None) -> dict:
             bar.update(int(min(spent(), budget)) - bar.n)
             if trainer.updates % args.snapshot_every == 0:
                 trainer.snapshot()
+            for minutes in args.save_at:
+                path = args.out / f"at_{minutes:g}min.npz"
+                if trainer.train_seconds >= 60 * minutes and not path.exists():
+                    trainer.save(path)
             postfix = {
                 "steps/s": f"{(trainer.steps - start_steps) / max(trainer.train_seconds - start_seconds, 1e-9):,.0f}",
                 "entropy": f"{stats['entropy']:.2f}",

@@ -35,3 +35,31 @@ def test_quick_benchmark_reports_every_figure(tmp_path):
     assert {"cpu", "cores", "numba"} <= set(result["machine"])
     assert (tmp_path / "throughput.png").stat().st_size > 10_000
     assert "| ratio | value |" in run.stdout
+
+
+@pytest.mark.train
+def test_quick_time_to_skill_reports_every_snapshot(tmp_path):
+    """``python -m benchmarks.training --quick``: a snapshot at each mark of training time, each
+    scored against every opponent on the evaluation deals, with the table, JSON and plot."""
+    pytest.importorskip("torch", reason="needs the train extra")
+    from benchmarks import training
+
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.training", "--quick", "--recipes", "sniff2", "--out", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    result = json.loads((tmp_path / "training.json").read_text())
+    points = result["recipes"]["sniff2"]
+    assert [p["minutes"] for p in points] == list(training.QUICK_MARKS)
+    steps = [p["env_steps"] for p in points]
+    assert steps == sorted(steps) and steps[0] > 0
+    for point in points:
+        assert set(point["scores"]) == set(training.OPPONENTS)
+        assert all(0.0 <= s["score"] <= 1.0 and s["ci95"] >= 0 for s in point["scores"].values())
+    assert (tmp_path / "training_runs" / "sniff2" / "at_0.05min.npz").exists()
+    assert (tmp_path / "training.png").stat().st_size > 10_000
+    assert "| sniff2 | 0.2 |" in run.stdout

@@ -29,6 +29,7 @@ ENTRY_POINTS = {
     "envkit/rllib.py": "rllib",
     "envkit/sb3.py": "train",
     "benchmarks/__main__.py": "bench",
+    "benchmarks/training.py": "train",
     "sniff_env/openspiel.py": "bench",
     "twelve_env/openspiel.py": "bench",
     "envkit/web/server.py": "web",
