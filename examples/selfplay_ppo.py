@@ -318,6 +318,8 @@ class Trainer:
             order = torch.randperm(total)
             for start in range(0, total, args.minibatch):
                 idx = order[start : start + args.minibatch]
+                if len(idx) < 2:  # a lone sample has no advantage std: NaN would poison the weights
+                    continue
                 obs, action_features, mask, action, old_logp, b_adv, b_ret, teacher = (d[idx] for d in data)
                 logits, value = self.model(obs, action_features)
                 logp_all = torch.log_softmax(masked_logits(logits, mask), -1)

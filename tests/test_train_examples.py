@@ -113,6 +113,25 @@ def test_selfplay_gae_follows_each_seats_own_decisions():
 
 
 @pytest.mark.train
+def test_selfplay_update_survives_a_one_sample_minibatch():
+    """16 learner decisions in minibatches of 5 leave one of 1: its advantage std is undefined, and
+    a NaN there once poisoned a run's weights (the next move was an illegal action 0)."""
+    torch = pytest.importorskip("torch", reason="needs the train extra")
+    example = _example("selfplay_ppo")
+    argv = ["--game", "twelve", "--players", "2", "--envs", "4", "--rollout", "4", "--minibatch", "5"]
+    args = example.build_parser().parse_args([*argv, "--hidden", "16", "--epochs", "1"])
+    args.reward_scale = example.REWARD_SCALE[args.game]
+    trainer = example.Trainer(args)
+    obs, mask, player = trainer.vec.reset()
+    trainer.assign_roles(np.arange(args.envs))
+    boot = trainer.collect(obs, mask, player)[3]
+    stats = trainer.update(boot, 0.0)
+    assert stats["samples"] == 16
+    assert np.isfinite(stats["policy_loss"])
+    assert all(torch.isfinite(p).all() for p in trainer.model.parameters())
+
+
+@pytest.mark.train
 def test_selfplay_ppo_smoke(tmp_path):
     """A few updates of self-play PPO (4-player partnerships, pool in use): checkpoints that load,
     equal the torch network, play legally in the arena; resume continues the step count."""
