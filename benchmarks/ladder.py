@@ -2,7 +2,9 @@
 
 Round robins of random < greedy < heuristic < ismcts on duplicate deals for 2-player Sniff,
 4-player partnership Sniff and 2-player "12" (Sniff also with ``ppo``, the shipped self-play
-checkpoints); prints each table (score ± 95% CI, Elo) and writes ``benchmarks/results/ladder.json``.
+checkpoints); prints each table (score ± 95% CI, Elo, and per match-up the deal's share of the
+outcome variance: luck against skill, ``envkit.arena.luck_skill``) and writes
+``benchmarks/results/ladder.json``.
 """
 
 from __future__ import annotations
