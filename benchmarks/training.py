@@ -48,11 +48,11 @@ QUICK_MARKS = (0.05, 0.1, 0.2)
 TARGETS = {("sniff4", 10.0, "greedy"): 0.75, ("sniff4", 10.0, "heuristic"): 0.65}
 
 
-def train(recipe: str, marks: tuple[float, ...], out: Path, seed: int, stop: StopRequest) -> bool:
+def train(recipe: str, marks: tuple[float, ...], out: Path, seed: int, threads: int, stop: StopRequest) -> bool:
     """Run the recipe for ``max(marks)`` minutes of training; ``False`` when a signal stopped it."""
     recipe_args = RECIPES[recipe][1]
     command = [sys.executable, str(ROOT / "examples" / "selfplay_ppo.py"), *recipe_args]
-    command += ["--minutes", f"{max(marks):g}", "--save-at", *(f"{m:g}" for m in marks), "--threads", "1"]
+    command += ["--minutes", f"{max(marks):g}", "--save-at", *(f"{m:g}" for m in marks), "--threads", str(threads)]
     command += ["--eval-every", "1000000", "--eval-deals", "4", "--final-deals", "4", "--seed", str(seed)]
     command += ["--out", str(out), "--quiet"]
     child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -117,18 +117,20 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--deals", type=int, default=200, help="duplicate deals per evaluation")
     parser.add_argument("--quick", action="store_true", help="seconds-long budgets and 4 deals (a smoke test)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the training runs")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads of the training runs (the recipes: 1)")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
     args = parser.parse_args(argv)
     marks, deals = (QUICK_MARKS, 4) if args.quick else (MARKS, args.deals)
     if deals < 1:
         parser.error(f"--deals must be at least 1; got {deals}")
     args.out.mkdir(parents=True, exist_ok=True)
-    result: dict = {"quick": args.quick, "deals": deals, "eval_seed": EVAL_SEED, "recipes": {}, "targets": {}}
+    result: dict = {"quick": args.quick, "deals": deals, "eval_seed": EVAL_SEED, "threads": args.threads}
+    result |= {"recipes": {}, "targets": {}}
     with StopRequest() as stop:
         for recipe in args.recipes:
             run_dir = args.out / "training_runs" / recipe
             print(f"{recipe}: training {max(marks):g} minutes …", file=sys.stderr, flush=True)
-            if not train(recipe, marks, run_dir, args.seed, stop):
+            if not train(recipe, marks, run_dir, args.seed, args.threads, stop):
                 break
             points = []
             for minutes in marks:
