@@ -6,23 +6,24 @@ import time
 from collections.abc import Callable
 
 
+def window(chunk: Callable[[], int], seconds: float) -> float:
+    """Steps per second of ``chunk`` (which returns the steps it did), run until ``seconds`` pass."""
+    steps = 0
+    start = time.perf_counter()
+    while True:
+        steps += chunk()
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return steps / elapsed
+
+
 def rate(chunk: Callable[[], int], seconds: float, warmup: int = 1, repeats: int = 3) -> float:
-    """Steps per second of ``chunk`` (which returns the steps it did): the best of ``repeats``
-    windows of ``seconds / repeats`` each, as ``timeit`` takes the best run — on a shared VM the
-    slower windows measure the neighbours, not the code."""
+    """Steps per second of ``chunk``: the best of ``repeats`` windows of ``seconds / repeats``
+    each, as ``timeit`` takes the best run — on a shared VM the slower windows measure the
+    neighbours, not the code."""
     for _ in range(warmup):
         chunk()
-    best = 0.0
-    for _ in range(repeats):
-        steps = 0
-        start = time.perf_counter()
-        while True:
-            steps += chunk()
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds / repeats:
-                break
-        best = max(best, steps / elapsed)
-    return best
+    return max(window(chunk, seconds / repeats) for _ in range(repeats))
 
 
 def interleaved_rates(chunks: dict[str, Callable[[], int]], seconds: float, repeats: int = 3) -> dict[str, float]:
@@ -34,14 +35,7 @@ def interleaved_rates(chunks: dict[str, Callable[[], int]], seconds: float, repe
     best = dict.fromkeys(chunks, 0.0)
     for _ in range(repeats):
         for name, chunk in chunks.items():
-            steps = 0
-            start = time.perf_counter()
-            while True:
-                steps += chunk()
-                elapsed = time.perf_counter() - start
-                if elapsed >= seconds / repeats:
-                    break
-            best[name] = max(best[name], steps / elapsed)
+            best[name] = max(best[name], window(chunk, seconds / repeats))
     return best
 
 

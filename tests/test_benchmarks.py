@@ -14,15 +14,13 @@ from benchmarks import aec, anchors, ours
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def run_module(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", *argv], cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
 @pytest.mark.slow
 def test_quick_benchmark_reports_every_figure(tmp_path):
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--quick", "--out", str(tmp_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    run = run_module("benchmarks", "--quick", "--out", str(tmp_path))
     assert run.returncode == 0, run.stderr[-2000:]
     result = json.loads((tmp_path / "latest.json").read_text())
     expected = [name for name, _ in ours.measurements(quick=True) + anchors.measurements(quick=True)] + aec.names()
@@ -44,13 +42,7 @@ def test_quick_time_to_skill_reports_every_snapshot(tmp_path):
     pytest.importorskip("torch", reason="needs the train extra")
     from benchmarks import training
 
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.training", "--quick", "--recipes", "sniff2", "--out", str(tmp_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    run = run_module("benchmarks.training", "--quick", "--recipes", "sniff2", "--out", str(tmp_path))
     assert run.returncode == 0, run.stderr[-2000:]
     result = json.loads((tmp_path / "training.json").read_text())
     points = result["recipes"]["sniff2"]
