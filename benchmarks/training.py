@@ -24,7 +24,7 @@ from pathlib import Path
 
 from envkit import arena
 from envkit.interrupt import EXIT_INTERRUPTED, StopRequest
-from envkit.optional import MissingExtraError, pyplot
+from envkit.optional import MissingExtraError, optional_import, pyplot
 from envkit.policy import MlpPolicy
 from sniff_env.agents import arena_table
 
@@ -120,6 +120,10 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--threads", type=int, default=1, help="torch threads of the training runs (the recipes: 1)")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
     args = parser.parse_args(argv)
+    try:  # what the training runs import, checked before any of them starts
+        optional_import("torch", "train", "python -m benchmarks.training")
+    except MissingExtraError as missing:
+        parser.exit(2, f"error: {missing}\n")
     marks, deals = (QUICK_MARKS, 4) if args.quick else (MARKS, args.deals)
     if deals < 1:
         parser.error(f"--deals must be at least 1; got {deals}")
