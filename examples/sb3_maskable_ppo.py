@@ -47,8 +47,8 @@ def game_options(game: str) -> dict:
     return {"num_players": 2, "reward": "score"}
 
 
-def make_env(game: str, opponent: str, seed: int):
-    """The learner's seat as a single gymnasium env (``--env single``)."""
+def make_env(game: str, opponent: str):
+    """The learner's seat as a single gymnasium env (``--env single``; seeded by sb3's reset)."""
     return game_package(game).single_agent_env(opponents=opponent, **game_options(game))
 
 
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> dict:
         n_steps = max(16, min(128, args.timesteps // (4 * args.envs)))
         batch_size = min(1024, n_steps * args.envs)
     else:
-        env = make_env(args.game, args.opponent, args.seed)
+        env = make_env(args.game, args.opponent)
         n_steps, batch_size = min(2048, max(64, args.timesteps // 4)), 64
     if args.resume:
         model = MaskablePPO.load(args.out / "model.zip", env=env, device="cpu")
@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> dict:
         "win_rate": final,
     }
     if not features:  # sb3-contrib's own evaluation runs on the single-seat env
-        eval_env = Monitor(make_env(args.game, args.opponent, args.seed + 1))
+        eval_env = Monitor(make_env(args.game, args.opponent))
         mean_reward, std_reward = evaluate_policy(model, eval_env, n_eval_episodes=max(4, args.eval_games // 5))
         summary |= {"mean_reward": float(mean_reward), "std_reward": float(std_reward)}
     table = game_package(args.game).agents.arena_table(2)

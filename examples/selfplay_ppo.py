@@ -522,6 +522,9 @@ def main(argv: list[str] | None = None) -> dict:
     trainer = Trainer(args)
     if args.resume:
         trainer.load_state_dict(torch.load(args.out / "trainer.pt", weights_only=False))
+    else:  # a fresh run's --save-at snapshots replace any an earlier run left in --out
+        for minutes in args.save_at:
+            (args.out / f"at_{minutes:g}min.npz").unlink(missing_ok=True)
     budget = args.steps if args.steps is not None else args.minutes * 60
     if args.steps is not None:
         bar = tqdm(total=budget, unit="step", unit_scale=True, disable=args.quiet, dynamic_ncols=True)

@@ -134,13 +134,15 @@ def test_selfplay_update_survives_a_one_sample_minibatch():
 @pytest.mark.train
 def test_selfplay_ppo_smoke(tmp_path):
     """A few updates of self-play PPO (4-player partnerships, pool in use): checkpoints that load,
-    equal the torch network, play legally in the arena; resume continues the step count."""
+    equal the torch network, play legally in the arena; resume continues the step count; a fresh
+    run's ``--save-at`` snapshot replaces a stale file, a resumed run keeps it."""
     torch = pytest.importorskip("torch", reason="needs the train extra")
     example = _example("selfplay_ppo")
     argv = ["--players", "4", "--envs", "8", "--rollout", "64", "--eval-every", "1", "--eval-deals", "1"]
     argv += ["--snapshot-every", "1", "--pool-rate", "0.5", "--pool-agents", "greedy", "--final-deals", "1"]
     argv += ["--imitate", "heuristic", "--imitate-share", "0.5", "--out", str(tmp_path), "--quiet", "--threads", "1"]
-    summary = example.main([*argv, "--steps", "1024"])
+    (tmp_path / "at_0min.npz").write_bytes(b"left by an earlier run")
+    summary = example.main([*argv, "--steps", "1024", "--save-at", "0"])
     assert summary["env_steps"] == 1024 and summary["steps_per_second"] > 0
     assert len(summary["evals"]) == 2 and {"greedy", "heuristic"} <= set(summary["evals"][0])
     assert summary["final"]["chosen"] in ("latest", "best") and (tmp_path / "final.npz").exists()
@@ -167,8 +169,10 @@ def test_selfplay_ppo_smoke(tmp_path):
         action = agent.act(game)
         assert mask[action]
         game.apply(action)
-    resumed = example.main([*argv, "--steps", "1536", "--resume"])
+    assert MlpPolicy.load(tmp_path / "at_0min.npz").meta["env_steps"] == 512  # the first update's policy
+    resumed = example.main([*argv, "--steps", "1536", "--resume", "--save-at", "0"])
     assert resumed["env_steps"] == 1536 and len(resumed["evals"]) == 3
+    assert MlpPolicy.load(tmp_path / "at_0min.npz").meta["env_steps"] == 512  # kept on resume
 
 
 @pytest.mark.train
