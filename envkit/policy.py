@@ -193,14 +193,12 @@ class PolicyAgent(Agent):
         if num_players is not None and meta["num_players"] != num_players:
             raise ValueError(f"{where} is for {meta['num_players']} players, the table has {num_players}")
         names = game_package(self.game_name).Game.rules.action_feature_names
-        for read in (
-            policy.input_features or None,
-            None if policy.action_feature_gains is None else policy.action_feature_gains.size,
-        ):
-            if read is not None and read != len(names):
-                raise ValueError(
-                    f"{where} reads {read} action features; {self.game_name} has {len(names)} ({', '.join(names)})"
-                )
+        gains = policy.action_feature_gains
+        wrong = {policy.input_features, 0 if gains is None else gains.size} - {0, len(names)}
+        if wrong:
+            raise ValueError(
+                f"{where} reads {min(wrong)} action features; {self.game_name} has {len(names)} ({', '.join(names)})"
+            )
 
     @classmethod
     def shipped(cls) -> dict[int, Path]:
