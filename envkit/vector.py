@@ -1,10 +1,10 @@
 """Batched self-play shared by both games: ``N`` games in one 2-D array, one compiled call a step.
 
-A game supplies a ``VectorKernels`` record: ``batch_reset`` and ``batch_step`` loop over rows in
-``numba.prange`` (one row per game, no Python loop), each reusing the game's own single-row
-kernels, so a row evolves exactly as ``Game`` does. Finished games are reset inside the same call,
-continuing the row's own random stream. Action features, seat observations and the built-in
-agents' choices are computed from each seat's view (``envkit.view``), written per row first.
+The drivers here loop over rows in ``numba.prange`` (one row per game, no Python loop), each
+reusing the game's own single-row kernels from its ``GameHooks`` (``envkit.hooks``), so a row
+evolves exactly as ``Game`` does. Finished games are reset inside the same call, continuing the
+row's own random stream. Action features, seat observations and the built-in agents' choices are
+computed from each seat's view (``envkit.view``), written per row first.
 
 The ``VectorGame`` owns its rows: the arrays it returns are read-only views of its buffers, and
 ``step`` checks actions against its own legal masks before any row changes.
@@ -12,7 +12,6 @@ The ``VectorGame`` owns its rows: the arrays it returns are read-only views of i
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numba as nb
@@ -20,25 +19,99 @@ import numpy as np
 
 from envkit.aec import EnvKernels
 from envkit.game import KernelGame
+from envkit.hooks import GameHooks
 from envkit.options import ArgumentTypeError, check_int, check_seed
+from envkit.rewards import LIVE, TERMINATED, TRUNCATED
 from envkit.rng import pick_legal, seed_key, stream_states
+
+#: the built-in agents ``batch_agent_actions`` plays, by index
+RULE_AGENTS = ("greedy", "heuristic")
 
 
 @dataclass(frozen=True)
 class VectorKernels:
     game_cls: type[KernelGame]
     state_size: int
-    # (states, params, streams[N, 2], obs, mask, player)
-    batch_reset: Callable[..., None]
-    # (states, params, modes, actions, scratch, obs, mask, player, rewards, terminated, truncated)
-    batch_step: Callable[..., None]
-    # (states, params, views, out[N, A, F] float32): Game.action_features of every row
-    batch_action_features: Callable[..., None]
-    # (states, params, views, out[N, P, D] float32): every seat's observation of every row
-    batch_seat_observations: Callable[..., None]
-    # (states, params, rows[int64], agent index, views, out[len(rows)] int64): a rule-based agent's choices
-    batch_agent_actions: Callable[..., None]
-    rule_agents: tuple[str, ...]  # the agents batch_agent_actions plays, by index
+    hooks: GameHooks  # the game's kernels for the drivers below
+
+
+@nb.njit(cache=True)
+def _present(g, s, params, obs, mask):
+    """Write the seat to act's observation and legal mask; returns that seat."""
+    cur = s[g.CUR]
+    g.write_observation(s, params, cur, obs)
+    g.legal_mask_into(s, params, mask)
+    return cur
+
+
+@nb.njit(cache=True, parallel=True)
+def batch_reset(g, states, params, streams, obs, mask, player):
+    for i in nb.prange(states.shape[0]):
+        g.new_game(states[i], params, streams[i, 0], streams[i, 1])
+        player[i] = _present(g, states[i], params, obs[i], mask[i])
+
+
+@nb.njit(cache=True, parallel=True)
+def batch_step(g, states, params, modes, actions, scratch, obs, mask, player, rewards, terminated, truncated):
+    for i in nb.prange(states.shape[0]):
+        s = states[i]
+        g.snapshot(s, scratch[i])
+        g.apply_action(s, params, actions[i])
+        g.play_forced(s, params, modes)
+        status = g.write_rewards(s, params, scratch[i], modes[0], rewards[i])
+        terminated[i] = status == TERMINATED
+        truncated[i] = status == TRUNCATED
+        if status != LIVE:
+            g.new_game(s, params, s[g.RNG], s[g.RNG + 1])
+        player[i] = _present(g, s, params, obs[i], mask[i])
+
+
+@nb.njit(cache=True, parallel=True)
+def batch_action_features(g, states, params, views, out):
+    """``Game.action_features`` of every row → ``out[N, A, F]``."""
+    for i in nb.prange(states.shape[0]):
+        g.write_view(states[i], params, states[i, g.CUR], views[i])
+        g.action_features(views[i], params, out[i])
+
+
+@nb.njit(cache=True, parallel=True)
+def batch_seat_observations(g, states, params, views, out):
+    """Every seat's observation of every row → ``out[N, P, D]``."""
+    for i in nb.prange(states.shape[0]):
+        for seat in range(out.shape[1]):
+            g.write_view(states[i], params, seat, views[i])
+            g.write_observation(views[i], params, seat, out[i, seat])
+
+
+@nb.njit(cache=True, parallel=True)
+def batch_agent_actions(g, states, params, rows, agent, views, out):
+    """``agent`` 0: greedy, 1: heuristic (``RULE_AGENTS``), each on the seat's view."""
+    for j in nb.prange(rows.shape[0]):
+        v = views[rows[j]]
+        g.write_view(states[rows[j]], params, states[rows[j], g.CUR], v)
+        out[j] = g.greedy_action(v, params) if agent == 0 else g.heuristic_action(v, params)
+
+
+@nb.njit(cache=True, parallel=True)
+def random_playouts(g, states, params, steps_per_game):
+    """Play ``steps_per_game`` uniformly random legal actions in every row, starting new games as
+    they end; returns the number of games finished.
+
+    Choices draw from each row's own stream, so this is reproducible per seed. It is the pure
+    engine throughput, with no observations.
+    """
+    finished = 0
+    for i in nb.prange(states.shape[0]):
+        s = states[i]
+        mask = np.empty(g.MAX_ACTIONS, dtype=np.bool_)
+        for _ in range(steps_per_game):
+            g.legal_mask_into(s, params, mask)
+            a = pick_legal(mask, s, g.RNG)
+            g.apply_action(s, params, a)
+            if s[g.STATUS] != g.LIVE:
+                finished += 1
+                g.new_game(s, params, s[g.RNG], s[g.RNG + 1])
+    return finished
 
 
 @nb.njit(cache=True)
@@ -119,7 +192,7 @@ class KernelVectorGame:
     def action_features(self) -> np.ndarray:
         """``Game.action_features`` of every row → ``[N, A, F]`` (a buffer the next call
         overwrites): the one-step look-ahead of every action, an input for learned policies."""
-        self._kernels.batch_action_features(self._states, self._params, self._views, self._action_features)
+        batch_action_features(self._kernels.hooks, self._states, self._params, self._views, self._action_features)
         return self._action_features
 
     def seat_observations(self) -> np.ndarray:
@@ -127,13 +200,13 @@ class KernelVectorGame:
         turn-based learners that bootstrap each seat's value at the end of a rollout, or for
         critics that look at the whole table."""
         out = np.empty((self.num_envs, self.num_players, self.obs.shape[1]), dtype=np.float32)
-        self._kernels.batch_seat_observations(self._states, self._params, self._views, out)
+        batch_seat_observations(self._kernels.hooks, self._states, self._params, self._views, out)
         return out
 
     @property
     def rule_agents(self) -> tuple[str, ...]:
         """The built-in agents ``agent_actions`` plays."""
-        return self._kernels.rule_agents
+        return RULE_AGENTS
 
     def agent_actions(self, agent: str, rows: np.ndarray | None = None) -> np.ndarray:
         """What the built-in rule-based ``agent`` (``"greedy"`` or ``"heuristic"``) would play in
@@ -149,7 +222,9 @@ class KernelVectorGame:
             raise ValueError(f"rows must be a 1-D array of row indices below {self.num_envs}")
         rows = rows.astype(np.int64)
         out = np.empty(rows.shape[0], dtype=np.int64)
-        self._kernels.batch_agent_actions(self._states, self._params, rows, agents.index(agent), self._views, out)
+        batch_agent_actions(
+            self._kernels.hooks, self._states, self._params, rows, agents.index(agent), self._views, out
+        )
         return out
 
     @property
@@ -170,7 +245,7 @@ class KernelVectorGame:
         streams = np.empty((self.num_envs, 2), dtype=np.int32)
         stream_states(key, 0, streams)
         stream_states(key, self.num_envs, self._sample_streams)
-        self._kernels.batch_reset(self._states, self._params, streams, self._obs, self._mask, self._player)
+        batch_reset(self._kernels.hooks, self._states, self._params, streams, self._obs, self._mask, self._player)
         self._rewards[:] = 0.0
         self._terminated[:] = False
         self._truncated[:] = False
@@ -203,7 +278,8 @@ class KernelVectorGame:
                 f"action {int(actions[bad])} is illegal in game {bad} (seat {int(self._player[bad])} "
                 f"to act); legal there: {legal}"
             )
-        self._kernels.batch_step(
+        batch_step(
+            self._kernels.hooks,
             self._states,
             self._params,
             self._modes,

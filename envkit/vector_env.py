@@ -3,9 +3,10 @@
 ``sniff_env.vector_env(...)`` / ``twelve_env.vector_env(...)`` build a ``KernelVectorEnv``: ``N``
 independent games in one ``int32`` array, where the learner holds ``seat`` in every row and every
 other seat (a 4-player Sniff partner included) is played inside one compiled ``numba.prange`` call
-per step — the learner's action, then the other seats (and the learner's forced Sniff DRAW/PASS)
-until the learner is to act again or the game ends. Finished games are dealt again in the same
-call (``AutoresetMode.SAME_STEP``): the returned observation is the new game's first decision,
+per step (``learner_step``, the game's kernels from its ``envkit.hooks.GameHooks``) — the learner's
+action, then the other seats (and the learner's forced Sniff DRAW/PASS) until the learner is to act
+again or the game ends. Finished games are dealt again in the same call
+(``AutoresetMode.SAME_STEP``): the returned observation is the new game's first decision,
 ``infos["final_obs"][i]`` (with ``infos["_final_obs"]``) the learner's last observation of the
 game that ended. The compiled agents choose from the acting seat's view (``envkit.view``):
 ``greedy`` and ``heuristic`` are the rule agents' own kernels, ``random`` draws from each row's own
@@ -27,9 +28,11 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from envkit.agents import seat_specs
+from envkit.hooks import GameHooks
 from envkit.options import ArgumentTypeError, check_flag, check_int, check_seed
 from envkit.policy import MlpPolicy
-from envkit.rng import seed_key, stream_states
+from envkit.rewards import LIVE, TERMINATED, TRUNCATED
+from envkit.rng import pick_legal, seed_key, stream_states
 from envkit.single_agent import MAX_REDEALS
 from envkit.vector import first_illegal
 
@@ -83,6 +86,135 @@ def mlp_choice(obs, mask, feats, meta, weights):
         if best < 0 or value > best_value:
             best, best_value = a, value
     return best
+
+
+# --- the compiled drivers: one learning seat per row, the game's kernels from its ``GameHooks`` ---
+
+
+@nb.njit(cache=True)
+def _agent_move(g, s, params, cur, code, meta, weights, stream, view, mask, obs_buf, feats):
+    """The compiled agent ``code`` of seat ``cur``, on that seat's view."""
+    g.write_view(s, params, cur, view)
+    if code == GREEDY:
+        return g.greedy_action(view, params)
+    if code == HEURISTIC:
+        return g.heuristic_action(view, params)
+    g.legal_mask_into(view, params, mask)
+    if code == RANDOM:
+        return pick_legal(mask, stream, 0)
+    g.write_observation(view, params, cur, obs_buf)
+    if meta[cur, FEATURES] > 0:
+        g.action_features(view, params, feats)
+    return mlp_choice(obs_buf[: g.obs_size(params)], mask, feats, meta[cur], weights)
+
+
+@nb.njit(cache=True)
+def _advance(g, s, params, mode, learner, codes, meta, weights, stream, before, rewards, view, mask, obs_buf, feats):
+    """Play the other seats and the learner's forced moves (Sniff's DRAW/PASS) until the learner
+    must decide or the game ends → (the learner's reward on the way, status)."""
+    total, status = 0.0, LIVE
+    while True:
+        cur = s[g.CUR]
+        if cur == learner:
+            a = g.forced_action(s, params, mask)
+            if a < 0:
+                break
+        else:
+            a = _agent_move(g, s, params, cur, codes[cur], meta, weights, stream, view, mask, obs_buf, feats)
+        g.snapshot(s, before)
+        g.apply_action(s, params, a)
+        status = g.write_rewards(s, params, before, mode, rewards)
+        total += rewards[learner]
+        if status != LIVE:
+            break
+    return total, status
+
+
+@nb.njit(cache=True)
+def _deal_learner(
+    g, s, params, mode, learner, codes, meta, weights, stream, before, rewards, view, mask, obs_buf, feats
+):  # fmt: skip
+    """Deal from the row's stream until a game reaches the learner's first decision (at most
+    ``MAX_REDEALS`` deals) → (the learner's reward before that decision, whether one came)."""
+    for _ in range(MAX_REDEALS):
+        g.new_game(s, params, s[g.RNG], s[g.RNG + 1])
+        pending, status = _advance(
+            g, s, params, mode, learner, codes, meta, weights, stream, before, rewards, view, mask, obs_buf, feats
+        )
+        if status == LIVE:
+            return pending, True
+    return 0.0, False
+
+
+@nb.njit(cache=True)
+def _present_learner(g, s, params, learner, view, obs, mask, feats, use_features):
+    """The learner's observation (from its view), legal mask and, optionally, action features."""
+    g.write_view(s, params, learner, view)
+    g.write_observation(view, params, learner, obs)
+    g.legal_mask_into(s, params, mask)
+    if use_features:
+        g.action_features(view, params, feats)
+        base, nf = g.obs_size(params), feats.shape[1]
+        for a in range(g.num_actions(params)):
+            for f in range(nf):
+                obs[base + a * nf + f] = feats[a, f]
+
+
+@nb.njit(cache=True, parallel=True)
+def learner_reset(
+    g, states, params, mode, learner, codes, meta, weights, agent_streams, scratch, views, rewards, obs, mask, feats,
+    work_masks, obs_bufs, use_features, pending, streams,
+):  # fmt: skip
+    """Deal every row from ``streams`` and play up to the learner's first decision; returns the
+    number of rows where ``MAX_REDEALS`` deals never reached one."""
+    failures = 0
+    for i in nb.prange(states.shape[0]):
+        s = states[i]
+        s[g.RNG], s[g.RNG + 1] = streams[i, 0], streams[i, 1]
+        work_mask = work_masks[i, : g.MAX_ACTIONS]
+        obs_buf = obs_bufs[i, : g.MAX_OBS]
+        pending[i], ok = _deal_learner(
+            g, s, params, mode, learner, codes, meta, weights, agent_streams[i], scratch[i], rewards[i], views[i],
+            work_mask, obs_buf, feats[i],
+        )  # fmt: skip
+        if not ok:
+            failures += 1
+        _present_learner(g, s, params, learner, views[i], obs[i], mask[i], feats[i], use_features)
+    return failures
+
+
+@nb.njit(cache=True, parallel=True)
+def learner_step(
+    g, states, params, mode, learner, codes, meta, weights, agent_streams, scratch, views, rewards, obs, mask, feats,
+    work_masks, obs_bufs, use_features, pending, actions, out_rewards, terminated, truncated, final_obs,
+):  # fmt: skip
+    """Apply the learner's action in every row, play on to its next decision; a finished game's
+    last learner observation goes to ``final_obs`` and the row is dealt again (same call)."""
+    for i in nb.prange(states.shape[0]):
+        s = states[i]
+        work_mask = work_masks[i, : g.MAX_ACTIONS]
+        obs_buf = obs_bufs[i, : g.MAX_OBS]
+        g.snapshot(s, scratch[i])
+        g.apply_action(s, params, actions[i])
+        status = g.write_rewards(s, params, scratch[i], mode, rewards[i])
+        total = rewards[i, learner] + pending[i]
+        pending[i] = 0.0
+        if status == LIVE:
+            more, status = _advance(
+                g, s, params, mode, learner, codes, meta, weights, agent_streams[i], scratch[i], rewards[i], views[i],
+                work_mask, obs_buf, feats[i],
+            )  # fmt: skip
+            total += more
+        out_rewards[i] = total
+        terminated[i] = status == TERMINATED
+        truncated[i] = status == TRUNCATED
+        if status != LIVE:
+            _present_learner(g, s, params, learner, views[i], final_obs[i], work_mask, feats[i], use_features)
+            pending[i], _ = _deal_learner(
+                g, s, params, mode, learner, codes, meta, weights, agent_streams[i], scratch[i], rewards[i], views[i],
+                work_mask, obs_buf, feats[i],
+            )  # fmt: skip
+        _present_learner(g, s, params, learner, views[i], obs[i], mask[i], feats[i], use_features)
 
 
 def pack_policies(policies: dict[int, Any], num_players: int) -> tuple[np.ndarray, np.ndarray]:
@@ -179,7 +311,7 @@ class KernelVectorEnv(VectorEnv):
         num_envs: int,
         *,
         game_cls: type,
-        drivers: tuple,
+        hooks: GameHooks,
         params: np.ndarray,
         reward_mode: int,
         num_players: int,
@@ -195,7 +327,7 @@ class KernelVectorEnv(VectorEnv):
     ) -> None:
         n = self.num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
         self._game_cls = game_cls
-        self._reset_rows, self._step_rows = drivers
+        self._hooks = hooks
         self._params = params
         self._mode = np.int64(reward_mode)
         self.num_players = num_players
@@ -258,7 +390,7 @@ class KernelVectorEnv(VectorEnv):
         key = seed_key(key_seed)
         stream_states(key, 0, self._streams)
         stream_states(key, self.num_envs, self._agent_streams)
-        failures = self._reset_rows(*self._common(), self._streams)
+        failures = learner_reset(*self._common(), self._streams)
         if failures:
             raise ValueError(
                 f"in {MAX_REDEALS} deals the game always ended before seat {self.seat} had a decision: "
@@ -277,7 +409,7 @@ class KernelVectorEnv(VectorEnv):
         if bad >= 0:
             legal = np.flatnonzero(self._mask[bad]).tolist()
             raise ValueError(f"action {int(actions[bad])} is illegal in row {bad}; legal there: {legal}")
-        self._step_rows(*self._common(), actions, self._rewards, self._terminated, self._truncated, self._final_obs)
+        learner_step(*self._common(), actions, self._rewards, self._terminated, self._truncated, self._final_obs)
         infos: dict[str, Any] = {}
         done = self._terminated | self._truncated
         if done.any():
@@ -297,6 +429,7 @@ class KernelVectorEnv(VectorEnv):
     # --- helpers ----------------------------------------------------------------------------------
     def _common(self) -> tuple:
         return (
+            self._hooks,
             self._states,
             self._params,
             self._mode,
