@@ -33,13 +33,7 @@ EVAL_SEED = 30_000
 #: the README's recipes (Training → Self-play PPO), by name: (players, selfplay_ppo.py arguments)
 RECIPES = {
     "sniff2": (2, ["--players", "2"]),
-    "sniff4": (
-        4,
-        [
-            *("--players", "4", "--imitate", "heuristic", "--imitate-share", "0.4"),
-            *("--pool-agents", "greedy", "heuristic", "--pool-rate", "0.5"),
-        ],
-    ),
+    "sniff4": (4, ["--players", "4", "--lr", "1e-3", "--pool-agents", "greedy", "heuristic", "--pool-rate", "0.5"]),
 }
 OPPONENTS = ("greedy", "heuristic", "ppo")
 MARKS = (2.0, 5.0, 10.0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -33,6 +34,24 @@ def test_quick_benchmark_reports_every_figure(tmp_path):
     assert {"cpu", "cores", "numba"} <= set(result["machine"])
     assert (tmp_path / "throughput.png").stat().st_size > 10_000
     assert "| ratio | value |" in run.stdout
+
+
+def test_time_to_skill_recipes_are_the_readmes_training_commands():
+    """``benchmarks.training`` times the commands the README gives under "Self-play PPO" (less the
+    budget, threads and output flags it sets itself), so the table measures what users run."""
+    from benchmarks import training
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Self-play PPO on `VectorGame`", 1)[1].split("\n```\n", 1)[0]
+    commands = [shlex.split(c) for c in section.replace("\\\n", " ").splitlines() if "selfplay_ppo.py" in c]
+    documented = []
+    for argv in commands:
+        args = argv[argv.index("examples/selfplay_ppo.py") + 1 :]
+        for flag in ("--minutes", "--threads", "--out"):
+            i = args.index(flag)
+            del args[i : i + 2]
+        documented.append(args)
+    assert documented == [args for _, args in training.RECIPES.values()]
 
 
 @pytest.mark.train
