@@ -1,0 +1,104 @@
+"""Exact perfect-information solver for a game of "12" (``envkit.solver``): alpha-beta with a
+transposition table over the rules' own state row.
+
+The value of a position is the change, from the position to the end of the game (T12–T14), of
+the seat to act's T15 score (captured cards minus cards in hand) minus the other seat's, with 2
+players. With 3 to 7 players (no two sides) the value follows the paranoid rule: the seat to act's
+score minus the sum of all the others', every other seat playing to minimise it. The stock is
+drawn in its true order (T9, T11); the extra-turn variant (T10) is followed when it is on.
+
+>>> from twelve_env import Game
+>>> game = Game(num_players=2, seed=1, deal={"hands": [[0, 10], [11, 2]], "stock": [4, 5], "face_up": 1})
+>>> solution = solve(game)
+>>> solution.value, solution.action_values, solution.pv
+(0, {0: -4, 10: 0}, [10, 2, 4, 5])
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from envkit.hooks import GameHooks
+from envkit.solver import Solution, checked_game, fold, solve_game, workspace
+from twelve_env import kernels as K
+from twelve_env.cards import MAX_RANKS
+from twelve_env.game import Game
+from twelve_env.view import resample
+
+
+@nb.njit(cache=True)
+def _score(s, seat):
+    """T15: captured cards minus cards in hand."""
+    return s[K.CAPTURED + seat] - K.hand_size(s, seat)
+
+
+class TwelveSolverHooks(GameHooks):
+    """ "12"'s rules for the shared search (``envkit.solver``)."""
+
+    CUR, STATE_SIZE, MAX_ACTIONS = K.CUR, K.STATE_SIZE, MAX_RANKS
+    MAX_CHILDREN = MAX_RANKS  # one action per rank held (T7)
+    MAX_DEPTH = 52  # every action plays a card
+    apply_action = K.apply_action
+    legal_mask_into = K.legal_mask_into
+    resample = resample
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def ends(s, params, events):
+        return s[K.STATUS] != K.LIVE
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def score_difference(s, params, root):
+        """The root's T15 score minus the other seats' (one other seat with 2 players)."""
+        diff = 0
+        for seat in range(params[K.P_PLAYERS]):
+            diff += _score(s, seat) if seat == root else -_score(s, seat)
+        return diff
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def maximizes(s, params, root):
+        return s[K.CUR] == root
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def bound(s, params):
+        """Every card still in a hand, the stock or the pile moves a score at most three times
+        (drawn, played, captured), for the root or against it."""
+        cards = s[K.STOCK_LEN] - s[K.STOCK_HEAD] + s[K.PILE_LEN]
+        for seat in range(params[K.P_PLAYERS]):
+            cards += K.hand_size(s, seat)
+        return 3 * cards * (params[K.P_PLAYERS] - 1)
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def key(s, params):
+        """Everything the rest of the game depends on: every hand's ranks, the top card and the
+        size of the pile, the stock head (its order is fixed), the seat to act and the last round."""
+        top = s[K.PILE + s[K.PILE_LEN] - 1] if s[K.PILE_LEN] > 0 else MAX_RANKS
+        h1, h2 = fold(np.uint64(params[K.P_PLAYERS]), np.uint64(s[K.CUR]), s[K.STOCK_HEAD])
+        h1, h2 = fold(h1, h2, ((s[K.PILE_LEN] * 16 + top) * 8 + s[K.CUR]) * 16 + s[K.LAST_ROUND] + 1)
+        for seat in range(params[K.P_PLAYERS]):
+            packed = 0
+            for r in range(MAX_RANKS):
+                packed = packed * 5 + s[K.HAND + MAX_RANKS * seat + r]
+            h1, h2 = fold(h1, h2, packed)
+        return h1, h2
+
+
+HOOKS = TwelveSolverHooks()
+
+
+def solve(game: Game, *, max_nodes: int | None = None) -> Solution:
+    """Solve the rest of ``game`` exactly (module docstring for the value).
+
+    Args:
+        game: a live ``twelve_env.Game`` (the referee's state: every hand, the stock order).
+        max_nodes: stop after this many nodes; the result then has ``exact=False`` and bounds.
+
+    Raises ``TypeError`` for anything but a ``Game`` (a seat view above all), ``ValueError`` for a
+    finished game or a budget below 1.
+    """
+    return solve_game(checked_game(game, Game), HOOKS, workspace(HOOKS), max_nodes)
