@@ -17,7 +17,8 @@ rules as a ``GameHooks`` subclass (``envkit.hooks``) with, besides ``apply_actio
 - ``maximizes(s, params, root)``: whether the seat to act plays for the root's side;
 - ``key(s, params)``: two 64-bit hash words of everything the rest of the search depends on;
 - ``bound(s, params)``: a number no value of the rest can exceed in size (the node budget's bounds);
-- ``resample(view, params, seat, out, rng)``: a world consistent with a seat's view (``pimc``).
+- ``resample(view, params, seat, out, rng)``: a world consistent with a seat's view, and
+  ``shorten(world, cards)``: the world with its draw pile cut to ``cards`` (``pimc``'s horizon).
 
 Values are points *from here*: the change of ``score_difference`` from the position to the end,
 so a position's value does not depend on the points already made and transpositions share one
@@ -40,10 +41,13 @@ from envkit.view import SeatView
 
 INF = 1 << 30
 EXACT, LOWER, UPPER = 0, 1, 2
-TABLE_BITS = 20  # 1M entries, 28 MB: far more than any whole Sniff hand or 2-player "12" game needs
+TABLE_BITS = 20  # 1M entries of 32 bytes: a whole 4-player Sniff hand stores about 50k
 _ODD = np.uint64(0xD6E8FEB86659FD93)
 # counters: nodes searched, budget exhausted, table hits
 NODES, ABORTED, HITS = 0, 1, 2
+# fields of a search frame (one per depth)
+F_ALPHA, F_BETA, F_ALPHA0, F_BETA0, F_BEST, F_MOVE, F_COUNT, F_NEXT, F_MAX, F_SLOT, F_CHILD, F_OFFSET = range(12)
+FRAME_SIZE = 12
 
 
 @dataclass
@@ -72,23 +76,25 @@ class Workspace:
     def __init__(self, hooks: GameHooks, table_bits: int = TABLE_BITS) -> None:
         size, depth, width = 1 << table_bits, hooks.MAX_DEPTH + 1, hooks.MAX_CHILDREN
         self.tables = (
-            np.zeros((size, 2), dtype=np.uint64),  # the two key words
-            np.zeros((size, 3), dtype=np.int32),  # value, move * 4 + flag, generation
+            np.zeros((size, 4), dtype=np.uint64),  # key words, value, generation-move-flag: one cache line
             np.empty((depth, width, hooks.STATE_SIZE), dtype=np.int32),  # the children's rows
             np.empty((depth, width, 3), dtype=np.int32),  # their action, gain, whether the search ends
             np.empty((depth, hooks.MAX_ACTIONS), dtype=np.bool_),  # legal masks (row 0: the root's)
             np.empty((depth, width), dtype=np.int64),  # search order
             np.empty((depth, hooks.STATE_SIZE), dtype=np.int32),  # the rows forced moves lead to
+            np.empty((depth, FRAME_SIZE), dtype=np.int64),  # the search frames
+            np.empty((depth, 2), dtype=np.uint64),  # their key words
+            np.empty(hooks.MAX_ACTIONS, dtype=np.bool_),  # a legal mask
         )
         self.generation = 0
 
-    def next_generation(self) -> int:
-        """A fresh table generation (older entries go stale)."""
-        if self.generation >= 1 << 30:
-            self.tables[1][:, 2] = 0
+    def next_generation(self, count: int = 1) -> int:
+        """Reserve ``count`` fresh table generations (older entries go stale); returns the first."""
+        if self.generation + count >= 1 << 30:
+            self.tables[0][:, 3] = 0
             self.generation = 0
-        self.generation += 1
-        return self.generation
+        self.generation += count
+        return self.generation - count + 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -102,7 +108,8 @@ def _expand(g, params, s, depth, root, kids, moves, mask):
     for a in range(g.MAX_ACTIONS):
         if mask[a]:
             kid = kids[depth, count]
-            kid[:] = s
+            for k in range(s.shape[0]):  # (a slice copy may allocate)
+                kid[k] = s[k]
             events = g.apply_action(kid, params, a)
             moves[depth, count, 0] = a
             moves[depth, count, 1] = g.score_difference(kid, params, root) - base
@@ -133,28 +140,36 @@ def _order(moves, depth, count, first, maximize, order):
                 break
 
 
-# fields of a search frame (one per depth)
-F_ALPHA, F_BETA, F_ALPHA0, F_BETA0, F_BEST, F_MOVE, F_COUNT, F_NEXT, F_MAX, F_SLOT, F_CHILD, F_OFFSET = range(12)
-FRAME_SIZE = 12
+_VALUE_OFFSET = 1 << 31  # values are stored as unsigned words
 
 
 @nb.njit(cache=True, inline="always")
-def _probe(keys, data, gen, h1, h2, slot, alpha, beta):
+def _probe(table, gen, h1, h2, slot, alpha, beta):
     """``(settled, value, alpha, beta, move)`` from the table entry of a node, if it has one."""
-    if data[slot, 2] == gen and keys[slot, 0] == h1 and keys[slot, 1] == h2:
-        v, flag = data[slot, 0], data[slot, 1] & 3
+    entry = table[slot, 3]
+    if table[slot, 0] == h1 and table[slot, 1] == h2 and np.int64(entry >> np.uint64(16)) == gen:
+        v = np.int64(table[slot, 2]) - _VALUE_OFFSET
+        flag = np.int64(entry & np.uint64(3))
+        move = np.int64((entry >> np.uint64(2)) & np.uint64(16383)) - 1
         if flag == EXACT:
-            return True, v, alpha, beta, -1
+            return True, v, alpha, beta, move
         if flag == LOWER:
             alpha = max(alpha, v)
         else:
             beta = min(beta, v)
-        return alpha >= beta, v, alpha, beta, data[slot, 1] >> 2
+        return alpha >= beta, v, alpha, beta, move
     return False, 0, alpha, beta, -1
 
 
 @nb.njit(cache=True, inline="always")
-def _open(g, params, s, depth, alpha, beta, root, keys, data, kids, moves, order, forced, mask, gen, counters,
+def _store(table, slot, h1, h2, value, move, flag, gen):
+    table[slot, 0], table[slot, 1] = h1, h2
+    table[slot, 2] = np.uint64(value + _VALUE_OFFSET)
+    table[slot, 3] = (np.uint64(gen) << np.uint64(16)) | np.uint64((move + 1) * 4 + flag)
+
+
+@nb.njit(cache=True, inline="always")
+def _open(g, params, s, depth, alpha, beta, root, table, kids, moves, order, forced, mask, gen, counters,
           max_nodes, frames, hashes):  # fmt: skip
     """Enter the node ``s`` at ``depth``: ``(True, value)`` when the table, the budget or the end
     settles it at once, else ``(False, 0)`` with its frame and children ready. A run of forced
@@ -168,8 +183,8 @@ def _open(g, params, s, depth, alpha, beta, root, keys, data, kids, moves, order
             counters[ABORTED] = 1
             return True, 0
         h1, h2 = g.key(row, params)
-        slot = np.int64(h1 & np.uint64(keys.shape[0] - 1))
-        settled, v, lo, hi, first = _probe(keys, data, gen, h1, h2, slot, alpha - offset, beta - offset)
+        slot = np.int64(h1 & np.uint64(table.shape[0] - 1))
+        settled, v, lo, hi, first = _probe(table, gen, h1, h2, slot, alpha - offset, beta - offset)
         if settled:
             counters[HITS] += 1
             return True, offset + v
@@ -180,7 +195,8 @@ def _open(g, params, s, depth, alpha, beta, root, keys, data, kids, moves, order
         if moves[depth, 0, 2]:
             return True, offset
         row = forced[depth]
-        row[:] = kids[depth, 0]
+        for k in range(row.shape[0]):
+            row[k] = kids[depth, 0, k]
     maximize = g.maximizes(row, params, root)
     _order(moves, depth, count, first, maximize, order)
     frames[depth, F_ALPHA], frames[depth, F_BETA], frames[depth, F_ALPHA0], frames[depth, F_BETA0] = lo, hi, lo, hi
@@ -206,16 +222,15 @@ def _take(frames, d, v, move):
         frames[d, F_NEXT] = frames[d, F_COUNT]  # cut-off
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _search(g, params, s, depth, alpha, beta, root, w, gen, counters, max_nodes):
     """Fail-soft alpha-beta value of ``s`` (points from here, the root's point of view), with
-    an explicit stack of frames from ``depth`` down."""
-    keys, data, kids, moves, order, forced = w[0], w[1], w[2], w[3], w[5], w[6]
-    frames = np.empty((kids.shape[0], FRAME_SIZE), dtype=np.int64)
-    hashes = np.empty((kids.shape[0], 2), dtype=np.uint64)
-    mask = np.empty(g.MAX_ACTIONS, dtype=np.bool_)
+    an explicit stack of frames from ``depth`` down (numba does not cache recursive functions).
+    Compiled without reference counting: it allocates nothing, and the counts cost a fifth of
+    the time."""
+    table, kids, moves, order, forced, frames, hashes, mask = w[0], w[1], w[2], w[4], w[5], w[6], w[7], w[8]
     done, value = _open(
-        g, params, s, depth, alpha, beta, root, keys, data, kids, moves, order, forced, mask, gen, counters,
+        g, params, s, depth, alpha, beta, root, table, kids, moves, order, forced, mask, gen, counters,
         max_nodes, frames, hashes,
     )  # fmt: skip
     if done:
@@ -232,7 +247,7 @@ def _search(g, params, s, depth, alpha, beta, root, w, gen, counters, max_nodes)
             frames[d, F_CHILD] = i
             done, value = _open(
                 g, params, kids[d, i], d + 1, frames[d, F_ALPHA] - gain, frames[d, F_BETA] - gain, root,
-                keys, data, kids, moves, order, forced, mask, gen, counters, max_nodes, frames, hashes,
+                table, kids, moves, order, forced, mask, gen, counters, max_nodes, frames, hashes,
             )  # fmt: skip
             if counters[ABORTED]:
                 return 0
@@ -243,9 +258,7 @@ def _search(g, params, s, depth, alpha, beta, root, w, gen, counters, max_nodes)
             continue
         best = frames[d, F_BEST]
         flag = UPPER if best <= frames[d, F_ALPHA0] else (LOWER if best >= frames[d, F_BETA0] else EXACT)
-        slot = frames[d, F_SLOT]
-        keys[slot, 0], keys[slot, 1] = hashes[d, 0], hashes[d, 1]
-        data[slot, 0], data[slot, 1], data[slot, 2] = best, frames[d, F_MOVE] * 4 + flag, gen
+        _store(table, frames[d, F_SLOT], hashes[d, 0], hashes[d, 1], best, frames[d, F_MOVE], flag, gen)
         value = frames[d, F_OFFSET] + best
         if d == depth:
             return value
@@ -275,16 +288,16 @@ def _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved
     """Exact value of every legal action of ``s`` (a full window each), the likeliest best first;
     stops when the budget runs out (``solved`` marks the finished ones). Returns the count."""
     solved[:] = False
-    count = _expand(g, params, s, 0, root, w[2], w[3], w[4][0])
-    order = w[5]
-    _order(w[3], 0, count, -1, True, order)
+    kids, moves, order = w[1], w[2], w[4]
+    count = _expand(g, params, s, 0, root, kids, moves, w[3][0])
+    _order(moves, 0, count, -1, True, order)
     guess = 0
     for j in range(count):
         i = order[0, j]
-        a, gain = w[3][0, i, 0], w[3][0, i, 1]
+        a, gain = moves[0, i, 0], moves[0, i, 1]
         v = gain
-        if not w[3][0, i, 2]:
-            v += _mtd(g, params, w[2][0, i], root, w, gen, counters, max_nodes, guess - gain)
+        if not moves[0, i, 2]:
+            v += _mtd(g, params, kids[0, i], root, w, gen, counters, max_nodes, guess - gain)
         if counters[ABORTED]:
             break
         guess = v
@@ -301,9 +314,9 @@ def _principal_variation(g, params, s, root, w, gen, counters, values, solved, p
         if solved[a] and values[a] > target:
             target = values[a]
     row = s.copy()
-    kids, moves = w[2], w[3]
+    kids, moves = w[1], w[2]
     for step in range(pv.shape[0]):
-        count = _expand(g, params, row, 0, root, kids, moves, w[4][0])
+        count = _expand(g, params, row, 0, root, kids, moves, w[3][0])
         chosen = 0
         for i in range(count):
             v = moves[0, i, 1]
@@ -334,10 +347,11 @@ def solve_row(g, params, s, w, gen, max_nodes, values, solved, pv):
 
 
 @nb.njit(cache=True)
-def pimc_values(g, view, params, seat, worlds, rng, w, gen, out):
-    """``out[a]``: the mean, over ``worlds`` worlds sampled from ``seat``'s view, of every legal
-    action's exact value; world ``k`` searches with table generation ``gen + k``. Returns the
-    nodes searched."""
+def pimc_values(view, params, g, seat, worlds, horizon, rng, w, gen, out):
+    """``out[a]``: the mean, over ``worlds`` worlds sampled from ``seat``'s view (``g.resample``),
+    of every legal action's exact value; world ``k`` searches with table generation ``gen + k``.
+    ``horizon > 0`` cuts each world's draw pile to that many cards (``g.shorten``). Returns the
+    nodes searched. ``view`` comes first so that ``SeatView.run`` can call it."""
     out[:] = 0.0
     values = np.zeros(g.MAX_ACTIONS, dtype=np.int64)
     solved = np.zeros(g.MAX_ACTIONS, dtype=np.bool_)
@@ -345,6 +359,8 @@ def pimc_values(g, view, params, seat, worlds, rng, w, gen, out):
     counters = np.zeros(3, dtype=np.int64)
     for k in range(worlds):
         g.resample(view, params, seat, world, rng)
+        if horizon > 0:
+            g.shorten(world, horizon)
         _root_values(g, params, world, seat, w, gen + k, counters, 0, values, solved)
         for a in range(g.MAX_ACTIONS):
             if solved[a]:
