@@ -9,13 +9,15 @@ them. Write your own agent the same way: subclass ``Agent`` and implement ``choo
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from envkit.game import KernelGame
+from envkit.hooks import GameHooks
 from envkit.options import ArgumentTypeError, check_int, check_seed
 from envkit.rng import stream_state
+from envkit.solver import pimc_values, workspace
 from envkit.view import SeatView
 
 
@@ -94,6 +96,53 @@ class SearchAgent(Agent):
 
     def choose(self, view: SeatView) -> int:
         return int(view.run(self.search, self.iterations, self._rng, self.greedy_rate))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(iterations={self.iterations})"
+
+
+class PimcAgent(Agent):
+    """Perfect-Information Monte Carlo (GIB's method in bridge): sample ``iterations`` worlds
+    consistent with the seat's view (``SeatView.sample``'s compiled resampler: hand sizes and known
+    voids kept), solve every legal action exactly in each world (``envkit.solver``), play the best
+    mean value (ties: the lowest action id). Only the view is read; the worlds are its guesses.
+
+    Args:
+        iterations: worlds per move (``pimc:K``; ``pimc`` alone = ``default_worlds``).
+        seed: the stream the worlds are drawn from.
+    """
+
+    name = "pimc"
+    spec_argument = "iterations"
+    solver_hooks: ClassVar[GameHooks]
+    default_worlds = 8
+    #: cards of the draw pile each world keeps (0: all of them, an exact solve of every world)
+    horizon = 0
+
+    def __init__(self, iterations: int | None = None, seed: int | None = None) -> None:
+        self.iterations = check_int("iterations", self.default_worlds if iterations is None else iterations, 1, 100_000)
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = np.array(stream_state(seed), dtype=np.int32)
+
+    def action_values(self, view: SeatView) -> dict[int, float]:
+        """Every legal action's mean solved value over the sampled worlds (the seat's side's
+        points minus the others', from now to the end of the hand or game)."""
+        legal = view.legal_actions()
+        hooks = self.solver_hooks
+        ws = workspace(hooks)
+        out = np.zeros(hooks.MAX_ACTIONS)
+        gen = ws.next_generation(self.iterations)
+        view.run(pimc_values, hooks, view.seat, self.iterations, self.horizon, self._rng, ws.tables, gen, out)
+        return {a: float(out[a]) for a in legal}
+
+    def choose(self, view: SeatView) -> int:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        values = self.action_values(view)
+        return max(legal, key=lambda a: (values[a], -a))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(iterations={self.iterations})"

@@ -90,7 +90,7 @@ def build_parser(
         "--agents",
         nargs="+",
         default=["random", "greedy", "heuristic"],
-        help="entries: agent names (random, greedy, heuristic, ismcts[:ITERATIONS], ppo[:CHECKPOINT]); "
+        help="entries: agent names (random, greedy, heuristic, ismcts[:ITERATIONS], pimc[:WORLDS], ppo[:CHECKPOINT]); "
         "'a+b' is a mixed partnership",
     )
     arena.add_argument("--deals", type=int, default=50, help="deals per match-up (each played from both sides)")

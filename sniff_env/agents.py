@@ -1,4 +1,4 @@
-"""Built-in Sniff agents: ``random``, ``greedy``, ``heuristic``, ``ismcts``, ``ppo``.
+"""Built-in Sniff agents: ``random``, ``greedy``, ``heuristic``, ``ismcts``, ``pimc``, ``ppo``.
 
 >>> from sniff_env import Game
 >>> g = Game(num_players=2, seed=0)
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from envkit.agents import Agent, KernelPolicyAgent, RandomAgent, SearchAgent, build_agent
+from envkit.agents import Agent, KernelPolicyAgent, PimcAgent, RandomAgent, SearchAgent, build_agent
 from envkit.arena import Table
 from envkit.policy import PolicyAgent
-from sniff_env import search
+from sniff_env import search, solver
 from sniff_env.game import Game
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
@@ -42,6 +42,13 @@ class IsmctsAgent(SearchAgent):
     search = staticmethod(search.pimc_action)
 
 
+class SniffPimcAgent(PimcAgent):
+    """``PimcAgent`` over the Sniff solver: each world re-deals the other hands and the boneyard
+    (sizes, known voids) and is solved exactly to the end of the hand (``sniff_env.solver``)."""
+
+    solver_hooks = solver.HOOKS
+
+
 class PpoAgent(PolicyAgent):
     """A self-play PPO policy (``examples/selfplay_ppo.py``): the checkpoint shipped in
     ``sniff_env/checkpoints`` for the table's number of players, or ``ppo:PATH``."""
@@ -55,13 +62,14 @@ AGENTS = {
     "greedy": GreedyAgent,
     "heuristic": HeuristicAgent,
     "ismcts": IsmctsAgent,
+    "pimc": SniffPimcAgent,
     "ppo": PpoAgent,
 }
 
 
 def make_agent(spec: str, **kwargs) -> Agent:
-    """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``ismcts`` (``ismcts:ITERATIONS``) or
-    ``ppo`` (``ppo:CHECKPOINT``)."""
+    """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``ismcts`` (``ismcts:ITERATIONS``),
+    ``pimc`` (``pimc:WORLDS``) or ``ppo`` (``ppo:CHECKPOINT``)."""
     return build_agent(AGENTS, spec, **kwargs)
 
 

@@ -53,7 +53,7 @@ FUZZ = settings(
 FEW = settings(FUZZ, max_examples=12)
 
 MAX_LIMIT = 1_000_000_000
-BUILT_IN_AGENTS = ("random", "greedy", "heuristic", "ismcts", "ppo")
+BUILT_IN_AGENTS = ("random", "greedy", "heuristic", "ismcts", "pimc", "ppo")
 
 
 # --- strategies -----------------------------------------------------------------------------------

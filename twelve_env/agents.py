@@ -1,5 +1,5 @@
 """Built-in agents for "12": ``random``, ``greedy``, ``heuristic`` (card counting), ``ismcts``,
-``ppo`` (a checkpoint of your own: ``ppo:PATH``).
+``pimc``, ``ppo`` (a checkpoint of your own: ``ppo:PATH``).
 
 >>> from twelve_env import Game
 >>> g = Game(num_players=3, seed=0)
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 
-from envkit.agents import Agent, KernelPolicyAgent, RandomAgent, SearchAgent, build_agent
+from envkit.agents import Agent, KernelPolicyAgent, PimcAgent, RandomAgent, SearchAgent, build_agent
 from envkit.arena import Table
 from envkit.policy import PolicyAgent
 from envkit.rewards import rank_rewards
-from twelve_env import search
+from twelve_env import search, solver
 from twelve_env.game import Game
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
@@ -46,6 +46,16 @@ class IsmctsAgent(SearchAgent):
     default_greedy_rate = 1.0
 
 
+class TwelvePimcAgent(PimcAgent):
+    """``PimcAgent`` over the "12" solver: each world re-deals the other hands and the stock and
+    keeps the next ``horizon`` stock cards (a whole game from the deal is beyond an exact solve
+    per move: docs/solvers.md), so a world ends with its shortened stock (T13); within the horizon
+    of the true end, every world is solved exactly to it."""
+
+    solver_hooks = solver.HOOKS
+    horizon = 10
+
+
 class PpoAgent(PolicyAgent):
     """A self-play PPO policy (``examples/selfplay_ppo.py --game twelve``) from ``ppo:PATH``; plain
     ``ppo`` uses a checkpoint in ``twelve_env/checkpoints`` (none is shipped for "12")."""
@@ -59,13 +69,14 @@ AGENTS = {
     "greedy": GreedyAgent,
     "heuristic": HeuristicAgent,
     "ismcts": IsmctsAgent,
+    "pimc": TwelvePimcAgent,
     "ppo": PpoAgent,
 }
 
 
 def make_agent(spec: str, **kwargs) -> Agent:
-    """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``ismcts`` (``ismcts:ITERATIONS``) or
-    ``ppo`` (``ppo:CHECKPOINT``)."""
+    """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``ismcts`` (``ismcts:ITERATIONS``),
+    ``pimc`` (``pimc:WORLDS``) or ``ppo`` (``ppo:CHECKPOINT``)."""
     return build_agent(AGENTS, spec, **kwargs)
 
 
