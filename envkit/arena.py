@@ -66,7 +66,7 @@ def play(task: GameTask) -> dict[str, Any]:
         game.apply(agents[game.current_player].act(game))
     result = {**agents_module.match_outcome(game), "opener": opener, "seating": list(task.seating), "seed": task.seed}
     if task.record:
-        result["record"] = game.to_record()
+        result["record"] = {**game.to_record(), "agents": {str(seat): name for seat, name in enumerate(task.seating)}}
     return result
 
 

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from envkit import arena, report
+from envkit import analyze, arena, report
 from envkit.arena import Table
 from envkit.game import KernelGame
 from envkit.interrupt import EXIT_INTERRUPTED
@@ -43,6 +43,18 @@ def build_parser(
     play = sub.add_parser("play", help="play against the built-in agents in the terminal")
     replay = sub.add_parser("replay", help="replay a match record in the terminal, or as a GIF / PNG strip")
     serve = sub.add_parser("serve", help="play against the agents and watch replays in the browser (web extra)")
+    analyze = sub.add_parser("analyze", help="grade every decision of match records with the solver")
+    analyze.add_argument(
+        "records", nargs="+", type=Path, help="record files (JSON, arena --records JSONL) or serve --records folders"
+    )
+    analyze.add_argument("--json", type=Path, help="write the per-agent summary, the costliest decisions and the pars")
+    analyze.add_argument("--plot", type=Path, help="save a PNG of each agent's mean losses (bench extra)")
+    analyze.add_argument("--worlds", type=int, default=8, help="worlds per decision for the expected loss (default 8)")
+    analyze.add_argument(
+        "--max-nodes", type=int, default=2_000_000, help="solver budget per position; beyond it a decision is unsolved"
+    )
+    analyze.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds")
+    analyze.add_argument("--no-progress", action="store_true", help="no progress bar")
     replay.add_argument(
         "file", type=Path, help="a record (Game.to_record() as JSON) or a JSONL file of them (arena --records)"
     )
@@ -100,6 +112,30 @@ def build_parser(
     arena.add_argument("--no-progress", action="store_true", help="no progress bar")
     arena.add_argument("--records", type=Path, help="write every game's match record, one JSON per line")
     return parser
+
+
+def run_analyze(args: argparse.Namespace, game_cls: type[KernelGame], solve, deal_index) -> int:
+    """The ``analyze`` command (``envkit.analyze``): grade, print the table, write JSON / PNG if
+    asked. Bad input (a missing file, a record of the other game, a budget below 1) exits with
+    one ``error:`` line; Ctrl-C keeps what was graded and exits 130."""
+    try:
+        if args.plot:
+            pyplot("analyze --plot", "bench")
+        records = analyze.read_records(args.records, game_cls)
+        result = analyze.analyze(
+            records, game_cls, solve, deal_index, args.worlds, args.max_nodes, args.seed, not args.no_progress
+        )
+    except (OSError, ValueError, MissingExtraError) as err:
+        raise SystemExit(f"error: {err}") from None
+    print(analyze.table(result))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1))
+    if args.plot and result["agents"]:
+        analyze.plot(result, args.plot)
+    if result["partial"]:
+        print("interrupted: the table covers the decisions graded so far (written, marked partial)", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
 
 
 def run_arena(args: argparse.Namespace, table: Table) -> dict:

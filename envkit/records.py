@@ -55,7 +55,7 @@ def make_record(game: KernelGame) -> dict[str, Any]:
     )
 
 
-def _parse(record: Any, game_cls: type[KernelGame]) -> dict[str, Any]:
+def parse_record(record: Any, game_cls: type[KernelGame]) -> dict[str, Any]:
     """The record as a dict with the right header and every part present, else ``ValueError``."""
     if isinstance(record, (str, bytes)):
         try:
@@ -78,7 +78,7 @@ def _parse(record: Any, game_cls: type[KernelGame]) -> dict[str, Any]:
 
 def load_record(record: Any, game_cls: type[KernelGame]) -> KernelGame:
     """Replay ``record`` (a dict, or JSON text) into a new ``game_cls`` game and check it."""
-    record = _parse(record, game_cls)
+    record = parse_record(record, game_cls)
     game = _starting_game(record, game_cls)
     for k, action in enumerate(record["actions"]):
         try:
@@ -108,7 +108,7 @@ def split_records(text: str) -> list[str]:
 def replay_steps(record: Any, game_cls: type[KernelGame]) -> Iterator[tuple[KernelGame, int | None]]:
     """Check the whole record, then yield ``(game, action)`` before each of its actions and a final
     ``(game, None)`` — one ``game`` object, advanced as it goes."""
-    record = _parse(record, game_cls)
+    record = parse_record(record, game_cls)
     load_record(record, game_cls)
     game = _starting_game(record, game_cls)
     for action in record["actions"]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from envkit import crossplay
-from envkit.cli import build_parser, play_random, run_arena, run_replay, run_serve
+from envkit.cli import build_parser, play_random, run_analyze, run_arena, run_replay, run_serve
 from envkit.play import GameUI, run_play
 from sniff_env import kernels as K
 from sniff_env.agents import arena_table, make_agent
@@ -182,6 +182,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_play(args, parser, game, PLAY_UI, make_agent, partner)
     elif args.command == "replay":
         return run_replay(args, Game, narrate)
+    elif args.command == "analyze":
+        from sniff_env.solver import solve
+
+        return run_analyze(args, Game, solve, lambda game: game.hands_played)
     elif args.command == "serve":
         from sniff_env.web import WEB
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from envkit.cli import build_parser, play_random, run_arena, run_replay, run_serve
+from envkit.cli import build_parser, play_random, run_analyze, run_arena, run_replay, run_serve
 from envkit.play import GameUI, run_play
 from twelve_env.agents import arena_table, make_agent
 from twelve_env.cards import SIX, rank_name
@@ -128,6 +128,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_play(args, parser, game, PLAY_UI, make_agent)
     elif args.command == "replay":
         return run_replay(args, Game, narrate)
+    elif args.command == "analyze":
+        from twelve_env.solver import solve
+
+        return run_analyze(args, Game, solve, lambda game: 0)
     elif args.command == "serve":
         from twelve_env.web import WEB
 
