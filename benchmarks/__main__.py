@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks import aec, anchors, ours, startup
+from benchmarks import aec, anchors, ours, solvers, startup
 from envkit.interrupt import EXIT_INTERRUPTED, StopRequest
 from envkit.optional import MissingExtraError, pyplot
 
@@ -63,6 +63,7 @@ TARGETS = {
     "twelve vector_env[4096] / single_agent_env (learner steps, greedy)": (">=", 100.0),
     "sniff.warm_start_s": ("<=", 2.0),
     "twelve.warm_start_s": ("<=", 2.0),
+    "solver.sniff4.median_ms": ("<=", 10.0),
 }
 
 
@@ -100,7 +101,12 @@ def _progress(items, desc):
 def run(quick: bool) -> dict[str, object]:
     figures: dict[str, float | None] = {}
     aec_seconds = 0.3 if quick else 2.0
-    jobs = [*ours.measurements(quick), *anchors.measurements(quick), ("aec", lambda: aec.figures(aec_seconds))]
+    jobs = [
+        *ours.measurements(quick),
+        *anchors.measurements(quick),
+        ("aec", lambda: aec.figures(aec_seconds)),
+        ("solvers", lambda: solvers.figures(quick)),
+    ]
     with StopRequest() as stop:  # Ctrl-C / SIGTERM: keep the figures measured so far
         for name, measure in _progress(jobs, "benchmarks"):
             value = measure()
@@ -137,6 +143,10 @@ def _fmt(value: float | None, unit: str = "") -> str:
         return f"{value:.2f} s"
     if unit == "x":
         return f"{value:,.1f}x"
+    if unit == "ms":
+        return f"{value:,.1f} ms"
+    if unit == "share":
+        return f"{value:.0%}"
     return f"{value:,.0f}"
 
 
@@ -150,12 +160,13 @@ def table(result: dict[str, object]) -> str:
         "|---|---:|",
     ]
     for name, value in result["figures"].items():
-        lines.append(f"| {name} | {_fmt(value, 's' if name.endswith('_s') else '')} |")
+        unit = "s" if name.endswith("_s") else "ms" if name.endswith("_ms") else "share" if "share" in name else ""
+        lines.append(f"| {name} | {_fmt(value, unit)} |")
     lines += ["", "| ratio | value |", "|---|---:|"]
     lines += [f"| {name} | {_fmt(v, 'x')} |" for name, v in result["ratios"].items()]
     lines += ["", "| target | value | met |", "|---|---:|---|"]
     for name, t in result["targets"].items():
-        unit = "s" if name.endswith("_s") else "x" if "/" in name else ""
+        unit = "s" if name.endswith("_s") else "ms" if name.endswith("_ms") else "x" if "/" in name else ""
         met = "n/a" if t["met"] is None else ("yes" if t["met"] else "**no**")
         lines.append(f"| {name} {t['target']} | {_fmt(t['value'], unit)} | {met} |")
     return "\n".join(lines)
