@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from test_solver import random_position
 
 import sniff_env
 import twelve_env
@@ -22,16 +23,8 @@ from twelve_env.solver import solve as solve_twelve
 
 
 def late_position(game, small, seed):
-    """Play ``game`` at random until ``small(game)`` and the seat to act has a choice, never past
-    its end."""
-    rng = random.Random(seed)
-    while not (small(game) and len(game.legal_actions()) > 1):
-        after = game.clone()
-        after.apply(rng.choice(game.legal_actions()))
-        if after.is_terminal():
-            break
-        game = after
-    return game
+    """``game`` played at random until ``small(game)`` and the seat to act has a choice."""
+    return random_position(lambda _: game, lambda g: small(g) and len(g.legal_actions()) > 1, seed)
 
 
 def sniff_twin(game: sniff_env.Game, seed: int) -> sniff_env.Game:
