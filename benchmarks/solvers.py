@@ -75,7 +75,7 @@ def figures(quick: bool) -> dict[str, float]:
     for n, count in SNIFF_DEALS.items():
         for key, value in _solve_all(solve_sniff, _positions("sniff", n, count // scale), budget).items():
             out[f"solver.sniff{n}.{key}"] = value
-    deals = 20 // (scale // 2 or 1)
+    deals = 4 if quick else 20
     out["solver.twelve2.solved_share"] = _solve_all(solve_twelve, _positions("twelve", 2, deals), budget // 10)[
         "solved_share"
     ]

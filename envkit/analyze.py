@@ -77,10 +77,7 @@ def seat_agents(record: dict[str, Any], num_players: int) -> list[str]:
     """The agent of every seat, as the record names it."""
     named = record.get("agents") or {}
     human = record.get("human_seat")
-    return [
-        "human" if seat == human else str(named.get(str(seat), named.get(seat, f"seat {seat}")))
-        for seat in range(num_players)
-    ]
+    return ["human" if seat == human else str(named.get(str(seat), f"seat {seat}")) for seat in range(num_players)]
 
 
 def par_of(game: KernelGame, solve: Solve, max_nodes: int) -> int | None:
@@ -157,7 +154,17 @@ def analyze(
                     position, action, solve, worlds, max_nodes, seed * 1_000_003 + len(decisions) * 997
                 )
                 decisions.append(
-                    Decision(r, move, seat, agents[seat], action, best, hindsight, expected, str(position))
+                    Decision(
+                        r,
+                        move,
+                        seat,
+                        agents[seat],
+                        action,
+                        best,
+                        hindsight,
+                        expected,
+                        str(position) if hindsight else "",
+                    )
                 )
                 bar.update(1)
             if partial:

@@ -85,7 +85,7 @@ class SniffSolverHooks(GameHooks):
     @staticmethod
     @nb.njit(cache=True)
     def bound(s, params):
-        return _points_left(s, params) * (params[K.P_PLAYERS] - 1 if params[K.P_PLAYERS] == 3 else 1)
+        return _points_left(s, params)  # every credit goes to one side, every deduction to one seat
 
     @staticmethod
     @nb.njit(cache=True)

@@ -71,11 +71,11 @@ class TwelveSolverHooks(GameHooks):
     @nb.njit(cache=True)
     def bound(s, params):
         """Every card still in a hand, the stock or the pile moves a score at most three times
-        (drawn, played, captured), for the root or against it."""
+        (drawn, played, captured), and moves one seat's score each time."""
         cards = s[K.STOCK_LEN] - s[K.STOCK_HEAD] + s[K.PILE_LEN]
         for seat in range(params[K.P_PLAYERS]):
             cards += K.hand_size(s, seat)
-        return 3 * cards * (params[K.P_PLAYERS] - 1)
+        return 3 * cards
 
     @staticmethod
     @nb.njit(cache=True)
