@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 from benchmarks import aec, anchors, ours, solvers, startup
-from envkit.interrupt import EXIT_INTERRUPTED, StopRequest
-from envkit.optional import MissingExtraError, pyplot
+from sniff_twelve.core.optional import MissingExtraError, pyplot
+from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED, StopRequest
 
 # (figure, what it is compared with) → name of the ratio
 RATIOS = {

@@ -3,7 +3,7 @@
 Round robins of random < greedy < heuristic < ismcts on duplicate deals for 2-player Sniff,
 4-player partnership Sniff and 2-player "12" (Sniff also with ``ppo``, the shipped self-play
 checkpoints); prints each table (score ± 95% CI, Elo, and per match-up the deal's share of the
-outcome variance: luck against skill, ``envkit.arena.luck_skill``) and writes
+outcome variance: luck against skill, ``sniff_twelve.tools.arena.luck_skill``) and writes
 ``benchmarks/results/ladder.json``.
 """
 
@@ -14,9 +14,9 @@ import json
 import os
 from pathlib import Path
 
-from envkit import arena, report
-from envkit.interrupt import EXIT_INTERRUPTED, StopRequest
 from sniff_env.agents import arena_table as sniff_table
+from sniff_twelve.tools import arena, report
+from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED, StopRequest
 from twelve_env.agents import arena_table as twelve_table
 
 LADDER = ["random", "greedy", "heuristic", "ismcts"]

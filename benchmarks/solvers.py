@@ -1,4 +1,4 @@
-"""The perfect-information solvers (``envkit.solver``): time and nodes to solve whole deals.
+"""The perfect-information solvers (``sniff_twelve.search.solver``): time and nodes to solve whole deals.
 
 Every figure solves fresh deals from their first position (every legal action valued, as
 ``analyze`` and ``pimc`` need), one core, the table warm:

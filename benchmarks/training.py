@@ -22,11 +22,11 @@ import sys
 import time
 from pathlib import Path
 
-from envkit import arena
-from envkit.interrupt import EXIT_INTERRUPTED, StopRequest
-from envkit.optional import MissingExtraError, optional_import, pyplot
-from envkit.policy import MlpPolicy
 from sniff_env.agents import arena_table
+from sniff_twelve.batch.mlp import MlpPolicy
+from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
+from sniff_twelve.tools import arena
+from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED, StopRequest
 
 ROOT = Path(__file__).resolve().parents[1]
 EVAL_SEED = 30_000

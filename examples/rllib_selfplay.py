@@ -6,14 +6,14 @@
 
 Every seat maps to the one module ``"main"`` (parameter sharing: the policy plays itself; the
 observations are seat-relative, and partners in 4-player Sniff share their side's reward). The
-module is RLlib's ``ActionMaskingTorchRLModule``; ``envkit.rllib.RllibEnv`` gives it what it
+module is RLlib's ``ActionMaskingTorchRLModule``; ``sniff_twelve.envs.rllib.RllibEnv`` gives it what it
 expects (an ``"observations"`` key and a float mask).
 
 ``--address`` connects to a running Ray cluster (``auto``, or ``ray://head:10001``) instead of
 starting Ray on this machine; ``--env-runners`` then spreads sampling over the cluster. The cluster's
 Python environment needs this package installed on every node.
 
-The environment is named by its registered name (``import envkit.rllib`` registers ``"sniff"`` and
+The environment is named by its registered name (``import sniff_twelve.envs.rllib`` registers ``"sniff"`` and
 ``"twelve"``) and passes RLlib's default environment check (random unmasked actions end the
 episode with −1 for the actor, PettingZoo's illegal-move convention). Ray is quiet unless
 ``--verbose``: the driver's Ray and RLlib loggers report only errors (set before RLlib is
@@ -25,7 +25,7 @@ Ray's ``core_worker.cc`` error about restarting actors whose arguments live in t
 on a cluster, ``--address``, RLlib's restarts stay on). ``--help`` does not load Ray at all.
 
 At the end the script saves the RLlib checkpoint to ``--out/checkpoint``, exports the trained
-policy to ``--out/policy.npz`` (``envkit.policy`` format: play it with the agent spec
+policy to ``--out/policy.npz`` (``sniff_twelve.agents.policy`` format: play it with the agent spec
 ``ppo:PATH`` in the arena, the ladder or ``play``) and scores it against ``--eval-against`` in the
 arena on duplicate deals.
 
@@ -44,9 +44,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from envkit import GAMES, arena, game_package
-from envkit.interrupt import EXIT_INTERRUPTED, StopRequest
-from envkit.policy import MlpPolicy
+from sniff_twelve.batch.mlp import MlpPolicy
+from sniff_twelve.core.games import GAMES, game_package
+from sniff_twelve.tools import arena
+from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED, StopRequest
 
 if TYPE_CHECKING:  # Ray is imported only when training starts: --help and a bad argument never load it
     from ray.rllib.algorithms.ppo import PPOConfig
@@ -60,7 +61,7 @@ def import_ray(verbose: bool = False):
     if not verbose:
         logging.getLogger("ray").setLevel(logging.ERROR)
         logging.getLogger("ray.rllib").setLevel(logging.ERROR)  # Ray gives RLlib's logger a level of its own
-    import envkit.rllib  # noqa: F401  (registers the envs "sniff" and "twelve")
+    import sniff_twelve.envs.rllib  # noqa: F401  (registers the envs "sniff" and "twelve")
 
     return ray
 
@@ -82,7 +83,7 @@ def build_config(args: argparse.Namespace) -> PPOConfig:
 
     return (
         PPOConfig()
-        .environment(args.game, env_config=env_config(args))  # the name envkit.rllib registered
+        .environment(args.game, env_config=env_config(args))  # the name sniff_twelve.envs.rllib registered
         .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_runner)
         # on one machine a dead env runner is a bug to see; a cluster keeps RLlib's restarts
         .fault_tolerance(restart_failed_env_runners=bool(args.address))
@@ -108,7 +109,7 @@ def build_config(args: argparse.Namespace) -> PPOConfig:
 
 
 def export_policy(module, meta: dict) -> MlpPolicy:
-    """The trained module's actor (encoder MLP + policy head, ReLU) as an ``envkit.policy`` checkpoint."""
+    """The trained module's actor (encoder MLP + policy head, ReLU) as an ``sniff_twelve.agents.policy`` checkpoint."""
     state = {k: v.detach().cpu().numpy() for k, v in module.state_dict().items()}
     weights, i = {}, 0
     while f"encoder.actor_encoder.net.mlp.{2 * i}.weight" in state:
@@ -145,7 +146,7 @@ def main(argv: list[str] | None = None) -> dict:
     args = build_parser().parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     ray = import_ray(args.verbose)
-    from envkit.rllib import RllibEnv
+    from sniff_twelve.envs.rllib import RllibEnv
 
     quiet = {} if args.verbose else {"log_to_driver": False, "logging_level": logging.ERROR}
     if args.address:

@@ -6,13 +6,13 @@
 
 Needs the ``train`` extra (``pip install -e ".[train]"``; ``torch==2.13.0`` is the CPU build on
 these machines). The learner holds seat 0 of a 2-player table; the opponents are built-in agents.
-By default it trains on ``--envs`` games of ``vector_env`` at once (``envkit.sb3.SB3VecEnv``:
+By default it trains on ``--envs`` games of ``vector_env`` at once (``sniff_twelve.envs.sb3.SB3VecEnv``:
 the opponents play inside compiled code, ``MaskablePPO`` sees a plain sb3 ``VecEnv``), with the
 action features appended to the observation (``--no-features`` to leave them out); ``--env
 single`` uses the single-seat gymnasium env instead. Every ``--eval-every`` steps the policy's
 win rate is measured on fresh games; at the end it is evaluated with sb3-contrib's maskable
 ``evaluate_policy`` and in our arena (full matches on duplicate deals: the actor is exported to
-``policy.npz``, an ``envkit.policy`` checkpoint that plays as ``ppo:PATH``), and the model,
+``policy.npz``, an ``sniff_twelve.agents.policy`` checkpoint that plays as ``ppo:PATH``), and the model,
 ``summary.json`` and a learning-curve PNG (win rate against timesteps) are saved.
 """
 
@@ -32,11 +32,12 @@ from sb3_contrib.common.maskable.evaluation import evaluate_policy
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
 
-from envkit import arena, game_package
-from envkit.interrupt import EXIT_INTERRUPTED, StopRequest
-from envkit.optional import MissingExtraError, pyplot
-from envkit.policy import MlpPolicy
-from envkit.sb3 import SB3VecEnv
+from sniff_twelve.batch.mlp import MlpPolicy
+from sniff_twelve.core.games import game_package
+from sniff_twelve.core.optional import MissingExtraError, pyplot
+from sniff_twelve.envs.sb3 import SB3VecEnv
+from sniff_twelve.tools import arena
+from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED, StopRequest
 
 
 def game_options(game: str) -> dict:
@@ -61,7 +62,7 @@ def make_vec_env(game: str, opponent: str, envs: int, seed: int, features: bool)
 
 
 def export_policy(model: MaskablePPO, game: str, features: bool) -> MlpPolicy:
-    """The model's actor (ReLU MLP + action head) as an ``envkit.policy`` checkpoint; with
+    """The model's actor (ReLU MLP + action head) as an ``sniff_twelve.agents.policy`` checkpoint; with
     ``features`` it reads the action features as input (``meta["input_features"]``)."""
     layers = [m for m in model.policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
     weights = {}
@@ -101,7 +102,7 @@ def win_rate(model: MaskablePPO, game: str, opponent: str, games: int, seed: int
 
 class Budget(BaseCallback):
     """Measures the win rate every ``every`` steps for the learning curve, and stops the training
-    after ``seconds`` of it or when ``stop`` (an ``envkit.interrupt.StopRequest``) says so."""
+    after ``seconds`` of it or when ``stop`` (an ``sniff_twelve.tools.interrupt.StopRequest``) says so."""
 
     def __init__(self, args: argparse.Namespace, features: bool, stop: StopRequest) -> None:
         super().__init__()
@@ -186,7 +187,7 @@ def main(argv: list[str] | None = None) -> dict:
             n_epochs=4,
             verbose=0,
             device="cpu",
-            # ReLU, so that the actor exports to an envkit.policy checkpoint for the arena
+            # ReLU, so that the actor exports to an sniff_twelve.agents.policy checkpoint for the arena
             policy_kwargs={"activation_fn": torch.nn.ReLU, "net_arch": {"pi": [128, 128], "vf": [128, 128]}},
         )
     with StopRequest() as stop:  # Ctrl-C / SIGTERM: stop at the next step, save the model, say how to resume

@@ -29,7 +29,7 @@ How it learns:
 - **Evaluation.** Every ``--eval-every`` updates the policy plays ``greedy`` and ``heuristic`` in the
   arena on duplicate deals; the best checkpoint by mean score is kept as ``best.npz``.
 
-Writes to ``--out``: ``latest.npz`` and ``best.npz`` (NumPy checkpoints, ``envkit.policy``; play
+Writes to ``--out``: ``latest.npz`` and ``best.npz`` (NumPy checkpoints, ``sniff_twelve.agents.policy``; play
 them with the agent spec ``ppo:PATH``), ``final.npz`` (whichever of the two wins a larger arena on
 fresh deals), ``trainer.pt`` (network, optimizer and pool, for ``--resume``), ``log.json``
 (evaluations, throughput) and ``learning_curve.png``. ``--ship`` copies ``final.npz`` to the
@@ -60,10 +60,11 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
-from envkit import GAMES, arena, game_package
-from envkit.interrupt import EXIT_INTERRUPTED, StopRequest
-from envkit.optional import MissingExtraError, pyplot
-from envkit.policy import MlpPolicy
+from sniff_twelve.batch.mlp import MlpPolicy
+from sniff_twelve.core.games import GAMES, game_package
+from sniff_twelve.core.optional import MissingExtraError, pyplot
+from sniff_twelve.tools import arena
+from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED, StopRequest
 
 REWARD_SCALE = {"sniff": 0.05, "twelve": 0.1}  # points (multiples of 5) / cards → returns of order 1
 

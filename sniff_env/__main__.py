@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envkit import crossplay
-from envkit.cli import build_parser, play_random, run_analyze, run_arena, run_replay, run_serve
-from envkit.play import GameUI, run_play
 from sniff_env import kernels as K
 from sniff_env.agents import arena_table, make_agent
 from sniff_env.game import Game
 from sniff_env.render import render_text
 from sniff_env.tiles import ARM_NAMES, DRAW, action_name, decode_action
+from sniff_twelve.core.spec import GameUI
+from sniff_twelve.tools import crossplay
+from sniff_twelve.tools.cli import build_parser, play_random, run_analyze, run_arena, run_replay, run_serve
+from sniff_twelve.tools.play import run_play
 
 
 def narrate(before: Game, after: Game, seat: int, action: int) -> str:
@@ -32,7 +33,7 @@ def narrate(before: Game, after: Game, seat: int, action: int) -> str:
     return line
 
 
-# --- play: the Sniff-specific parts of the screen (envkit.play runs the loop) ------------------
+# --- play: the Sniff-specific parts of the screen (sniff_twelve.tools.play runs the loop) ------------------
 
 
 def _who(seat: int, human: int) -> str:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from envkit.agents import Agent, KernelPolicyAgent, PimcAgent, RandomAgent, SearchAgent, build_agent
-from envkit.arena import Table
-from envkit.policy import PolicyAgent
 from sniff_env import search, solver
 from sniff_env.game import Game
+from sniff_twelve.agents.builtin import KernelPolicyAgent, PimcAgent, RandomAgent, SearchAgent, build_agent
+from sniff_twelve.agents.policy import PolicyAgent
+from sniff_twelve.core.agent import Agent
+from sniff_twelve.tools.arena import Table
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
 

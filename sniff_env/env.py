@@ -50,15 +50,16 @@ from typing import Any
 
 import numpy as np
 
-from envkit.aec import ClassicWrapper, EnvKernels, KernelAECEnv, wrap
-from envkit.options import check_choice
-from envkit.single_agent import SingleAgentEnv, seat_agents
 from sniff_env import kernels as K
 from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
 from sniff_env.observation import OBS_SIZE, STATE_SIZE, write_observation, write_state
 from sniff_env.render import render_text
 from sniff_env.rewards import REWARD_MODES, SNAPSHOT_SIZE, snapshot, write_rewards
 from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS
+from sniff_twelve.core.options import check_choice
+from sniff_twelve.core.spec import EnvKernels
+from sniff_twelve.envs.aec import ClassicWrapper, KernelAECEnv, wrap
+from sniff_twelve.envs.single_agent import SingleAgentEnv, seat_agents
 
 
 def check_modes(episode: str, reward: str | None, forced: str) -> tuple[str, int, str]:
@@ -151,7 +152,7 @@ class raw_env(KernelAECEnv):
 
 def env(**kwargs: Any) -> ClassicWrapper:
     """``raw_env`` with PettingZoo's classic-game wrapper semantics (order enforcement, action-id
-    checks, −1 for an illegal move), fused into one fast layer (``envkit.aec.ClassicWrapper``)."""
+    checks, −1 for an illegal move), fused into one fast layer (``sniff_twelve.envs.aec.ClassicWrapper``)."""
     return wrap(raw_env(**kwargs))
 
 

@@ -14,8 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from envkit.game import KernelGame, KernelRules
-from envkit.options import (
+from sniff_env import kernels as K
+from sniff_env.observation import OBS_SIZE, write_observation
+from sniff_env.search import ACTION_FEATURES, action_features
+from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, TILES, action_name, tile_index
+from sniff_env.view import resample, write_view
+from sniff_twelve.core.game import KernelGame, KernelRules
+from sniff_twelve.core.options import (
     MAX_LIMIT,
     check_choice,
     check_deal_hands,
@@ -25,12 +30,7 @@ from envkit.options import (
     check_optional_limit,
     check_sequence,
 )
-from envkit.rng import stream_state
-from sniff_env import kernels as K
-from sniff_env.observation import OBS_SIZE, write_observation
-from sniff_env.search import ACTION_FEATURES, action_features
-from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, TILES, action_name, tile_index
-from sniff_env.view import resample, write_view
+from sniff_twelve.core.rng import stream_state
 
 RULES = KernelRules(
     num_actions=NUM_ACTIONS,
@@ -329,7 +329,7 @@ class Game(KernelGame):
         slots = self._state[K.LAST_SCORED : K.LAST_SCORED + 4].tolist()
         return [(TILES[v // 64], v % 64) for v in slots if v >= 0]
 
-    # --- records (envkit.records) -------------------------------------------------------------
+    # --- records (sniff_twelve.core.records) -------------------------------------------------------------
     def record_options(self) -> dict[str, Any]:
         p = self._params
         return {

@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image, ImageDraw
 
-from envkit import image as ei
 from sniff_env import kernels as K
 from sniff_env.render import _chains
 from sniff_env.tiles import DRAW, NUM_ARMS, PASS, TILES
+from sniff_twelve.tools import image as ei
 
 if TYPE_CHECKING:
     from sniff_env.game import Game

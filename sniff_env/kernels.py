@@ -36,8 +36,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envkit.rng import below, shuffle
 from sniff_env.tiles import DRAW, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
+from sniff_twelve.core.rng import below, shuffle
 
 # --- options row -------------------------------------------------------------------------------
 P_PLAYERS, P_TARGET, P_MAX_HANDS, P_MAX_STEPS, P_HAND_EPISODE, P_ALL_FIVES, P_UNDRAWN = range(7)

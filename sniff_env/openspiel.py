@@ -39,15 +39,15 @@ from typing import Any
 
 import pyspiel
 
-from envkit.openspiel import HIDDEN, MAX_INT, Adapter, Deal, KernelSpielGame, make_game_type
-from envkit.options import check_int
-from envkit.view import SeatView
 from sniff_env import kernels as K
 from sniff_env.env import ENV_KERNELS
 from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
 from sniff_env.observation import OBS_FIELDS, OBS_SIZE
 from sniff_env.rewards import REWARD_MODES
 from sniff_env.tiles import NUM_ACTIONS, NUM_TILES, TILES, action_name
+from sniff_twelve.core.options import check_int
+from sniff_twelve.core.view import SeatView
+from sniff_twelve.envs.openspiel import HIDDEN, MAX_INT, Adapter, Deal, KernelSpielGame, make_game_type
 
 PARAMETERS: dict[str, Any] = {
     "players": 4,

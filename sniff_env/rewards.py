@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numba as nb
 
-from envkit.rewards import LIVE, TERMINATED, TRUNCATED
 from sniff_env import kernels as K
+from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
 
 POINTS, WIN = 0, 1
 REWARD_MODES = {"points": POINTS, "win": WIN}

@@ -11,10 +11,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envkit.rng import below, pick_legal
 from sniff_env import kernels as K
 from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
 from sniff_env.view import SEARCH_RNG, determinize, unseen_tiles
+from sniff_twelve.core.rng import below, pick_legal
 
 
 @nb.njit(cache=True)

@@ -1,4 +1,4 @@
-"""Exact perfect-information solver for a Sniff hand (``envkit.solver``): alpha-beta with a
+"""Exact perfect-information solver for a Sniff hand (``sniff_twelve.search.solver``): alpha-beta with a
 transposition table over the rules' own state row.
 
 The value of a position is what the seat to act's side gains minus what the other side gains
@@ -21,12 +21,12 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envkit.hooks import GameHooks
-from envkit.solver import Solution, checked_game, fold, solve_game, workspace
 from sniff_env import kernels as K
 from sniff_env.game import Game
 from sniff_env.tiles import NUM_ACTIONS
 from sniff_env.view import resample
+from sniff_twelve.core.hooks import GameHooks
+from sniff_twelve.search.solver import Solution, checked_game, fold, solve_game, workspace
 
 MAX_CREDIT = 35  # S17: four scored ends count at most 12 + 10 + 8 + 6 (three end doubles and a 6)
 
@@ -44,7 +44,7 @@ def _points_left(s, params):
 
 
 class SniffSolverHooks(GameHooks):
-    """Sniff's rules for the shared search (``envkit.solver``)."""
+    """Sniff's rules for the shared search (``sniff_twelve.search.solver``)."""
 
     CUR, STATE_SIZE, MAX_ACTIONS = K.CUR, K.STATE_SIZE, NUM_ACTIONS
     MAX_CHILDREN = 28  # four free spots, seven tiles carry each pip (S9)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envkit.options import ArgumentTypeError, check_int
+from sniff_twelve.core.options import ArgumentTypeError, check_int
 
 NUM_TILES = 28
 NUM_ARMS = 4

@@ -16,20 +16,20 @@ import functools
 import numba as nb
 import numpy as np
 
-from envkit import vector
-from envkit.hooks import GameHooks
-from envkit.options import check_int
-from envkit.vector import KernelVectorGame, VectorKernels
 from sniff_env import kernels as K
 from sniff_env import observation, rewards, search, view
 from sniff_env.env import ENV_KERNELS, check_modes
 from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
 from sniff_env.observation import OBS_SIZE
 from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS
+from sniff_twelve.batch import vector
+from sniff_twelve.batch.vector import KernelVectorGame, VectorKernels
+from sniff_twelve.core.hooks import GameHooks
+from sniff_twelve.core.options import check_int
 
 
 class SniffHooks(GameHooks):
-    """Sniff's kernels for the compiled drivers both games share (``envkit.hooks``)."""
+    """Sniff's kernels for the compiled drivers both games share (``sniff_twelve.core.hooks``)."""
 
     RNG, STATUS, CUR, LIVE = K.RNG, K.STATUS, K.CUR, K.LIVE
     MAX_ACTIONS, MAX_OBS = NUM_ACTIONS, OBS_SIZE
@@ -117,7 +117,7 @@ class VectorGame(KernelVectorGame):
 def random_playouts(states, params, steps_per_game):
     """Play ``steps_per_game`` uniformly random legal actions (DRAW and PASS included) in every
     row, starting new matches as they end; returns the number of matches finished
-    (``envkit.vector.random_playouts``: reproducible per seed, the pure engine throughput)."""
+    (``sniff_twelve.batch.vector.random_playouts``: reproducible per seed, the pure engine throughput)."""
     return vector.random_playouts(HOOKS, states, params, steps_per_game)
 
 
@@ -133,7 +133,7 @@ def vector_env(
     **options,
 ):
     """``num_envs`` Sniff matches with one learning ``seat`` each, as a ``gymnasium.vector.VectorEnv``
-    (``envkit.vector_env.KernelVectorEnv``; autoreset ``SAME_STEP``, final observation in
+    (``sniff_twelve.envs.vector_env.KernelVectorEnv``; autoreset ``SAME_STEP``, final observation in
     ``infos["final_obs"]``). The other seats — ``opponents`` (one spec for all or one per opponent
     seat) and, with 4 players, the ``partner`` opposite — are played compiled: ``greedy``,
     ``heuristic``, ``random``, ``ppo`` (the shipped checkpoint), ``ppo:PATH`` or an ``MlpPolicy`` (a
@@ -148,8 +148,9 @@ def vector_env(
     >>> obs.shape, venv.action_masks().shape
     ((64, 135), (64, 114))
     """
-    from envkit.vector_env import KernelVectorEnv, seat_codes
     from sniff_env.agents import make_agent
+    from sniff_twelve.batch.learner import seat_codes
+    from sniff_twelve.envs.vector_env import KernelVectorEnv
 
     num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
     episode = options.pop("episode", "match")

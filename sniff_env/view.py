@@ -1,4 +1,4 @@
-"""The Sniff seat view (``envkit.view``): what one seat may know, as a compiled row.
+"""The Sniff seat view (``sniff_twelve.core.view``): what one seat may know, as a compiled row.
 
 ``write_view`` copies the state row and replaces what the seat cannot see — the other hands and
 the boneyard — by a canonical deal of the same tiles (ascending tile index: the other hands in
@@ -13,9 +13,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envkit.rng import below, shuffle
 from sniff_env import kernels as K
 from sniff_env.tiles import NUM_TILES, TILE_HIGH, TILE_LOW
+from sniff_twelve.core.rng import below, shuffle
 
 SEARCH_RNG = 0  # a determinization draws from a 2-word stream, like the games'
 

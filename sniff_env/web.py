@@ -1,4 +1,4 @@
-"""American Sniff in the browser (``python -m sniff_env serve``, ``envkit.web``): the table as SVG
+"""American Sniff in the browser (``python -m sniff_env serve``, ``sniff_twelve.web``): the table as SVG
 from one seat's place, and the legal moves as clicks — a tile of the hand, then a free spot.
 
 The layout is ``sniff_env.image.table_layout``'s (the main line west–east, the Sniff's side arms
@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envkit.web import svg
-from envkit.web.spec import Move, Option, WebGame
 from sniff_env import kernels as K
 from sniff_env.__main__ import PLAY_UI
 from sniff_env.agents import AGENTS, make_agent
 from sniff_env.game import SETTLEMENTS, Game
 from sniff_env.image import PIPS, table_layout
 from sniff_env.tiles import ARM_NAMES, decode_action
+from sniff_twelve.web import svg
+from sniff_twelve.web.table import Move, Option, WebGame
 
 WIDTH = 1200
 HEADER = 84

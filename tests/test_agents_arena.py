@@ -8,8 +8,8 @@ import pytest
 
 import sniff_env.agents as sniff_agents
 import twelve_env.agents as twelve_agents
-from envkit.arena import bradley_terry, run, schedule
 from sniff_env import Game as SniffGame
+from sniff_twelve.tools.arena import bradley_terry, run, schedule
 from twelve_env import Game as TwelveGame
 
 AGENT_SPECS = ["random", "greedy", "heuristic", "ismcts:4"]

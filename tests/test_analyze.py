@@ -15,9 +15,9 @@ from test_interrupts import interrupt_when
 
 import sniff_env
 import twelve_env
-from envkit import analyze
 from sniff_env.solver import solve
 from sniff_env.tiles import tile_index
+from sniff_twelve.tools import analyze
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYS = {"decisions", "hindsight_loss", "hindsight_loss_ci95", "expected_loss", "expected_loss_ci95", "optimal_share"}

@@ -18,8 +18,8 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 import sniff_env
 import twelve_env
-from envkit.aec import ClassicWrapper
-from envkit.options import ArgumentTypeError
+from sniff_twelve.core.options import ArgumentTypeError
+from sniff_twelve.envs.aec import ClassicWrapper
 
 TABLES = [
     (sniff_env, {"num_players": 2}),

@@ -1,4 +1,4 @@
-"""Cross-play of partners (``envkit.crossplay``, ``python -m sniff_env crossplay``): the schedule
+"""Cross-play of partners (``sniff_twelve.tools.crossplay``, ``python -m sniff_env crossplay``): the schedule
 seats every ordered pair on the same duplicate deals, the matrix and the gap are what they claim,
 bad arguments fail in one line before any game, and an interrupted run keeps what it played."""
 
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from envkit import crossplay
 from sniff_env.__main__ import main
 from sniff_env.agents import arena_table
+from sniff_twelve.tools import crossplay
 from twelve_env.agents import arena_table as twelve_table
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,7 +1,7 @@
 """Declared dependencies are tested, not assumed: every example and command imports only what the
 extra the README names for it provides (the core dependencies plus that extra, and what those
 require in turn). Imports that are optional — inside ``try`` … ``except ImportError`` or through
-``envkit.optional`` — are exempt: they degrade with a one-line message instead."""
+``sniff_twelve.core.optional`` — are exempt: they degrade with a one-line message instead."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parent.parent
-FIRST_PARTY = {"envkit", "sniff_env", "twelve_env", "benchmarks"}
+FIRST_PARTY = {"sniff_twelve", "sniff_env", "twelve_env", "benchmarks"}
 # entry point → the extra the README tells users to install for it (None: the core install)
 ENTRY_POINTS = {
     "sniff_env/__main__.py": None,
@@ -26,13 +26,13 @@ ENTRY_POINTS = {
     "examples/selfplay_ppo.py": "train",
     "examples/sb3_maskable_ppo.py": "train",
     "examples/rllib_selfplay.py": "rllib",
-    "envkit/rllib.py": "rllib",
-    "envkit/sb3.py": "train",
+    "sniff_twelve/envs/rllib.py": "rllib",
+    "sniff_twelve/envs/sb3.py": "train",
     "benchmarks/__main__.py": "bench",
     "benchmarks/training.py": "train",
     "sniff_env/openspiel.py": "bench",
     "twelve_env/openspiel.py": "bench",
-    "envkit/web/server.py": "web",
+    "sniff_twelve/web/server.py": "web",
 }
 OPTIONAL_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "MissingExtraError"}
 
@@ -137,11 +137,13 @@ def test_the_checker_sees_a_missing_extra():
     """The analysis itself: the training example needs torch, which the core install lacks."""
     assert "torch" in required_modules(ROOT / "examples/selfplay_ppo.py")
     assert "torch" not in provided_distributions(None) and "torch" in provided_distributions("train")
-    assert "matplotlib" not in required_modules(ROOT / "envkit/report.py"), "plots go through envkit.optional"
+    assert "matplotlib" not in required_modules(ROOT / "sniff_twelve/tools/report.py"), (
+        "plots go through sniff_twelve.core.optional"
+    )
 
 
 def test_a_missing_optional_piece_is_one_line_saying_what_to_install():
-    from envkit.optional import MissingExtraError, optional_import
+    from sniff_twelve.core.optional import MissingExtraError, optional_import
 
     with pytest.raises(MissingExtraError) as error:
         optional_import("no_such_plotting_library.pyplot", "bench", "arena --plot")

@@ -1,4 +1,4 @@
-"""The Pillow pictures of both tables (``sniff_env.image``, ``twelve_env.image``, ``envkit.image``)."""
+"""The Pillow pictures of both tables (``sniff_env.image``, ``twelve_env.image``, ``sniff_twelve.tools.image``)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from PIL import Image
 
 import sniff_env
 import twelve_env
-from envkit import image as ei
 from sniff_env import image as sniff_image
 from sniff_env.tiles import encode_action
+from sniff_twelve.tools import image as ei
 from twelve_env import image as twelve_image
 
 MAX_SIDE = 2000

@@ -1,5 +1,5 @@
 """Long runs keep their work: a real SIGTERM (what a scheduler or ``kill`` sends; Ctrl-C's SIGINT
-takes the same path, ``envkit.interrupt``) stops the arena, self-play PPO and sb3-contrib training
+takes the same path, ``sniff_twelve.tools.interrupt``) stops the arena, self-play PPO and sb3-contrib training
 at their next safe point; what they have is written, they exit with 130 and say how to go on."""
 
 from __future__ import annotations

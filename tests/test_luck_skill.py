@@ -1,4 +1,4 @@
-"""The arena's luck/skill decomposition (``envkit.arena.luck_skill``): how much of a match-up's
+"""The arena's luck/skill decomposition (``sniff_twelve.tools.arena.luck_skill``): how much of a match-up's
 outcome variance the deal explains. Expected values are worked out by hand in each test."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from envkit.arena import Slot, luck_skill, play_tasks, run, schedule, summarize
-from envkit.report import arena_table
 from sniff_env.agents import arena_table as sniff_table
+from sniff_twelve.tools.arena import Slot, luck_skill, play_tasks, run, schedule, summarize
+from sniff_twelve.tools.report import arena_table
 from twelve_env.agents import arena_table as twelve_table
 
 

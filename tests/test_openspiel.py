@@ -1,5 +1,5 @@
 """The OpenSpiel games ``python_sniff`` and ``python_twelve`` (``sniff_env.openspiel``,
-``twelve_env.openspiel``, ``envkit.openspiel``).
+``twelve_env.openspiel``, ``sniff_twelve.envs.openspiel``).
 
 OpenSpiel's own checks (``random_sim_test`` with serialisation), its python ``ISMCTSBot`` and
 ``MCTSBot`` playing whole games, resampling consistent with a seat's information, and trajectory
@@ -20,9 +20,9 @@ import sniff_env  # noqa: E402
 import sniff_env.openspiel  # noqa: E402
 import twelve_env  # noqa: E402
 import twelve_env.openspiel  # noqa: E402
-from envkit.openspiel import play_bots, seed_resampling  # noqa: E402
 from sniff_env import kernels as K  # noqa: E402
 from sniff_env.tiles import DRAW, TILES  # noqa: E402
+from sniff_twelve.envs.openspiel import play_bots, seed_resampling  # noqa: E402
 
 SNIFF_PARAMS = [
     {"players": 2, "target": 60},

@@ -12,10 +12,10 @@ from test_solver import random_position
 
 import sniff_env
 import twelve_env
-from envkit import arena
 from sniff_env import kernels as SK
 from sniff_env.agents import make_agent as sniff_agent
 from sniff_env.solver import solve as solve_sniff
+from sniff_twelve.tools import arena
 from twelve_env import kernels as TK
 from twelve_env.agents import make_agent as twelve_agent
 from twelve_env.cards import MAX_RANKS

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from envkit.play import Screen, parse_choice, play
 from sniff_env import __main__ as sniff_main
 from sniff_env.agents import make_agent as sniff_agent
 from sniff_env.game import Game as SniffGame
+from sniff_twelve.tools.play import Screen, parse_choice, play
 from twelve_env import __main__ as twelve_main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,8 +13,8 @@ import sniff_env
 import sniff_env.agents as sniff_agents
 import twelve_env
 import twelve_env.agents as twelve_agents
-from envkit.arena import run
-from envkit.policy import MlpPolicy
+from sniff_twelve.batch.mlp import MlpPolicy
+from sniff_twelve.tools.arena import run
 
 SHIPPED = sniff_agents.CHECKPOINTS
 

@@ -1,7 +1,7 @@
 """Bounds at every public entry: every bad argument raises the documented error, and the object
 it was given to is byte-identical afterwards (hypothesis fuzz plus the issue's named cases).
 
-The type rules (``envkit.options``): an integer is an ``int``, a NumPy integer or a 0-d integer
+The type rules (``sniff_twelve.core.options``): an integer is an ``int``, a NumPy integer or a 0-d integer
 array — never a bool, a float, a string, ``None`` or a list — else ``ArgumentTypeError`` (both a
 ``TypeError`` and a ``ValueError``) naming the argument; an integer out of range is a
 ``ValueError`` naming it; a flag is a ``bool``; a choice is one of its strings; a seed is ``None``
@@ -23,9 +23,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import envkit
-import envkit.options
 import sniff_env
+import sniff_twelve.core.games
+import sniff_twelve.core.options
 import twelve_env
 from sniff_env.agents import IsmctsAgent as SniffIsmcts
 from sniff_env.agents import make_agent as sniff_make_agent
@@ -38,11 +38,11 @@ from twelve_env.env import single_agent_env as twelve_single
 
 
 class _MissingArgumentTypeError(Exception):
-    """Stands in for ``envkit.options.ArgumentTypeError`` while it does not exist: nothing raises
+    """Stands in for ``sniff_twelve.core.options.ArgumentTypeError`` while it does not exist: nothing raises
     it, so every wrong-kind check fails until the library defines the real class."""
 
 
-ArgumentTypeError = getattr(envkit.options, "ArgumentTypeError", _MissingArgumentTypeError)
+ArgumentTypeError = getattr(sniff_twelve.core.options, "ArgumentTypeError", _MissingArgumentTypeError)
 
 FUZZ = settings(
     max_examples=30,
@@ -192,8 +192,8 @@ def seat_methods(game) -> dict[str, bool]:
 
 # --- the error class --------------------------------------------------------------------------------
 def test_argument_type_error_is_both_type_error_and_value_error():
-    """Bounds at every public entry: ``envkit.options.ArgumentTypeError`` subclasses both."""
-    assert ArgumentTypeError is not _MissingArgumentTypeError, "envkit.options.ArgumentTypeError is missing"
+    """Bounds at every public entry: ``sniff_twelve.core.options.ArgumentTypeError`` subclasses both."""
+    assert ArgumentTypeError is not _MissingArgumentTypeError, "sniff_twelve.core.options.ArgumentTypeError is missing"
     assert issubclass(ArgumentTypeError, TypeError) and issubclass(ArgumentTypeError, ValueError)
 
 
@@ -771,10 +771,10 @@ def test_ismcts_iterations_follow_the_integer_rule(agent_cls):
 
 
 def test_game_package_names_a_game():
-    """Bounds at every public entry: ``envkit.game_package`` takes "sniff" or "twelve"."""
-    assert envkit.game_package("sniff") is sniff_env
+    """Bounds at every public entry: ``sniff_twelve.core.games.game_package`` takes "sniff" or "twelve"."""
+    assert sniff_twelve.core.games.game_package("sniff") is sniff_env
     for bad in ("Sniff", "", "chess", 3, None):
-        raises_value("game", envkit.game_package, bad)
+        raises_value("game", sniff_twelve.core.games.game_package, bad)
 
 
 # --- VectorGame -------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import sniff_env
 import twelve_env
-from envkit.options import ArgumentTypeError
+from sniff_twelve.core.options import ArgumentTypeError
 
 GAMES = [sniff_env.Game(num_players=4, seed=1), twelve_env.Game(num_players=3, seed=1)]
 

@@ -1,4 +1,4 @@
-"""Match records (envkit.records): round trips, exact replay of every state, clean rejection."""
+"""Match records (sniff_twelve.core.records): round trips, exact replay of every state, clean rejection."""
 
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def test_an_aec_episode_can_be_recorded_and_replayed(module, options):
 
 
 def test_arena_games_carry_records_that_replay_to_their_outcome():
-    from envkit.arena import run
+    from sniff_twelve.tools.arena import run
     from twelve_env.agents import arena_table, match_outcome
 
     result = run(arena_table(2), ["random", "greedy"], deals=2, seed=1, workers=1, progress=False, records=True)

@@ -16,7 +16,9 @@ CITED = re.compile(r"(?<![\w.])([ST]\d{1,2}a?)(?![\w])")
 def test_every_cited_rule_number_is_defined_in_docs_rules():
     defined = set(re.findall(r"\*\*([ST]\d{1,2}a?)\*\*", RULES.read_text(encoding="utf-8")))
     assert {"S1", "S27", "T1", "T15", "S4a"} <= defined
-    sources = [p for d in ("sniff_env", "twelve_env", "envkit", "tests", "examples") for p in (ROOT / d).rglob("*.py")]
+    sources = [
+        p for d in ("sniff_env", "twelve_env", "sniff_twelve", "tests", "examples") for p in (ROOT / d).rglob("*.py")
+    ]
     sources.append(ROOT / "README.md")
     cited = {(m, p.name) for p in sources for m in CITED.findall(p.read_text(encoding="utf-8"))}
     missing = sorted((rule, name) for rule, name in cited if rule not in defined)

@@ -1,4 +1,4 @@
-"""Seat views (``envkit.view``): what a seat may know, as a value of its own.
+"""Seat views (``sniff_twelve.core.view``): what a seat may know, as a value of its own.
 
 Properties over random positions under every variant: the view keeps the seat's own hand and
 everything public, hides the rest (its canonical form is a fixed point), gives the same

@@ -1,4 +1,4 @@
-"""The single-agent gymnasium view (envkit.single_agent) of both games."""
+"""The single-agent gymnasium view (sniff_twelve.envs.single_agent) of both games."""
 
 from __future__ import annotations
 

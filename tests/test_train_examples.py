@@ -38,7 +38,7 @@ def test_sb3_maskable_ppo_smoke(game, env_args, tmp_path):
     assert json.loads((tmp_path / "summary.json").read_text())["timesteps"] == 256
     assert (tmp_path / "learning_curve.png").stat().st_size > 1000
     model = sb3_contrib.MaskablePPO.load(tmp_path / "model.zip", device="cpu")
-    from envkit.policy import MlpPolicy
+    from sniff_twelve.batch.mlp import MlpPolicy
 
     policy = MlpPolicy.load(tmp_path / "policy.npz")
     package = importlib.import_module(f"{game}_env")
@@ -147,9 +147,9 @@ def test_selfplay_ppo_smoke(tmp_path):
     assert len(summary["evals"]) == 2 and {"greedy", "heuristic"} <= set(summary["evals"][0])
     assert summary["final"]["chosen"] in ("latest", "best") and (tmp_path / "final.npz").exists()
     assert (tmp_path / "learning_curve.png").stat().st_size > 1000
-    from envkit.policy import MlpPolicy
     from sniff_env import Game
     from sniff_env.agents import make_agent
+    from sniff_twelve.batch.mlp import MlpPolicy
 
     policy = MlpPolicy.load(tmp_path / "latest.npz")
     assert policy.meta["env_steps"] == 1024 and policy.uses_action_features
@@ -203,8 +203,8 @@ def test_rllib_selfplay_smoke(tmp_path):
     assert summary["env_steps"] >= 256 and "vs_random" in summary
     from ray.rllib.core.rl_module.rl_module import RLModule
 
-    from envkit.policy import MlpPolicy
-    from envkit.rllib import RllibEnv
+    from sniff_twelve.batch.mlp import MlpPolicy
+    from sniff_twelve.envs.rllib import RllibEnv
 
     module = RLModule.from_checkpoint(str(tmp_path / "checkpoint/learner_group/learner/rl_module/main"))
     policy = MlpPolicy.load(tmp_path / "policy.npz")
@@ -291,7 +291,7 @@ def test_rllib_default_env_check_passes(config):
     pytest.importorskip("ray.rllib", reason="needs the rllib extra")
     from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 
-    from envkit.rllib import RllibEnv
+    from sniff_twelve.envs.rllib import RllibEnv
 
     ended = []
     for seed in range(60):
@@ -316,7 +316,7 @@ def test_rllib_unmasked_illegal_action_ends_the_episode(config):
     """PettingZoo's illegal-move convention: −1 to the actor, 0 to the others, everyone terminated
     with a final observation, the game unchanged; a value that is no action id raises instead."""
     pytest.importorskip("ray.rllib", reason="needs the rllib extra")
-    from envkit.rllib import RllibEnv
+    from sniff_twelve.envs.rllib import RllibEnv
 
     env = RllibEnv(config)
     agents = env.possible_agents
@@ -349,7 +349,7 @@ def test_rllib_unmasked_illegal_action_ends_the_episode(config):
 
 
 REGISTERED_NAMES = """
-import envkit.rllib  # registers "sniff" and "twelve"; nothing else below names our code
+import sniff_twelve.envs.rllib  # registers "sniff" and "twelve"; nothing else below names our code
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
@@ -366,7 +366,7 @@ for game in ("sniff", "twelve"):
     assert not config.disable_env_checking
     runner = MultiAgentEnvRunner(config=config)  # makes the env by name and runs RLlib's env check
     env = runner.env.envs[0].unwrapped
-    assert type(env) is envkit.rllib.RllibEnv, type(env)
+    assert type(env) is sniff_twelve.envs.rllib.RllibEnv, type(env)
     assert env.env.metadata["name"] == game + "_v0" and len(env.possible_agents) == 3
     assert sum(map(len, runner.sample(num_timesteps=60))) >= 60
     runner.stop()
@@ -383,7 +383,7 @@ print("REGISTERED OK")
 @pytest.mark.train
 def test_rllib_config_names_the_game_after_import():
     """``config.environment("sniff" | "twelve")`` resolves in RLlib's own env runner once
-    ``envkit.rllib`` is imported (a fresh interpreter, as a user's script), with the default env check."""
+    ``sniff_twelve.envs.rllib`` is imported (a fresh interpreter, as a user's script), with the default env check."""
     pytest.importorskip("ray.rllib", reason="needs the rllib extra")
     done = subprocess.run(
         [sys.executable, "-c", REGISTERED_NAMES], cwd=ROOT, capture_output=True, text=True, timeout=300

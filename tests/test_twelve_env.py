@@ -148,7 +148,7 @@ def test_reset_with_invalid_deal_raises():
 
 
 def test_unknown_reset_option_only_warns():
-    """envkit: PettingZoo's api_test passes unknown options, so they are warned about, not fatal."""
+    """sniff_twelve: PettingZoo's api_test passes unknown options, so they are warned about, not fatal."""
     e = twelve_env.raw_env(num_players=2)
     with pytest.warns(UserWarning, match="ignoring unknown reset options"):
         e.reset(seed=1, options={"colour": "red"})

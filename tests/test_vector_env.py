@@ -10,8 +10,8 @@ from gymnasium.vector import AutoresetMode
 
 import sniff_env
 import twelve_env
-from envkit.options import ArgumentTypeError
-from envkit.vector_env import KernelVectorEnv
+from sniff_twelve.core.options import ArgumentTypeError
+from sniff_twelve.envs.vector_env import KernelVectorEnv
 
 GAMES = {"sniff": sniff_env, "twelve": twelve_env}
 
@@ -197,7 +197,7 @@ def test_bad_actions_raise_and_change_nothing():
 
 
 def test_sb3_adapter_interface():
-    from envkit.sb3 import SB3VecEnv
+    from sniff_twelve.envs.sb3 import SB3VecEnv
 
     venv = SB3VecEnv(sniff_env.vector_env(4, target=20, seed=0))
     venv.seed(3)
@@ -221,7 +221,7 @@ def test_sb3_adapter_interface():
 def test_maskable_ppo_learns_on_the_adapter():
     from sb3_contrib import MaskablePPO
 
-    from envkit.sb3 import SB3VecEnv
+    from sniff_twelve.envs.sb3 import SB3VecEnv
 
     venv = SB3VecEnv(sniff_env.vector_env(16, seed=0))
     model = MaskablePPO("MlpPolicy", venv, n_steps=128, batch_size=256, n_epochs=1, seed=0, device="cpu")
@@ -252,7 +252,7 @@ def test_gymnasium_vector_wrappers_accept_it():
 def test_checkpoint_opponent_from_a_path_matches_the_policy_agent(tmp_path, input_features):
     """``ppo:PATH`` (a checkpoint without action-feature gains; with and without the action features
     as input, as ``sb3_maskable_ppo.py`` exports) picks what ``make_agent`` picks."""
-    from envkit.policy import MlpPolicy
+    from sniff_twelve.batch.mlp import MlpPolicy
     from twelve_env.agents import make_agent
 
     rng = np.random.default_rng(0)
@@ -286,7 +286,7 @@ def test_policy_objects_and_set_opponents_seat_a_frozen_snapshot(tmp_path):
     ``set_opponents`` swaps the other seats in place (a refreshed snapshot of the learner): the
     env then plays as one built with those opponents. A policy that cannot sit at the table is
     refused and the old opponents stay."""
-    from envkit.policy import MlpPolicy
+    from sniff_twelve.batch.mlp import MlpPolicy
 
     policy = MlpPolicy.load(sniff_env.agents.CHECKPOINTS / "ppo_2p.npz")
     path = tmp_path / "snapshot.npz"

@@ -1,4 +1,4 @@
-"""``serve`` (envkit.web) through Starlette's TestClient: routes, whole games, records and replays,
+"""``serve`` (sniff_twelve.web) through Starlette's TestClient: routes, whole games, records and replays,
 bad input refused without touching the game, independent sessions, determinism — and the
 information boundary over the wire: twins (games that look the same to the human seat, hidden
 tiles or cards permuted; built as in test_no_peek) get byte-identical responses while the game
@@ -22,11 +22,11 @@ from test_no_peek import sniff_deal, sniff_trajectory, sniff_twin_deal, twelve_d
 import sniff_env
 import sniff_env.agents
 import twelve_env
-from envkit.records import replay_steps
-from envkit.web.server import MAX_BODY, create_app
-from envkit.web.spec import public_game
 from sniff_env.tiles import TILES
 from sniff_env.web import WEB as SNIFF
+from sniff_twelve.core.records import replay_steps
+from sniff_twelve.web.server import MAX_BODY, create_app
+from sniff_twelve.web.table import public_game
 from twelve_env.cards import rank_name
 from twelve_env.web import WEB as TWELVE
 
@@ -323,7 +323,7 @@ def test_serve_command_needs_the_web_extra_and_good_checkpoints(monkeypatch, cap
     with pytest.raises(SystemExit, match=r"--checkpoint nope\.npz: .*nope\.npz"):
         main(["serve", "--checkpoint", "nope.npz"])
     calls = []
-    monkeypatch.setattr("envkit.web.server.serve", lambda *args: calls.append(args))
+    monkeypatch.setattr("sniff_twelve.web.server.serve", lambda *args: calls.append(args))
     assert main(["serve", "--port", "8123", "--players", "2", "--target", "90", "--records", "out"]) == 0
     spec, host, port, records, checkpoints, defaults = calls[0]
     assert (spec.name, host, port, records, checkpoints) == ("sniff", "127.0.0.1", 8123, Path("out"), [])

@@ -76,7 +76,7 @@ def shots(tmp_path) -> Path:
 @contextmanager
 def serving(spec, records: Path):
     """The app on uvicorn in a thread, on a free port of 127.0.0.1; yields its base URL."""
-    from envkit.web.server import create_app  # after the skips: it needs the web extra
+    from sniff_twelve.web.server import create_app  # after the skips: it needs the web extra
 
     server = uvicorn.Server(uvicorn.Config(create_app(spec, records), host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from envkit.cli import build_parser, play_random, run_analyze, run_arena, run_replay, run_serve
-from envkit.play import GameUI, run_play
+from sniff_twelve.core.spec import GameUI
+from sniff_twelve.tools.cli import build_parser, play_random, run_analyze, run_arena, run_replay, run_serve
+from sniff_twelve.tools.play import run_play
 from twelve_env.agents import arena_table, make_agent
 from twelve_env.cards import SIX, rank_name
 from twelve_env.game import Game
@@ -21,7 +22,7 @@ def narrate(before: Game, after: Game, seat: int, action: int) -> str:
     return f"seat {seat}: {rank_name(after.deck, action)} on {top}: {what}"
 
 
-# --- play: the "12"-specific parts of the screen (envkit.play runs the loop) ---------------------
+# --- play: the "12"-specific parts of the screen (sniff_twelve.tools.play runs the loop) ---------------------
 
 
 def _who(seat: int, human: int) -> str:

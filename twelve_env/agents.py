@@ -12,10 +12,11 @@ from pathlib import Path
 
 import numpy as np
 
-from envkit.agents import Agent, KernelPolicyAgent, PimcAgent, RandomAgent, SearchAgent, build_agent
-from envkit.arena import Table
-from envkit.policy import PolicyAgent
-from envkit.rewards import rank_rewards
+from sniff_twelve.agents.builtin import KernelPolicyAgent, PimcAgent, RandomAgent, SearchAgent, build_agent
+from sniff_twelve.agents.policy import PolicyAgent
+from sniff_twelve.core.agent import Agent
+from sniff_twelve.core.rewards import rank_rewards
+from sniff_twelve.tools.arena import Table
 from twelve_env import search, solver
 from twelve_env.game import Game
 

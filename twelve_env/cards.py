@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envkit.options import check_choice, check_int
+from sniff_twelve.core.options import check_choice, check_int
 
 DECKS = ("bridge", "numbers")
 NUM_RANKS = {"bridge": 13, "numbers": 11}

@@ -30,9 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from envkit.aec import ClassicWrapper, EnvKernels, KernelAECEnv, wrap
-from envkit.options import check_choice
-from envkit.single_agent import SingleAgentEnv, seat_agents
+from sniff_twelve.core.options import check_choice
+from sniff_twelve.core.spec import EnvKernels
+from sniff_twelve.envs.aec import ClassicWrapper, KernelAECEnv, wrap
+from sniff_twelve.envs.single_agent import SingleAgentEnv, seat_agents
 from twelve_env import kernels as K
 from twelve_env.cards import NUM_RANKS
 from twelve_env.game import Game, make_params
@@ -97,7 +98,7 @@ class raw_env(KernelAECEnv):
 
 def env(**kwargs: Any) -> ClassicWrapper:
     """``raw_env`` with PettingZoo's classic-game wrapper semantics (order enforcement, action-id
-    checks, −1 for an illegal move), fused into one fast layer (``envkit.aec.ClassicWrapper``)."""
+    checks, −1 for an illegal move), fused into one fast layer (``sniff_twelve.envs.aec.ClassicWrapper``)."""
     return wrap(raw_env(**kwargs))
 
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from envkit.game import KernelGame, KernelRules
-from envkit.options import check_deal_hands, check_flag, check_int, check_keys, check_sequence
-from envkit.rng import stream_state
+from sniff_twelve.core.game import KernelGame, KernelRules
+from sniff_twelve.core.options import check_deal_hands, check_flag, check_int, check_keys, check_sequence
+from sniff_twelve.core.rng import stream_state
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS, NUM_RANKS, check_rank, deck_code, rank_name
 from twelve_env.observation import obs_size, write_observation
@@ -196,7 +196,7 @@ class Game(KernelGame):
         """Turns left in the last round, ``None`` before it."""
         return int(self._state[K.LAST_ROUND]) if self.last_round else None
 
-    # --- records (envkit.records) -------------------------------------------------------------
+    # --- records (sniff_twelve.core.records) -------------------------------------------------------------
     def record_options(self) -> dict[str, Any]:
         return {
             "num_players": self.num_players,

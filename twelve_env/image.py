@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image, ImageDraw
 
-from envkit import image as ei
+from sniff_twelve.tools import image as ei
 from twelve_env.cards import card_value, rank_name
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envkit.rng import below, shuffle
+from sniff_twelve.core.rng import below, shuffle
 from twelve_env.cards import COPIES, MAX_RANKS, SIX, VALUES
 
 P_PLAYERS, P_DECK, P_EXTRA_TURN = range(3)

@@ -36,9 +36,9 @@ from typing import Any
 
 import pyspiel
 
-from envkit.openspiel import HIDDEN, PUBLIC, Adapter, Deal, KernelSpielGame, make_game_type
-from envkit.options import check_int
-from envkit.view import SeatView
+from sniff_twelve.core.options import check_int
+from sniff_twelve.core.view import SeatView
+from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, KernelSpielGame, make_game_type
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, NUM_RANKS, rank_name
 from twelve_env.env import env_kernels

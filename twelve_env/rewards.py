@@ -5,7 +5,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envkit.rewards import LIVE, TERMINATED, rank_rewards
+from sniff_twelve.core.rewards import LIVE, TERMINATED, rank_rewards
 from twelve_env import kernels as K
 
 SCORE, WIN = 0, 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envkit.rng import below, pick_legal
+from sniff_twelve.core.rng import below, pick_legal
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS, SIX, VALUES
 from twelve_env.view import SEARCH_RNG, determinize

@@ -1,4 +1,4 @@
-"""Exact perfect-information solver for a game of "12" (``envkit.solver``): alpha-beta with a
+"""Exact perfect-information solver for a game of "12" (``sniff_twelve.search.solver``): alpha-beta with a
 transposition table over the rules' own state row.
 
 The value of a position is the change, from the position to the end of the game (T12–T14), of
@@ -19,8 +19,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envkit.hooks import GameHooks
-from envkit.solver import Solution, checked_game, fold, solve_game, workspace
+from sniff_twelve.core.hooks import GameHooks
+from sniff_twelve.search.solver import Solution, checked_game, fold, solve_game, workspace
 from twelve_env import kernels as K
 from twelve_env.cards import MAX_RANKS
 from twelve_env.game import Game
@@ -34,7 +34,7 @@ def _score(s, seat):
 
 
 class TwelveSolverHooks(GameHooks):
-    """ "12"'s rules for the shared search (``envkit.solver``)."""
+    """ "12"'s rules for the shared search (``sniff_twelve.search.solver``)."""
 
     CUR, STATE_SIZE, MAX_ACTIONS = K.CUR, K.STATE_SIZE, MAX_RANKS
     MAX_CHILDREN = MAX_RANKS  # one action per rank held (T7)

@@ -13,10 +13,10 @@ import functools
 import numba as nb
 import numpy as np
 
-from envkit import vector
-from envkit.hooks import GameHooks
-from envkit.options import check_choice, check_int
-from envkit.vector import KernelVectorGame, VectorKernels
+from sniff_twelve.batch import vector
+from sniff_twelve.batch.vector import KernelVectorGame, VectorKernels
+from sniff_twelve.core.hooks import GameHooks
+from sniff_twelve.core.options import check_choice, check_int
 from twelve_env import kernels as K
 from twelve_env import observation, rewards, search, view
 from twelve_env.cards import MAX_RANKS, NUM_RANKS
@@ -26,7 +26,7 @@ from twelve_env.rewards import REWARD_MODES
 
 
 class TwelveHooks(GameHooks):
-    """The kernels of "12" for the compiled drivers both games share (``envkit.hooks``)."""
+    """The kernels of "12" for the compiled drivers both games share (``sniff_twelve.core.hooks``)."""
 
     RNG, STATUS, CUR, LIVE = K.RNG, K.STATUS, K.CUR, K.LIVE
     MAX_ACTIONS, MAX_OBS = MAX_RANKS, observation.obs_size(MAX_RANKS)
@@ -90,7 +90,7 @@ class VectorGame(KernelVectorGame):
 
 def random_playouts(states, params, steps_per_game):
     """Play ``steps_per_game`` uniformly random legal cards in every row, dealing new games as they
-    end; returns the number of games finished (``envkit.vector.random_playouts``: pure engine
+    end; returns the number of games finished (``sniff_twelve.batch.vector.random_playouts``: pure engine
     throughput, no observations)."""
     return vector.random_playouts(HOOKS, states, params, steps_per_game)
 
@@ -106,7 +106,7 @@ def vector_env(
     **options,
 ):
     """``num_envs`` games of "12" with one learning ``seat`` each, as a ``gymnasium.vector.VectorEnv``
-    (``envkit.vector_env.KernelVectorEnv``; autoreset ``SAME_STEP``, final observation in
+    (``sniff_twelve.envs.vector_env.KernelVectorEnv``; autoreset ``SAME_STEP``, final observation in
     ``infos["final_obs"]``). The other seats (``opponents``: one spec for all or one per opponent
     seat) are played compiled: ``greedy``, ``heuristic``, ``random``, ``ppo:PATH`` or an ``MlpPolicy``
     (a frozen snapshot of the learner; ``set_opponents`` swaps them between steps). ``reward`` and
@@ -118,7 +118,8 @@ def vector_env(
     >>> obs.shape, venv.action_masks().shape
     ((64, 69), (64, 13))
     """
-    from envkit.vector_env import KernelVectorEnv, seat_codes
+    from sniff_twelve.batch.learner import seat_codes
+    from sniff_twelve.envs.vector_env import KernelVectorEnv
     from twelve_env.agents import make_agent
 
     num_envs = check_int("num_envs", num_envs, 1, 1 << 24)

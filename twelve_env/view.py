@@ -1,4 +1,4 @@
-"""The "12" seat view (``envkit.view``): what one seat may know, as a compiled row.
+"""The "12" seat view (``sniff_twelve.core.view``): what one seat may know, as a compiled row.
 
 ``write_view`` copies the state row and replaces what the seat cannot see — the other hands and
 the stock — by a canonical deal of the same cards (ascending rank: the other hands in seat order,
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envkit.rng import shuffle
+from sniff_twelve.core.rng import shuffle
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS
 

@@ -1,4 +1,4 @@
-"""The card game "12" in the browser (``python -m twelve_env serve``, ``envkit.web``): the table
+"""The card game "12" in the browser (``python -m twelve_env serve``, ``sniff_twelve.web``): the table
 as SVG from one seat's place, and the legal moves as clicks — a card of the hand, then the pile.
 
 Seat panels show every hand's size, captured cards and score (T15); the stock is a face-down
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envkit.web import svg
-from envkit.web.spec import Move, Option, WebGame
+from sniff_twelve.web import svg
+from sniff_twelve.web.table import Move, Option, WebGame
 from twelve_env.__main__ import PLAY_UI
 from twelve_env.agents import AGENTS, make_agent
 from twelve_env.cards import DECKS, card_value, rank_name

@@ -1,0 +1,147 @@
+"""The agents that need no game knowledge, and the spec strings that name agents.
+
+An agent picks the action of the seat to act. The arena, ``play`` and the environments call
+``act(game)``; it hands the agent only that seat's view (``Game.seat_view()``, ``sniff_twelve.core.view``) and
+the built-in agents choose from it in ``choose(view)`` — what the seat cannot see never reaches
+them. Write your own agent the same way: subclass ``Agent`` and implement ``choose``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from sniff_twelve.core.agent import Agent
+from sniff_twelve.core.hooks import GameHooks
+from sniff_twelve.core.options import ArgumentTypeError, check_int
+from sniff_twelve.core.rng import stream_state
+from sniff_twelve.core.view import SeatView
+from sniff_twelve.search.solver import pimc_values, workspace
+
+
+class RandomAgent(Agent):
+    """A uniformly random legal action."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.reset(seed)
+
+    def choose(self, view: SeatView) -> int:
+        legal = view.legal_actions()
+        return legal[self.rng.randrange(len(legal))]
+
+
+class KernelPolicyAgent(Agent):
+    """An agent whose choice is one compiled function of the seat's view row: ``policy(view, params)``."""
+
+    policy: staticmethod
+
+    def choose(self, view: SeatView) -> int:
+        return int(view.run(self.policy))
+
+
+class SearchAgent(Agent):
+    """Determinized Monte-Carlo search (``search(state, params, iterations, rng, greedy_rate)``):
+    samples the hidden information consistently with what is public and scores every legal
+    action by compiled rollouts on the same samples (mostly the game's rule-of-thumb moves,
+    partly random).
+
+    Args:
+        iterations: determinizations per move (strength and time per move scale with it).
+        greedy_rate: share of rollout moves played by the rule of thumb, 0–1.
+    """
+
+    name = "ismcts"
+    spec_argument = "iterations"
+    search: staticmethod
+    default_greedy_rate = 0.8
+
+    def __init__(self, iterations: int = 64, greedy_rate: float | None = None, seed: int | None = None) -> None:
+        self.iterations = check_int("iterations", iterations, 1, 1_000_000)
+        rate = self.default_greedy_rate if greedy_rate is None else greedy_rate
+        if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
+            raise ValueError(f"greedy_rate must be a number between 0 and 1; got {rate!r}")
+        self.greedy_rate = round(rate * 1000)
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = np.array(stream_state(seed), dtype=np.int32)
+
+    def choose(self, view: SeatView) -> int:
+        return int(view.run(self.search, self.iterations, self._rng, self.greedy_rate))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(iterations={self.iterations})"
+
+
+class PimcAgent(Agent):
+    """Perfect-Information Monte Carlo (GIB's method in bridge): sample ``iterations`` worlds
+    consistent with the seat's view (``SeatView.sample``'s compiled resampler: hand sizes and known
+    voids kept), solve every legal action exactly in each world (``sniff_twelve.search.solver``), play the best
+    mean value (ties: the lowest action id). Only the view is read; the worlds are its guesses.
+
+    Args:
+        iterations: worlds per move (``pimc:K``; ``pimc`` alone = ``default_worlds``).
+        seed: the stream the worlds are drawn from.
+    """
+
+    name = "pimc"
+    spec_argument = "iterations"
+    solver_hooks: ClassVar[GameHooks]
+    default_worlds = 8
+    #: cards of the draw pile each world keeps (0: all of them, an exact solve of every world)
+    horizon = 0
+
+    def __init__(self, iterations: int | None = None, seed: int | None = None) -> None:
+        self.iterations = check_int("iterations", self.default_worlds if iterations is None else iterations, 1, 100_000)
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = np.array(stream_state(seed), dtype=np.int32)
+
+    def action_values(self, view: SeatView) -> dict[int, float]:
+        """Every legal action's mean solved value over the sampled worlds (the seat's side's
+        points minus the others', from now to the end of the hand or game)."""
+        legal = view.legal_actions()
+        hooks = self.solver_hooks
+        ws = workspace(hooks)
+        out = np.zeros(hooks.MAX_ACTIONS)
+        gen = ws.next_generation(self.iterations)
+        view.run(pimc_values, hooks, view.seat, self.iterations, self.horizon, self._rng, ws.tables, gen, out)
+        return {a: float(out[a]) for a in legal}
+
+    def choose(self, view: SeatView) -> int:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        values = self.action_values(view)
+        return max(legal, key=lambda a: (values[a], -a))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(iterations={self.iterations})"
+
+
+def build_agent(registry: dict[str, type[Agent]], spec: str, **kwargs) -> Agent:
+    """An agent from ``spec``: a registered name, optionally followed by ``:`` and the agent's
+    argument — iterations for search agents (``"ismcts:500"``, at least 1), a checkpoint path for
+    policy agents (``"ppo:runs/sniff4/best.npz"``). Unknown names raise ``ValueError`` listing the
+    registered ones."""
+    if not isinstance(spec, str):
+        raise ArgumentTypeError(f"an agent spec is a string such as 'greedy' or 'ismcts:200'; got {spec!r}")
+    name, _, arg = spec.partition(":")
+    if name not in registry:
+        raise ValueError(f"unknown agent {name!r}; built-in agents: {', '.join(registry)}")
+    cls = registry[name]
+    if arg:
+        argument = getattr(cls, "spec_argument", None)
+        if argument == "iterations":
+            if not arg.isdigit() or int(arg) < 1:
+                raise ValueError(f"agent spec {spec!r}: what follows ':' is a number of iterations, at least 1")
+            kwargs["iterations"] = int(arg)
+        elif argument is not None:
+            kwargs[argument] = arg
+        else:
+            raise ValueError(f"agent spec {spec!r}: {name!r} takes no argument after ':'")
+    return cls(**kwargs)

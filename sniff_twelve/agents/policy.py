@@ -1,0 +1,94 @@
+"""``PolicyAgent``: a trained checkpoint (``sniff_twelve.batch.mlp.MlpPolicy``) as an agent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from sniff_twelve.batch.mlp import MlpPolicy
+from sniff_twelve.core.agent import Agent
+from sniff_twelve.core.games import game_package
+from sniff_twelve.core.options import check_seed
+from sniff_twelve.core.view import SeatView
+
+
+class PolicyAgent(Agent):
+    """Plays a checkpoint: ``"ppo"`` uses the checkpoint the package ships for the table's number
+    of players, ``"ppo:PATH"`` a checkpoint of your own.
+
+    Args:
+        checkpoint: path of a ``.npz`` checkpoint; ``None`` for the shipped one.
+        sample: sample from the policy instead of playing its most likely action.
+    """
+
+    name = "ppo"
+    spec_argument = "checkpoint"
+    game_name: str = ""
+    checkpoint_dir: Path | None = None  # where the game's package ships ppo_<players>p.npz
+
+    def __init__(self, checkpoint: str | Path | None = None, sample: bool = False, seed: int | None = None) -> None:
+        self.checkpoint = checkpoint
+        self.sample = sample
+        self._policies: dict[int, MlpPolicy] = {}
+        if checkpoint is not None:
+            policy = MlpPolicy.load(checkpoint)
+            self.check_policy(policy, None)
+            self._policies[policy.meta["num_players"]] = policy
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = np.random.default_rng(check_seed(seed)) if self.sample else None
+
+    def check_policy(self, policy: MlpPolicy, num_players: int | None, name: str | None = None) -> None:
+        """``ValueError`` naming the checkpoint if it was trained for another game, table size or
+        set of action features than this agent plays."""
+        meta, where = policy.meta, name or f"checkpoint {self.checkpoint or 'shipped'}"
+        if meta["game"] != self.game_name:
+            raise ValueError(f"{where} is for {meta['game']!r}, not {self.game_name!r}")
+        if num_players is not None and meta["num_players"] != num_players:
+            raise ValueError(f"{where} is for {meta['num_players']} players, the table has {num_players}")
+        names = game_package(self.game_name).Game.rules.action_feature_names
+        gains = policy.action_feature_gains
+        wrong = {policy.input_features, 0 if gains is None else gains.size} - {0, len(names)}
+        if wrong:
+            raise ValueError(
+                f"{where} reads {min(wrong)} action features; {self.game_name} has {len(names)} ({', '.join(names)})"
+            )
+
+    @classmethod
+    def shipped(cls) -> dict[int, Path]:
+        """The checkpoints the package ships, by number of players."""
+        paths = sorted(cls.checkpoint_dir.glob("ppo_*p.npz")) if cls.checkpoint_dir else []
+        return {int(path.stem.removeprefix("ppo_").removesuffix("p")): path for path in paths}
+
+    def check_table(self, num_players: int) -> None:
+        self.policy_for(num_players)
+
+    def policy_for(self, num_players: int) -> MlpPolicy:
+        """The policy that plays a table of ``num_players`` (loaded once)."""
+        if num_players not in self._policies:
+            if self.checkpoint is not None:
+                self.check_policy(next(iter(self._policies.values())), num_players)
+            shipped = self.shipped()
+            if num_players not in shipped:
+                raise ValueError(
+                    f"no shipped {self.game_name} checkpoint for {num_players} players (shipped: "
+                    f"{sorted(shipped) or 'none'}); pass one as 'ppo:PATH'"
+                )
+            self._policies[num_players] = MlpPolicy.load(shipped[num_players])
+        return self._policies[num_players]
+
+    def choose(self, view: SeatView) -> int:
+        policy = self.policy_for(view.num_players)
+        observation = view.observation()
+        if observation.shape[0] != policy.meta["obs_size"] or view.num_actions != policy.meta["num_actions"]:
+            raise ValueError(
+                f"checkpoint {self.checkpoint or 'shipped'} maps {policy.meta['obs_size']} inputs to "
+                f"{policy.meta['num_actions']} actions; this table has {observation.shape[0]} and {view.num_actions}"
+            )
+        features = view.action_features() if policy.uses_action_features else None
+        return policy.act(observation, view.legal_mask(), features, self._rng)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(checkpoint={self.checkpoint!r})"

@@ -1,0 +1,70 @@
+"""The agent interface: what the arena, ``play``, the environments and the web server call.
+
+An agent picks the action of the seat to act. Callers use ``act(game)``; it hands the agent only
+that seat's view (``Game.seat_view()``, ``sniff_twelve.core.view``) and an agent chooses from it in
+``choose(view)`` — what the seat cannot see never reaches it. Write your own agent the same way:
+subclass ``Agent`` and implement ``choose``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from sniff_twelve.core.options import ArgumentTypeError, check_seed
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.view import SeatView
+
+
+class Agent:
+    """Base class: ``choose(view) -> action``; ``reset(seed)`` before each game for reproducibility."""
+
+    name = "agent"
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = random.Random(check_seed(seed))
+
+    def act(self, game: KernelGame) -> int:
+        """The action for the seat to act in ``game``, chosen from that seat's view alone."""
+        return self.choose(game.seat_view())
+
+    def choose(self, view: SeatView) -> int:
+        """The action for the seat whose ``view`` this is (it is to act)."""
+        raise NotImplementedError
+
+    def check_table(self, num_players: int) -> None:
+        """``ValueError`` if this agent cannot play at a table of ``num_players`` (checked before
+        a match starts, so a bad line-up fails at once)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+def seat_specs(
+    num_players: int,
+    own_seat: int,
+    opponents: Any,
+    partner: Any = None,
+    spec_types: tuple[type, ...] = (str,),
+) -> dict[int, Any]:
+    """The agent spec of every seat but ``own_seat``: ``partner`` (if given, 4 players) for the
+    seat opposite, ``opponents`` — one spec for all (one of ``spec_types``), or one per remaining
+    seat in seat order — for the rest. ``ValueError`` when the counts do not fit."""
+    if not 0 <= own_seat < num_players:
+        raise ValueError(f"seat must be between 0 and {num_players - 1} with {num_players} players")
+    partner_seat = (own_seat + 2) % 4 if partner is not None else None
+    others = [s for s in range(num_players) if s not in (own_seat, partner_seat)]
+    if not isinstance(opponents, (*spec_types, list, tuple)):
+        raise ArgumentTypeError(f"opponents is an agent spec or a list of them; got {opponents!r}")
+    specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents]
+    if len(specs) not in (1, len(others)):
+        raise ValueError(
+            f"opponents takes one agent for all or one per opponent seat ({len(others)}: seats "
+            f"{', '.join(map(str, others))}); got {len(specs)}"
+        )
+    seats = dict(zip(others, specs * len(others) if len(specs) == 1 else specs, strict=True))
+    if partner_seat is not None:
+        seats[partner_seat] = partner
+    return dict(sorted(seats.items()))

@@ -1,0 +1,231 @@
+"""The OpenSpiel-style state object both games share.
+
+A ``KernelGame`` is a thin Python handle on one state row and one options row; every rule lives
+in the game's compiled kernels, named by a ``KernelRules`` record. Subclasses add the game's own
+accessors (hands, scores, layout) and action names.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from sniff_twelve.core.options import ArgumentTypeError, as_integer, check_int
+from sniff_twelve.core.view import SeatView
+
+
+class IllegalActionError(ValueError):
+    """An action id that is not legal in the position (or any action once the game is over); the
+    message names the legal ones. ``Game.apply`` raises it before touching the state."""
+
+
+@dataclass(frozen=True)
+class KernelRules:
+    """The compiled kernels and state slots a game exposes to the shared layers."""
+
+    num_actions: int
+    legal_mask_into: Callable[..., None]  # (state, params, out_bool)
+    write_observation: Callable[..., None]  # (state, params, seat, out_float32)
+    apply_action: Callable[..., int]  # (state, params, action) -> event flags
+    cur_slot: int
+    status_slot: int
+    live: int
+    steps_slot: int  # actions applied since the game (Sniff: the match) began
+    # (view, params, out float32 [A, F]): look-ahead per action of the seat to act, from its view
+    action_features: Callable[..., None]
+    action_feature_names: tuple[str, ...]  # the F columns
+    write_view: Callable[..., None]  # (state, params, seat, out): the seat's view (sniff_twelve.core.view)
+    resample: Callable[..., None]  # (view, params, seat, out, rng[2]): a state consistent with the view
+
+
+class KernelGame:
+    """Shared behaviour: legality, ``apply`` with a clear error, cloning, terminality."""
+
+    rules: ClassVar[KernelRules]
+    #: what a ``SeatView`` may read through this class (public information only)
+    public_accessors: ClassVar[tuple[str, ...]] = ("num_players", "num_actions", "action_name", "hand_sizes", "scores")
+
+    def __init__(self, state: np.ndarray, params: np.ndarray, obs_size: int, num_actions: int | None = None) -> None:
+        self._state = state
+        self._params = params
+        self.obs_size = obs_size
+        #: size of this game's action space (at most ``rules.num_actions``)
+        self.num_actions = self.rules.num_actions if num_actions is None else num_actions
+        self._mask = np.zeros(self.rules.num_actions, dtype=np.bool_)
+        self.history: list[int] = []
+        #: the state row before the first action (what a record starts from)
+        self.initial_state = state.copy()
+
+    @classmethod
+    def from_state(cls, state: np.ndarray, params: np.ndarray) -> KernelGame:
+        """A game positioned at a raw state row and options row (e.g. ``VectorGame.states[i]``,
+        ``VectorGame.params``); both are copied. ``ValueError`` unless both have the game's shape
+        and every slot lies in its range (``row_bounds``), so no row can make a kernel index
+        outside it."""
+        params = cls._checked_row("params", params, cls.param_bounds())
+        game = cls(seed=0, _params=params)
+        game._state[:] = cls._checked_row("state", state, cls.row_bounds(params), game._state.shape)
+        game.initial_state[:] = game._state
+        return game
+
+    @classmethod
+    def _from_row(cls, state: np.ndarray, params: np.ndarray) -> KernelGame:
+        """``from_state`` for rows the library itself made (no checks)."""
+        game = cls(seed=0, _params=np.array(params, dtype=np.int32))
+        game._state[:] = state
+        game.initial_state[:] = state
+        return game
+
+    @staticmethod
+    def _checked_row(name: str, row: object, bounds: list, shape: tuple | None = None) -> np.ndarray:
+        row = np.asarray(row)
+        if not np.issubdtype(row.dtype, np.integer):
+            raise ArgumentTypeError(f"{name} must be an integer array; got dtype {row.dtype}")
+        shape = shape or (max(stop for _, (_, stop), _, _ in bounds),)
+        if row.shape != shape:
+            raise ValueError(f"{name} must have shape {shape}; got {row.shape}")
+        for what, (start, stop), low, high in bounds:
+            values = row[start:stop]
+            if values.size and (values.min() < low or values.max() > high):
+                raise ValueError(f"{name} row: {what} must lie in {low} … {high}; got {values.tolist()}")
+        return row.astype(np.int32)
+
+    @classmethod
+    def param_bounds(cls) -> list[tuple[str, tuple[int, int], int, int]]:
+        """``(what, (start, stop), low, high)`` for every slot of the options row."""
+        raise NotImplementedError
+
+    @classmethod
+    def row_bounds(cls, params: np.ndarray) -> list[tuple[str, tuple[int, int], int, int]]:
+        """``(what, (start, stop), low, high)`` for the state slots kernels index with."""
+        raise NotImplementedError
+
+    def image(self):
+        """The table as an RGB ``numpy`` image (H×W×3 ``uint8``), drawn with Pillow."""
+        raise NotImplementedError
+
+    # --- records (sniff_twelve.core.records) ------------------------------------------------------------------
+    record_name: ClassVar[str]
+
+    def to_record(self) -> dict:
+        """This game as a JSON-ready record that replays it exactly (``sniff_twelve.core.records``)."""
+        from sniff_twelve.core.records import make_record
+
+        return make_record(self)
+
+    @classmethod
+    def from_record(cls, record: dict | str) -> KernelGame:
+        """Rebuild a game from ``to_record()`` output (dict or JSON text); ``ValueError`` if the record
+        is malformed or does not replay to the events and result it states."""
+        from sniff_twelve.core.records import load_record
+
+        return load_record(record, cls)
+
+    def record_options(self) -> dict:
+        raise NotImplementedError
+
+    def deal_of(self, state: np.ndarray) -> dict:
+        """The position of ``state`` in the ``deal=`` format."""
+        raise NotImplementedError
+
+    def record_events(self) -> list:
+        return []
+
+    def record_result(self) -> dict:
+        raise NotImplementedError
+
+    # --- the protocol -------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """Seat to act (meaningless once ``is_terminal()``)."""
+        return int(self._state[self.rules.cur_slot])
+
+    def is_terminal(self) -> bool:
+        """Whether the game (the whole match for Sniff) has ended, won or truncated."""
+        return int(self._state[self.rules.status_slot]) != self.rules.live
+
+    def legal_mask(self) -> np.ndarray:
+        """Bool array over all action ids; all ``False`` once terminal."""
+        self.rules.legal_mask_into(self._state, self._params, self._mask)
+        return self._mask[: self.num_actions].copy()
+
+    @property
+    def num_players(self) -> int:
+        raise NotImplementedError
+
+    def check_seat(self, seat: object) -> int:
+        """``seat`` as an int in ``0 … num_players-1``, else ``ValueError`` (``ArgumentTypeError``
+        for a value that is not an integer)."""
+        return check_int("seat", seat, 0, self.num_players - 1)
+
+    def observation(self, seat: int | None = None) -> np.ndarray:
+        """What ``seat`` (default: the seat to act) observes — the same vector the envs give."""
+        seat = self.current_player if seat is None else self.check_seat(seat)
+        out = np.empty(self.obs_size, dtype=np.float32)
+        self.rules.write_observation(self._state, self._params, seat, out)
+        return out
+
+    def seat_view(self, seat: int | None = None) -> SeatView:
+        """What ``seat`` (default: the seat to act) may know — the value agents, searches and
+        learned policies act on (``sniff_twelve.core.view``)."""
+        seat = self.current_player if seat is None else self.check_seat(seat)
+        out = np.empty_like(self._state)
+        self.rules.write_view(self._state, self._params, seat, out)
+        return SeatView(type(self), out, self._params.copy(), seat, self.obs_size, self.num_actions)
+
+    def action_features(self) -> np.ndarray:
+        """One-step look-ahead of every action for the seat to act → ``[A, F]`` float32, the columns
+        named by ``rules.action_feature_names``; column 0 is what the action earns at once (Sniff:
+        its credit, S17; "12": the cards it captures, T8), the one ``greedy`` maximises. All zero for
+        illegal actions. Computed from that seat's view: an input for learned policies."""
+        return self.seat_view().action_features()
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids."""
+        return np.flatnonzero(self.legal_mask()).tolist()
+
+    def apply(self, action: int) -> None:
+        """Apply ``action`` for the seat to act.
+
+        Raises ``ValueError`` naming the legal actions when it is illegal (or the game is over);
+        the state is then unchanged.
+        """
+        a = as_integer("action", action)
+        rules, state = self.rules, self._state
+        rules.legal_mask_into(state, self._params, self._mask)
+        if not (0 <= a < self.num_actions and self._mask[a]):
+            raise IllegalActionError(self._illegal_message(a))
+        actor = int(state[rules.cur_slot])
+        events = rules.apply_action(state, self._params, a)
+        self.history.append(a)
+        self._after_apply(actor, a, events)
+
+    def clone(self) -> KernelGame:
+        """An independent copy: applying to one never changes the other."""
+        return copy.deepcopy(self)
+
+    # --- hooks ---------------------------------------------------------------------------------
+    def action_name(self, action: int) -> str:
+        return str(action)
+
+    def _after_apply(self, actor: int, action: int, events: int) -> None:
+        """Record what the last action caused (scores, events) — game specific."""
+
+    def _illegal_message(self, action: int) -> str:
+        if self.is_terminal():
+            return f"action {action} is illegal: the game is over"
+        legal = ", ".join(f"{a} ({self.action_name(a)})" for a in np.flatnonzero(self._mask))
+        shown = self.action_name(action) if 0 <= action < self.num_actions else "out of range"
+        return f"action {action} ({shown}) is illegal for seat {self.current_player}; legal: {legal}"
+
+    # --- raw access for the layers above --------------------------------------------------------
+    @property
+    def state_array(self) -> np.ndarray:
+        """The compiled state row (read-only view); see the game's ``kernels`` module for slots."""
+        view = self._state.view()
+        view.flags.writeable = False
+        return view

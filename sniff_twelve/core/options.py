@@ -1,0 +1,119 @@
+"""Argument checking shared by both games: a bad argument is a clear error, never a guess.
+
+The type rules, decided once and applied at every public entry (constructors, options, deals,
+seats, tiles, ranks, actions, agent specs, batched actions):
+
+- an **integer** is a Python ``int``, a NumPy integer or a 0-d integer array — never a ``bool``,
+  a float (not even ``2.0``) or a string;
+- a **flag** is a ``bool`` (or ``numpy.bool_``) — never ``0``/``1`` or ``"no"``;
+- a **choice** is one of its listed strings.
+
+The wrong kind of value raises ``ArgumentTypeError``, which is both a ``TypeError`` and a
+``ValueError``; a value of the right kind out of its range raises ``ValueError``. Both name the
+argument and say what is allowed. Checks run in Python before anything reaches compiled code, so
+no public call can make a kernel read or write outside its row.
+
+>>> check_int("seat", np.array(2), 0, 3)
+2
+>>> check_int("seat", True, 0, 3)
+Traceback (most recent call last):
+...
+sniff_twelve.core.options.ArgumentTypeError: seat must be an integer; got True (bool)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+#: upper bound of targets and truncation limits: far beyond any real match, safe in ``int32``
+MAX_LIMIT = 1_000_000_000
+
+
+class ArgumentTypeError(TypeError, ValueError):
+    """An argument of the wrong kind (a float for an action, a string for a tile, …)."""
+
+
+def _kind(value: Any) -> str:
+    return type(value).__name__
+
+
+def as_integer(name: str, value: Any) -> int:
+    """``value`` as an ``int`` under the integer rule above, else ``ArgumentTypeError``."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise ArgumentTypeError(f"{name} must be an integer; got {value!r} ({_kind(value)})")
+    return int(value)
+
+
+def check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
+    """Return ``value`` as an int in ``[low, high]``, else raise saying what is allowed."""
+    value = as_integer(name, value)
+    if value < low or (high is not None and value > high):
+        span = f">= {low}" if high is None else f"between {low} and {high}"
+        raise ValueError(f"{name} must be {span}; got {value}")
+    return value
+
+
+def check_flag(name: str, value: Any) -> bool:
+    """Return ``value`` if it is a ``bool`` (or ``numpy.bool_``), else ``ArgumentTypeError``."""
+    if not isinstance(value, bool | np.bool_):
+        raise ArgumentTypeError(f"{name} must be True or False; got {value!r} ({_kind(value)})")
+    return bool(value)
+
+
+def check_choice(name: str, value: Any, choices: Iterable[Any]) -> Any:
+    """Return ``value`` if it is one of ``choices``, else raise naming them."""
+    choices = tuple(choices)
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
+    return value
+
+
+def check_optional_limit(name: str, value: Any) -> int:
+    """A truncation limit: ``None`` (no limit) or an integer in ``1 … MAX_LIMIT``; 0 for no limit."""
+    return 0 if value is None else check_int(name, value, 1, MAX_LIMIT)
+
+
+def check_seed(seed: Any) -> int | None:
+    """A seed is ``None`` (fresh entropy) or a non-negative integer."""
+    return None if seed is None else check_int("seed", seed, 0)
+
+
+def check_sequence(name: str, value: Any, length: int | None = None) -> list:
+    """``value`` as a list if it is a list or tuple (of ``length`` items, if given)."""
+    if not isinstance(value, list | tuple):
+        raise ArgumentTypeError(f"{name} must be a list; got {value!r} ({_kind(value)})")
+    if length is not None and len(value) != length:
+        raise ValueError(f"{name} must have {length} entries; got {len(value)}")
+    return list(value)
+
+
+def check_keys(name: str, value: Any, required: Iterable[str], optional: Iterable[str] = ()) -> dict:
+    """``value`` if it is a dict with all ``required`` keys and no others than ``optional``."""
+    required, optional = tuple(required), tuple(optional)
+    if not isinstance(value, dict):
+        raise ArgumentTypeError(f"{name} must be a dict; got {value!r} ({_kind(value)})")
+    missing = [k for k in required if k not in value]
+    unknown = [k for k in value if k not in required + optional]
+    if missing or unknown:
+        problem = f"lacks {missing}" if missing else f"has unknown keys {unknown}"
+        raise ValueError(f"{name} {problem}; its keys are {', '.join(map(repr, required + optional))}")
+    return value
+
+
+def check_deal_hands(deal: dict, num_players: int, unit: str) -> list[list]:
+    """The ``hands`` of a deal: one non-empty list of ``unit``s (tiles, cards) per seat."""
+    given = check_sequence("deal['hands']", deal["hands"])
+    if len(given) != num_players:
+        raise ValueError(f"deal has {len(given)} hands for {num_players} players")
+    hands = []
+    for seat, hand in enumerate(given):
+        hand = check_sequence(f"deal['hands'][{seat}]", hand)
+        if not hand:
+            raise ValueError(f"hand {seat} is empty: every seat needs at least one {unit}")
+        hands.append(hand)
+    return hands

@@ -1,0 +1,160 @@
+"""A seat's view: everything one seat may know of a game, as a value of its own.
+
+The boundary between the referee (``Game``, which holds every tile and card) and the players
+(agents, searches, learned policies, the action features, compiled opponents) is one compiled
+function per game, ``write_view(state, params, seat, out)``. It writes a row with the state's
+layout, so every rule kernel runs on it unchanged, in which
+
+- the seat's own hand and everything public (the layout or pile, hand sizes, boneyard or stock
+  size, known voids, cards seen, scores, whose turn, the public history) are copied as they are;
+- the tiles or cards the seat cannot see are dealt in a fixed canonical order — ascending, to
+  the other hands in seat order (their sizes kept) and then to the boneyard or stock — so they
+  carry no information;
+- the game's random stream and the record of past draws are zeroed.
+
+So a view is a function of the seat's information set alone: two positions that look the same
+to the seat give byte-identical views (tested on twins), and anything computed from a view — an
+agent's choice, a determinized search, an action feature — cannot depend on hidden information.
+That holds by construction, not by discipline.
+
+>>> import sniff_env
+>>> game = sniff_env.Game(num_players=2, seed=3)
+>>> view = game.seat_view()
+>>> view.hand() == game.hand(game.current_player), view.boneyard_size == game.boneyard_size
+(True, True)
+>>> bool((view.observation() == game.observation()).all())
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sniff_twelve.core.rng import stream_state
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.game import KernelGame
+
+
+class SeatView:
+    """What ``seat`` may know of a game (see the module docstring).
+
+    Built by ``Game.seat_view(seat)``. The compiled row is ``array`` (read-only, the game's state
+    layout with hidden slots canonical); public accessors of the game (its
+    ``public_accessors``, e.g. ``scores``, ``describe()``, ``boneyard_size``, ``pile``) read it.
+    ``sample(seed)`` deals the hidden tiles or cards at random, consistently with the view: a
+    full ``Game`` a search can play on (OpenSpiel's ``resample_from_infostate``).
+    """
+
+    def __init__(
+        self,
+        game_cls: type[KernelGame],
+        array: np.ndarray,
+        params: np.ndarray,
+        seat: int,
+        obs_size: int,
+        num_actions: int,
+    ) -> None:
+        self._game_cls = game_cls
+        self.seat = seat
+        self.obs_size = obs_size
+        self.num_actions = num_actions
+        self._row = array  # private and writable: kernels get the same array types as from Game
+        self.params = params
+        self._public: KernelGame | None = None
+
+    @property
+    def array(self) -> np.ndarray:
+        """The view row (read-only): the game's state layout, hidden slots canonical."""
+        view = self._row.view()
+        view.flags.writeable = False
+        return view
+
+    def run(self, kernel, *args: Any) -> Any:
+        """``kernel(view_row, params, *args)``: a compiled function of the view, such as an
+        agent's policy or search (it works on this view's own copy of the row)."""
+        return kernel(self._row, self.params, *args)
+
+    # --- the seat's own information ---------------------------------------------------------------
+    @property
+    def rules(self):
+        return self._game_cls.rules
+
+    @property
+    def current_player(self) -> int:
+        return int(self._row[self.rules.cur_slot])
+
+    @property
+    def is_to_act(self) -> bool:
+        """Whether this seat is to act (and the game is not over)."""
+        return self.current_player == self.seat and not self.is_terminal()
+
+    def is_terminal(self) -> bool:
+        return int(self._row[self.rules.status_slot]) != self.rules.live
+
+    def hand(self) -> list:
+        """The seat's own hand (in the game's ``hand`` format)."""
+        return self._game().hand(self.seat)
+
+    def observation(self) -> np.ndarray:
+        """The seat's observation vector, equal to ``Game.observation(seat)``."""
+        out = np.empty(self.obs_size, dtype=np.float32)
+        self.rules.write_observation(self._row, self.params, self.seat, out)
+        return out
+
+    def legal_mask(self) -> np.ndarray:
+        """The seat's legal actions; all ``False`` when it is not to act."""
+        mask = np.zeros(self.rules.num_actions, dtype=np.bool_)
+        if self.is_to_act:
+            self.rules.legal_mask_into(self._row, self.params, mask)
+        return mask[: self.num_actions]
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_mask()).tolist()
+
+    def action_features(self) -> np.ndarray:
+        """The one-step look-ahead of every action → ``[A, F]`` float32 (see
+        ``Game.action_features``); all zero when the seat is not to act."""
+        out = np.zeros((self.num_actions, len(self.rules.action_feature_names)), dtype=np.float32)
+        if self.is_to_act:
+            self.rules.action_features(self._row, self.params, out)
+        return out
+
+    def sample(self, seed: int | None = None) -> KernelGame:
+        """A full game consistent with this view: the hidden tiles or cards dealt at random
+        (respecting what is public, e.g. hand sizes and known voids), the rest as it is."""
+        rng = np.array(stream_state(seed), dtype=np.int32)
+        state = np.empty_like(self._row)
+        self.rules.resample(self._row, self.params, self.seat, state, rng)
+        return self._game_cls._from_row(state, self.params)
+
+    # --- public accessors of the game, read from the view ----------------------------------------------
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name not in self._game_cls.public_accessors:
+            raise AttributeError(
+                f"{name!r} is not part of a seat's view; public: {', '.join(self._game_cls.public_accessors)}"
+            )
+        return getattr(self._game(), name)
+
+    def _game(self) -> KernelGame:
+        """The view as a ``Game`` object, for the public accessors (never handed out)."""
+        if self._public is None:
+            self._public = self._game_cls._from_row(self._row, self.params)
+        return self._public
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, SeatView)
+            and self._game_cls is other._game_cls
+            and self.seat == other.seat
+            and np.array_equal(self.params, other.params)
+            and np.array_equal(self._row, other._row)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._game_cls.__name__, self.seat, self.params.tobytes(), self._row.tobytes()))
+
+    def __repr__(self) -> str:
+        return f"SeatView({self._game_cls.__module__}.{self._game_cls.__name__}, seat={self.seat})"

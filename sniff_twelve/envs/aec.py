@@ -1,0 +1,291 @@
+"""PettingZoo AEC plumbing shared by both games.
+
+``KernelAECEnv`` follows PettingZoo's classic conventions: agents ``player_0 …``, dict
+observations ``{"observation": float32 vector, "action_mask": int8 vector}`` (the mask is all zeros
+for agents not to act), ``np_random`` seeding, ``EzPickle``, ``state()`` / ``state_space`` for
+centralised critics, ``render_mode`` ``"ansi"`` / ``"human"``. A game subclass supplies the
+``Game`` it wraps, its observation and reward kernels, and its text renderer.
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+
+from sniff_twelve.core.game import IllegalActionError, KernelGame
+from sniff_twelve.core.options import check_choice, check_int, check_seed
+from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
+from sniff_twelve.core.spec import EnvKernels
+
+
+def _forwarded(name: str, before_reset_error: bool = True) -> property:
+    """A read-only attribute of the wrapped env, looked up directly (no ``__getattr__`` chain);
+    before ``reset`` it raises the ``AttributeError`` of ``OrderEnforcingWrapper``."""
+    get = attrgetter(name)
+
+    def fget(self: ClassicWrapper) -> Any:
+        if before_reset_error and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return get(self.env)
+
+    return property(fget, doc=f"The wrapped env's ``{name}``.")
+
+
+class ClassicWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's standard wrapper stack for classic games, fused into one layer.
+
+    The same behaviour as ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(TerminateIllegalWrapper(
+    env, illegal_reward=-1)))``, without a ``__getattr__`` chain and a mask copy on every call:
+
+    - **order**: ``step``, ``observe``, ``state``, ``render`` and ``agent_iter`` before ``reset``
+      raise, and so do ``agent_selection``, ``rewards``, ``terminations``, ``truncations``,
+      ``infos``, ``agents`` and ``num_agents`` (``OrderEnforcingWrapper``; it is a subclass, so
+      ``agent_iter`` enforces a ``step`` per agent too);
+    - **action ids**: a live agent's action must be an action id — ``ArgumentTypeError`` for
+      ``None``, a float or a string, ``ValueError`` outside the action space (where PettingZoo
+      raises a bare ``AssertionError``); a finished agent's must be ``None``;
+    - **illegal moves**: an action the mask forbids ends the game, with −1 for the actor and 0 for
+      the others, every agent terminated and truncated, and PettingZoo's warning
+      (``TerminateIllegalWrapper``). The raw env's ``IllegalActionError`` signals it, so legal
+      steps pay nothing for the check.
+    """
+
+    illegal_reward = -1.0
+
+    agent_selection = _forwarded("agent_selection")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
+    agents = _forwarded("agents")
+    num_agents = _forwarded("num_agents")
+    _cumulative_rewards = _forwarded("_cumulative_rewards", before_reset_error=False)
+
+    def __init__(self, env: KernelAECEnv) -> None:
+        super().__init__(env)
+        self._num_actions = env._kernels.num_actions
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        env = self.env
+        self._has_updated = True
+        if not env.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env._was_dead_step(action)
+            return
+        check_int("action", action, 0, self._num_actions - 1)
+        try:
+            env.step(action)
+        except IllegalActionError:
+            self._end_by_illegal_move(agent)
+
+    def _end_by_illegal_move(self, agent: str) -> None:
+        """``TerminateIllegalWrapper``'s penalty, step for step."""
+        EnvLogger.warn_on_illegal_move()
+        env = self.env
+        env._cumulative_rewards[agent] = 0
+        env.terminations = dict.fromkeys(env.agents, True)
+        env.truncations = dict.fromkeys(env.agents, True)
+        env.rewards = dict.fromkeys(env.agents, 0)
+        env.rewards[agent] = self.illegal_reward
+        env._accumulate_rewards()
+        env._deads_step_first()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        env = self.env
+        agent = env.agent_selection
+        observation = env.observe(agent) if observe else None
+        return (
+            observation,
+            env._cumulative_rewards[agent],
+            env.terminations[agent],
+            env.truncations[agent],
+            env.infos[agent],
+        )
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.env.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.env.action_spaces[agent]
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+def wrap(env: KernelAECEnv) -> ClassicWrapper:
+    """``env()``: the raw env behind PettingZoo's classic-game wrappers (``ClassicWrapper``)."""
+    return ClassicWrapper(env)
+
+
+class KernelAECEnv(AECEnv, EzPickle):
+    """An AEC env over a ``KernelGame``; subclasses give the kernels, ``_new_game`` and text."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        num_players: int,
+        render_mode: str | None,
+        kernels: EnvKernels,
+        params: np.ndarray,
+        reward_mode: int,
+        **ezpickle_kwargs: Any,
+    ) -> None:
+        EzPickle.__init__(self, num_players=num_players, render_mode=render_mode, **ezpickle_kwargs)
+        super().__init__()
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, self.metadata["render_modes"])
+        self.render_mode = render_mode
+        self.num_players = num_players
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.agents = self.possible_agents[:]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        observation = spaces.Box(-np.inf, np.inf, shape=(kernels.obs_size,), dtype=np.float32)
+        mask = spaces.Box(0, 1, shape=(kernels.num_actions,), dtype=np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": observation, "action_mask": mask}) for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(kernels.num_actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(-np.inf, np.inf, shape=(kernels.state_size,), dtype=np.float32)
+        self._kernels = kernels
+        self._params = params
+        self._reward_mode = reward_mode
+        self._before = np.zeros(kernels.snapshot_size, dtype=np.int32)
+        self._reward_buffer = np.zeros(num_players, dtype=np.float64)
+        self.np_random: np.random.Generator | None = None
+        self.np_random_seed: int | None = None
+        self.game: KernelGame | None = None
+
+    # --- hooks ----------------------------------------------------------------------------------
+    def _new_game(self, seed: int, deal: Any) -> KernelGame:
+        raise NotImplementedError
+
+    def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
+        """``infos`` of the agent that just acted (``before`` is the pre-step snapshot)."""
+        return {}
+
+    def _play_forced(self) -> None:
+        """Apply moves the env makes on the agents' behalf (Sniff's ``forced="auto"``)."""
+
+    def _render_text(self) -> str:
+        raise NotImplementedError
+
+    def _render_rgb(self) -> np.ndarray:
+        raise NotImplementedError
+
+    # --- PettingZoo API ---------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new episode. ``options={"deal": …}`` fixes the first position (see ``Game``).
+
+        A given ``seed`` yields the same game as ``Game(seed=seed)``; without one the env's
+        ``np_random`` stream continues.
+        """
+        seed = check_seed(seed)
+        options = dict(options or {})
+        deal = options.pop("deal", None)
+        if options:  # PettingZoo's api_test passes unknown keys, so they are only warned about
+            gymnasium.logger.warn(f"ignoring unknown reset options {sorted(options)}; the only one is 'deal'")
+        if seed is not None or self.np_random is None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        game_seed = seed if seed is not None else int(self.np_random.integers(2**63))
+        self.game = self._new_game(game_seed, deal)
+        self._cur_slot = self.game.rules.cur_slot
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._kernels.snapshot(self.game._state, self._before)
+        self._play_forced()
+        self._finish_step()
+
+    def step(self, action: int) -> None:
+        """Apply ``action`` for ``agent_selection``; an illegal one raises ``IllegalActionError`` (a
+        ``ValueError``) and changes nothing (the wrapped ``env()`` turns it into PettingZoo's illegal-move penalty)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        actor = int(game._state[self._cur_slot])
+        self._kernels.snapshot(game._state, self._before)
+        game.apply(action)
+        self._cumulative_rewards[agent] = 0.0
+        self.infos = {a: {} for a in self.agents}
+        self.infos[agent] = self._info(actor, int(action), self._before)
+        self._play_forced()
+        self._finish_step()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish_step(self) -> None:
+        state = self.game._state
+        status = self._kernels.write_rewards(state, self._params, self._before, self._reward_mode, self._reward_buffer)
+        rewards = self._reward_buffer.tolist()
+        self.rewards = dict(zip(self.agents, rewards, strict=False))
+        cumulative = self._cumulative_rewards
+        for agent, reward in zip(self.agents, rewards, strict=False):  # PettingZoo's _accumulate_rewards
+            cumulative[agent] += reward
+        if status != LIVE:
+            self.terminations = dict.fromkeys(self.agents, status == TERMINATED)
+            self.truncations = dict.fromkeys(self.agents, status == TRUNCATED)
+        self.agent_selection = self.possible_agents[state[self._cur_slot]]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if agent not in self.agent_name_mapping:
+            raise ValueError(f"unknown agent {agent!r}; agents: {', '.join(self.possible_agents)}")
+        seat = self.agent_name_mapping[agent]
+        kernels = self._kernels
+        state = self.game._state
+        observation = np.empty(kernels.obs_size, dtype=np.float32)
+        kernels.write_observation(state, self._params, seat, observation)
+        mask = np.zeros(kernels.num_actions, dtype=np.int8)
+        if seat == state[self._cur_slot]:
+            kernels.legal_mask_into(state, self._params, mask)  # all zero once the game is over
+        return {"observation": observation, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        out = np.empty(self._kernels.state_size, dtype=np.float32)
+        self._kernels.write_state(self.game._state, self._params, out)
+        return out
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass 'ansi', 'human' or 'rgb_array'")
+            return None
+        if self.render_mode == "rgb_array":
+            return self._render_rgb()
+        text = self._render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

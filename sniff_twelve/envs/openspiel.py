@@ -1,0 +1,446 @@
+"""OpenSpiel games over a ``KernelGame``: what ``python_sniff`` and ``python_twelve`` share.
+
+Needs the optional ``open-spiel`` package (the ``bench`` extra); nothing else in the library
+imports this module. A game module (``sniff_env.openspiel``, ``twelve_env.openspiel``) subclasses
+``Adapter`` (options, the deal, names, strings) and ``KernelSpielGame``, then calls
+``pyspiel.register_game``. The OpenSpiel state only wraps our ``Game``: every rule stays in the
+compiled kernels.
+
+Conventions, as OpenSpiel's ``python_team_dominoes``:
+
+- **Chance nodes deal.** Chance draws the items of a deal one at a time from what is left (tiles
+  or cards, each with the probability of its remaining copies), in the order the deal uses them —
+  the hands in seat order, then the rest (boneyard or stock order) — then, when the rules say so,
+  a lot among the seats (a uniform seat). When the deal is complete the adapter builds the
+  engine's ``deal=`` dict and starts or re-deals our ``Game`` with it.
+- **Returns** are the environments' ``reward="win"`` (the game's own reward kernel): zero-sum,
+  +1 at best, −1 at worst, paid at the end.
+- **Observations** come from the seat's view (``Game.seat_view``, ``sniff_twelve.core.view``): the tensor is
+  the observation vector, the strings describe what the view holds; the information state string
+  adds the public history of the players' actions. So an information state is the seat's view
+  now plus that history, not a record of every private fact it ever saw (which of its tiles it
+  drew, its hands in earlier hands of a match). While chance deals, the tensor is zero and the
+  strings show only the seat's own items dealt so far.
+- ``resample_from_infostate`` deals what the seat cannot see at random, consistently with its
+  view (``SeatView.sample``), for determinizing searches such as OpenSpiel's ``ISMCTSBot``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+import pyspiel
+
+from sniff_twelve.core.game import KernelGame
+from sniff_twelve.core.options import check_int
+from sniff_twelve.core.spec import EnvKernels
+from sniff_twelve.core.view import SeatView
+
+#: owner of a dealt position nobody sees (boneyard, stock) / that everybody sees (a face-up card)
+HIDDEN, PUBLIC = -1, -2
+#: OpenSpiel's ``GameInfo.max_game_length`` is a C++ ``int``
+MAX_INT = 2**31 - 1
+
+_resample_rng: np.random.Generator | None = None
+
+
+def seed_resampling(seed: int | None) -> None:
+    """Make ``resample_from_infostate`` reproducible: with a seed, its seeds come from a stream
+    seeded with it and the caller's sampler is ignored; ``None`` returns to the sampler.
+
+    OpenSpiel's python ``ISMCTSBot`` passes a fresh ``UniformProbabilitySampler`` on every call,
+    seeded from the clock, so a search cannot be replayed without this."""
+    global _resample_rng
+    _resample_rng = None if seed is None else np.random.default_rng(check_int("seed", seed, 0))
+
+
+def _resample_seed(probability_sampler: Any) -> int:
+    """A seed for ``SeatView.sample``: from ``seed_resampling``'s stream if set, else the sampler."""
+    if _resample_rng is not None:
+        return int(_resample_rng.integers(2**62))
+    return int(float(probability_sampler()) * 2**53)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One deal as chance performs it.
+
+    ``pool[item]`` copies of each item are drawn one by one, all of them; position ``i`` of the
+    deal goes to ``owners[i]`` (a seat, ``HIDDEN`` or ``PUBLIC``). Then, if ``lot`` > 0, chance
+    draws one of ``lot`` seats uniformly."""
+
+    pool: tuple[int, ...]
+    owners: tuple[int, ...]
+    lot: int = 0
+
+    def __deepcopy__(self, memo: dict) -> Deal:
+        return self  # immutable
+
+    @property
+    def length(self) -> int:
+        """Chance nodes of this deal."""
+        return len(self.owners) + (1 if self.lot else 0)
+
+    def outcomes(self, drawn: Sequence[int], left: Sequence[int]) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` of the next chance node after ``drawn``; ``left`` counts the
+        copies of each item not drawn yet."""
+        if len(drawn) >= len(self.owners):
+            return [(seat, 1.0 / self.lot) for seat in range(self.lot)]
+        total = len(self.owners) - len(drawn)
+        return [(item, count / total) for item, count in enumerate(left) if count]
+
+    def left_after(self, drawn: Sequence[int]) -> list[int]:
+        """Copies of each item not yet drawn after ``drawn``."""
+        left = list(self.pool)
+        for item in drawn[: len(self.owners)]:
+            left[item] -= 1
+        return left
+
+    def resample(self, drawn: Sequence[int], seat: int, rng: np.random.Generator) -> list[int]:
+        """``drawn`` with every position ``seat`` cannot see redrawn at random from what is left."""
+        known = [item for item, owner in zip(drawn, self.owners, strict=False) if owner in (seat, PUBLIC)]
+        left = np.array(self.pool, dtype=np.int64) - np.bincount(known, minlength=len(self.pool))
+        out = list(drawn)
+        for i, owner in enumerate(self.owners[: len(drawn)]):
+            if owner not in (seat, PUBLIC):
+                item = int(rng.choice(len(left), p=left / left.sum()))
+                left[item] -= 1
+                out[i] = item
+        return out
+
+
+class Adapter:
+    """What a game module tells the shared OpenSpiel machinery (one per game instance).
+
+    Subclasses set the class attributes below and implement the hooks; ``options`` are the
+    engine's keyword arguments besides ``num_players``, already checked by the game's
+    ``make_params``.
+    """
+
+    obs_fields: tuple[tuple[str, int, int], ...]
+    obs_size: int
+    num_actions: int
+    env_kernels: EnvKernels
+    win_mode: int
+
+    def __init__(self, num_players: int, options: dict[str, Any]) -> None:
+        self.num_players = num_players
+        self.options = options
+
+    def __deepcopy__(self, memo: dict) -> Adapter:
+        return self  # immutable and shared by every state of a game: never copied by Clone
+
+    # --- hooks ------------------------------------------------------------------------------------
+    def first_deal(self) -> Deal:
+        """The deal that starts the game."""
+        raise NotImplementedError
+
+    def next_deal(self, engine: KernelGame, marker: Any) -> Deal | None:
+        """After a player action: the deal that must come now (a new hand), else ``None``.
+        ``marker`` is what ``mark(engine)`` returned before the action."""
+        return None
+
+    def mark(self, engine: KernelGame) -> Any:
+        return None
+
+    def deal_dict(self, deal: Deal, drawn: Sequence[int], engine: KernelGame | None) -> dict[str, Any]:
+        """The engine's ``deal=`` dict for a complete deal (``drawn`` ends with the lot, if any)."""
+        raise NotImplementedError
+
+    def start(self, deal: dict[str, Any], engine: KernelGame | None) -> KernelGame:
+        """The engine positioned at ``deal``: a new game, or ``engine`` re-dealt."""
+        raise NotImplementedError
+
+    def max_game_length(self) -> int:
+        raise NotImplementedError
+
+    def max_chance_nodes(self) -> int:
+        raise NotImplementedError
+
+    def item_name(self, item: int) -> str:
+        raise NotImplementedError
+
+    def outcome_name(self, deal: Deal, position: int, outcome: int) -> str:
+        """Name of chance ``outcome`` at ``position`` of ``deal``."""
+        raise NotImplementedError
+
+    def action_name(self, action: int) -> str:
+        """Our name of a player action (the engine's ``action_name``)."""
+        raise NotImplementedError
+
+    def view_string(self, view: SeatView) -> str:
+        """What the view holds, one line."""
+        raise NotImplementedError
+
+    def engine_string(self, engine: KernelGame) -> str:
+        """The whole position, hidden parts included (for ``str(state)``)."""
+        return str(engine)
+
+
+def make_game_type(
+    short_name: str, long_name: str, min_players: int, max_players: int, parameters: dict[str, Any]
+) -> pyspiel.GameType:
+    """The ``GameType`` both games share: sequential, explicit chance, imperfect information,
+    zero-sum terminal returns, all four observation kinds."""
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max_players,
+        min_num_players=min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
+
+
+class KernelSpielGame(pyspiel.Game):
+    """A ``pyspiel.Game`` over one of our games; subclasses set ``game_type`` and ``make_adapter``.
+
+    ``params`` are OpenSpiel's game parameters (``players`` and the game's options); missing ones
+    take the defaults of ``game_type.parameter_specification``; unknown or bad ones raise
+    ``ValueError``.
+    """
+
+    game_type: ClassVar[pyspiel.GameType]
+
+    @classmethod
+    def make_adapter(cls, params: dict[str, Any]) -> Adapter:
+        raise NotImplementedError
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        spec = self.game_type.parameter_specification
+        params = dict(params or {})
+        unknown = sorted(set(params) - set(spec))
+        if unknown:
+            raise ValueError(f"unknown parameters {unknown} for {self.game_type.short_name}; known: {sorted(spec)}")
+        params = {**spec, **params}
+        self._adapter = self.make_adapter(params)
+        adapter = self._adapter
+        info = pyspiel.GameInfo(
+            num_distinct_actions=adapter.num_actions,
+            max_chance_outcomes=max(len(adapter.first_deal().pool), adapter.num_players),
+            num_players=adapter.num_players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=adapter.max_game_length(),
+        )
+        super().__init__(self.game_type, info, params)
+
+    def new_initial_state(self) -> KernelSpielState:
+        """The start of a game: a chance node, the first card or tile of the deal."""
+        return KernelSpielState(self, self._adapter)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return self._adapter.max_chance_nodes()
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict | None = None
+    ) -> KernelObserver:
+        """An observer of the default kind (observation) or ``iig_obs_type`` (e.g. information state)."""
+        return KernelObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params, self._adapter)
+
+
+class KernelSpielState(pyspiel.State):
+    """One game in progress: the deal in progress (chance nodes) or our ``Game`` (``_engine``).
+
+    Every attribute is plain data, so OpenSpiel's ``Clone`` (deep copy) and serialisation
+    (pickle) work; the adapter is shared, never copied.
+    """
+
+    def __init__(self, game: KernelSpielGame, adapter: Adapter) -> None:
+        super().__init__(game)
+        self._adapter = adapter
+        self._engine: KernelGame | None = None
+        self._deal: Deal | None = adapter.first_deal()  # the deal in progress, None while playing
+        self._drawn: list[int] = []  # its outcomes so far
+        self._left: list[int] = list(self._deal.pool)  # copies of each item not drawn yet
+        self._actions: list[tuple[int, int]] = []  # public history: (seat, action) of every player action
+        self._deals_at: list[int] = []  # len(_actions) whenever a later deal began (a new hand)
+        self._before: np.ndarray | None = None  # the reward kernel's snapshot of the start
+
+    # --- the OpenSpiel API -----------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self._deal is not None:
+            return pyspiel.PlayerId.CHANCE
+        if self._engine.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        return self._engine.current_player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._engine.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self._deal.outcomes(self._drawn, self._left)
+
+    def _apply_action(self, action: int) -> None:
+        if self._deal is not None:
+            self._deal_one(int(action))
+            return
+        engine = self._engine
+        seat, marker = engine.current_player, self._adapter.mark(engine)
+        engine.apply(action)  # ValueError naming the legal actions if it is illegal
+        self._actions.append((seat, int(action)))
+        self._deal = self._adapter.next_deal(engine, marker)
+        if self._deal is not None:
+            self._left = list(self._deal.pool)
+            self._deals_at.append(len(self._actions))
+
+    def _deal_one(self, outcome: int) -> None:
+        deal, drawn, left = self._deal, self._drawn, self._left
+        if len(drawn) < len(deal.owners):
+            if not (0 <= outcome < len(left) and left[outcome]):
+                raise ValueError(f"chance outcome {outcome} is not possible here: no copy of it is left")
+            left[outcome] -= 1
+        elif not 0 <= outcome < deal.lot:
+            raise ValueError(f"chance outcome {outcome} is not possible here: the lot is among {deal.lot} seats")
+        drawn.append(outcome)
+        if len(drawn) < deal.length:
+            return
+        first = self._engine is None
+        self._engine = self._adapter.start(self._adapter.deal_dict(deal, self._drawn, self._engine), self._engine)
+        if first:
+            kernels = self._adapter.env_kernels
+            self._before = np.zeros(kernels.snapshot_size, dtype=np.int32)
+            kernels.snapshot(self._engine._state, self._before)
+        self._deal, self._drawn, self._left = None, [], []
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self._deal is not None:
+                return self._adapter.outcome_name(self._deal, len(self._drawn), action)
+            return f"chance outcome {action}"
+        return self._adapter.action_name(action)
+
+    def is_terminal(self) -> bool:
+        return self._deal is None and self._engine.is_terminal()
+
+    def returns(self) -> list[float]:
+        """The environments' ``reward="win"`` summed over the game: zero until it ends."""
+        out = np.zeros(self._adapter.num_players, dtype=np.float64)
+        if self.is_terminal():
+            engine, adapter = self._engine, self._adapter
+            adapter.env_kernels.write_rewards(engine._state, engine._params, self._before, adapter.win_mode, out)
+        return out.tolist()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> KernelSpielState:
+        """A state ``player_id`` cannot tell from this one: what it cannot see dealt at random,
+        consistently with its view (hand sizes, known voids; ``SeatView.sample``). The seed is
+        drawn from ``probability_sampler`` (or ``seed_resampling``'s stream, if set). The new
+        state's ``history()`` is empty: it is a determinization, not a replayable history."""
+        seat = int(player_id)
+        if not 0 <= seat < self._adapter.num_players:
+            raise ValueError(f"player_id must be a seat 0 … {self._adapter.num_players - 1}; got {player_id}")
+        seed = _resample_seed(probability_sampler)
+        state = self.get_game().new_initial_state()
+        if self._engine is not None:
+            state._engine = self._engine.seat_view(seat).sample(seed)
+        state._deal = self._deal
+        if self._deal is not None:
+            state._drawn = self._deal.resample(self._drawn, seat, np.random.default_rng(seed))
+            state._left = self._deal.left_after(state._drawn)
+        state._actions, state._deals_at = list(self._actions), list(self._deals_at)
+        state._before = None if self._before is None else self._before.copy()
+        return state
+
+    def __str__(self) -> str:
+        lines = [] if self._engine is None else [self._adapter.engine_string(self._engine)]
+        if self._deal is not None:
+            dealt = ", ".join(self._adapter.outcome_name(self._deal, i, o) for i, o in enumerate(self._drawn))
+            lines.append(f"dealing ({len(self._drawn)} of {self._deal.length} chance nodes): {dealt}")
+        return "\n".join(lines)
+
+    # --- what a seat sees (the observer) -------------------------------------------------------
+    def _view(self, seat: int) -> SeatView | None:
+        """The seat's view, ``None`` while chance deals (the engine's hand is not the real one)."""
+        return None if self._deal is not None else self._engine.seat_view(seat)
+
+    def _dealing_string(self, seat: int) -> str:
+        deal = self._deal
+        own = [
+            self._adapter.item_name(item)
+            for item, owner in zip(self._drawn, deal.owners, strict=False)
+            if owner == seat
+        ]
+        shown = [
+            self._adapter.item_name(item)
+            for item, owner in zip(self._drawn, deal.owners, strict=False)
+            if owner == PUBLIC
+        ]
+        text = f"p{seat} dealing: you hold {' '.join(own) or '-'}"
+        return text + (f"; face up {' '.join(shown)}" if shown else "")
+
+    def _observation_string(self, seat: int) -> str:
+        view = self._view(seat)
+        return self._dealing_string(seat) if view is None else f"p{seat} {self._adapter.view_string(view)}"
+
+    def _information_state_string(self, seat: int) -> str:
+        """The observation string and the public history: every player action as ``seat:name``,
+        ``|`` where a new deal began."""
+        name, tokens, start = self._adapter.action_name, [], 0
+        for end in [*self._deals_at, len(self._actions)]:
+            tokens.append(" ".join(f"{p}:{name(a)}" for p, a in self._actions[start:end]))
+            start = end
+        return f"{self._observation_string(seat)}\nhistory: {' | '.join(tokens)}"
+
+
+class KernelObserver:
+    """OpenSpiel's ``PyObserver`` interface over our observation vector.
+
+    ``tensor`` is the seat's observation (``Game.observation``, from its view) and ``dict`` names
+    its fields; ``string_from`` is the observation string, or with ``perfect_recall`` the
+    information state string (the view plus the public history of actions). Only the kinds that
+    include the seat's private information are offered: our vector always holds its hand.
+    """
+
+    def __init__(self, iig_obs_type: pyspiel.IIGObservationType, params: dict | None, adapter: Adapter) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
+            raise ValueError("only observations of one seat's private and public information are supported")
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self.tensor = np.zeros(adapter.obs_size, dtype=np.float32)
+        self.dict = {name: self.tensor[start : start + size] for name, start, size in adapter.obs_fields}
+
+    def set_from(self, state: KernelSpielState, player: int) -> None:
+        """Write ``player``'s observation of ``state`` into ``tensor`` (zero while chance deals)."""
+        view = state._view(player)
+        if view is None:
+            self.tensor.fill(0.0)
+        else:
+            self.tensor[:] = view.observation()
+
+    def string_from(self, state: KernelSpielState, player: int) -> str:
+        if self.perfect_recall:
+            return state._information_state_string(player)
+        return state._observation_string(player)
+
+
+def play_bots(state: pyspiel.State, bots: Sequence[pyspiel.Bot], rng: np.random.Generator) -> list[float]:
+    """``open_spiel.python.algorithms.evaluate_bots.evaluate_bots`` without ``restart_at``, which
+    OpenSpiel's python ``ISMCTSBot`` lacks: chance samples ``chance_outcomes()``, each seat's bot
+    steps, the others are informed. Returns the final returns."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            action = int(rng.choice(outcomes, p=probs))
+            for bot in bots:
+                bot.inform_action(state, pyspiel.PlayerId.CHANCE, action)
+        else:
+            player = state.current_player()
+            action = bots[player].step(state)
+            for other, bot in enumerate(bots):
+                if other != player:
+                    bot.inform_action(state, player, action)
+        state.apply_action(action)
+    return state.returns()

@@ -1,0 +1,178 @@
+"""A single-agent ``gymnasium.Env`` view of either game, for RL libraries that train one policy
+against fixed opponents (sb3-contrib's ``MaskablePPO`` and the like).
+
+The learner holds one seat; every other seat (a 4-player Sniff partner included) is played by a
+given agent inside ``step``. Observations are the game's seat-relative vector (the same as the
+AEC env's); ``action_masks()`` returns the learner's legal actions, as sb3-contrib expects, and
+``info["action_mask"]`` carries the same. An illegal action ends the episode with reward −1 and
+``info["illegal_action"] = True`` (PettingZoo's illegal-move convention); the game is unchanged.
+An action that is not an action id at all (a float, a string; an integer outside the action
+space) raises instead (``sniff_twelve.core.options``); a 0-d integer array, as ``model.predict`` returns, is
+an action id. The learner's observation and mask come from its seat view (``sniff_twelve.core.view``).
+
+``reset`` never returns an episode that is already over: when the other seats end the game
+before the learner's first decision (say a tiny ``target`` reached by the opener), the env deals
+again from its own random stream, up to ``MAX_REDEALS`` times, and only the final deal counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from sniff_twelve.batch.learner import MAX_REDEALS
+from sniff_twelve.core.agent import Agent, seat_specs
+from sniff_twelve.core.game import KernelGame
+from sniff_twelve.core.options import check_choice, check_int, check_seed
+from sniff_twelve.core.rewards import LIVE, TERMINATED
+from sniff_twelve.core.spec import EnvKernels
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """One learning seat against agents (see the module docstring).
+
+    Args:
+        new_game: ``new_game(seed) -> Game`` for a fresh episode.
+        kernels: the game's ``EnvKernels`` (observation, mask and reward kernels).
+        params: the options row the kernels read.
+        reward_mode: the reward kernel's mode code.
+        num_players: seats at the table.
+        seat_agents: ``seat_agents(learner_seat)`` -> one agent per seat (``None`` at the learner's),
+            called at every reset.
+        seat: the learner's seat, or ``None`` for a random seat each episode.
+        forced: ``forced(game) -> action | None``, a move the env makes for the learner (Sniff's
+            forced draws and passes), so every step the learner sees is a real decision.
+        render_mode: ``"ansi"`` or ``"rgb_array"``.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"]}
+
+    def __init__(
+        self,
+        new_game: Callable[[int], KernelGame],
+        kernels: EnvKernels,
+        params: np.ndarray,
+        reward_mode: int,
+        num_players: int,
+        seat_agents: Callable[[int], list[Agent | None]],
+        seat: int | None = 0,
+        forced: Callable[[KernelGame], int | None] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        self._new_game = new_game
+        self._kernels = kernels
+        self._params = params
+        self._reward_mode = reward_mode
+        self._num_players = n = num_players
+        self._seat_agents = seat_agents
+        self._fixed_seat = None if seat is None else check_int("seat", seat, 0, n - 1)
+        self._others = seat_agents(0 if seat is None else seat)  # checks the specs now
+        self._forced = forced
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, self.metadata["render_modes"])
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(-np.inf, np.inf, shape=(kernels.obs_size,), dtype=np.float32)
+        self.action_space = spaces.Discrete(kernels.num_actions)
+        self._before = np.zeros(kernels.snapshot_size, dtype=np.int32)
+        self._rewards = np.zeros(n, dtype=np.float64)
+        self.game: KernelGame | None = None
+        self.seat = 0
+        self._pending = 0.0
+
+    # --- gymnasium API -------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=check_seed(seed))
+        if options:
+            raise ValueError(f"single-seat env reset takes no options; got {sorted(options)}")
+        for _ in range(MAX_REDEALS):
+            status = self._deal()
+            if status == LIVE:
+                return self._observation(), {"action_mask": self.action_masks(), "seat": self.seat}
+        raise ValueError(
+            f"in {MAX_REDEALS} deals the game always ended before seat {self.seat} had a decision: "
+            "are the options (a tiny target?) leaving the learner no turn?"
+        )
+
+    def _deal(self) -> int:
+        """A fresh game and seat, played up to the learner's first decision; returns its status."""
+        self.game = self._new_game(int(self.np_random.integers(2**63)))
+        n = self._num_players
+        self.seat = self._fixed_seat if self._fixed_seat is not None else int(self.np_random.integers(n))
+        self._others = self._seat_agents(self.seat)
+        for agent in self._others:
+            if agent is not None:
+                agent.reset(int(self.np_random.integers(2**31)))
+        self._pending, status = self._advance()  # what happened before the learner's first turn
+        return status
+
+    def step(self, action: int):
+        game = self.game
+        if game is None or game.is_terminal():
+            raise ValueError("the episode is over: call reset()")
+        action = check_int("action", action, 0, self.action_space.n - 1)
+        mask = self.action_masks()
+        if not mask[action]:
+            return self._observation(), -1.0, True, False, {"action_mask": mask, "illegal_action": True}
+        self._kernels.snapshot(game._state, self._before)
+        game.apply(action)
+        status = self._kernels.write_rewards(game._state, self._params, self._before, self._reward_mode, self._rewards)
+        reward = float(self._rewards[self.seat]) + self._pending
+        self._pending = 0.0
+        if status == LIVE:
+            more, status = self._advance()
+            reward += more
+        info = {"action_mask": self.action_masks(), "seat": self.seat}
+        return self._observation(), reward, status == TERMINATED, status not in (LIVE, TERMINATED), info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions (all ``False`` when it is not to act or the game is over)."""
+        return self.game.seat_view(self.seat).legal_mask()
+
+    def render(self):
+        if self.render_mode == "rgb_array":
+            return self.game.image()
+        if self.render_mode == "ansi":
+            return str(self.game)
+        return None
+
+    # --- internals ---------------------------------------------------------------------------------
+    def _observation(self) -> np.ndarray:
+        return self.game.seat_view(self.seat).observation()
+
+    def _advance(self) -> tuple[float, int]:
+        """Play the other seats (and the learner's forced moves) until the learner must decide or
+        the episode ends; returns the learner's reward on the way and the episode status."""
+        game, reward, status = self.game, 0.0, LIVE
+        while status == LIVE:
+            cur = game.current_player
+            action = self._forced(game) if cur == self.seat and self._forced else None
+            if cur == self.seat and action is None:
+                break
+            if action is None:
+                action = self._others[cur].act(game)
+            self._kernels.snapshot(game._state, self._before)
+            game.apply(action)
+            status = self._kernels.write_rewards(
+                game._state, self._params, self._before, self._reward_mode, self._rewards
+            )
+            reward += float(self._rewards[self.seat])
+        return reward, status
+
+
+def seat_agents(
+    num_players: int,
+    opponents: str | Sequence[str],
+    partner: str | None,
+    make_agent: Callable[[str], Agent],
+) -> Callable[[int], list[Agent | None]]:
+    """For ``SingleAgentEnv``: given the learner's seat, one fresh agent per other seat."""
+
+    def build(learner: int) -> list[Agent | None]:
+        specs = seat_specs(num_players, learner, opponents, partner)
+        return [None if seat == learner else make_agent(specs[seat]) for seat in range(num_players)]
+
+    return build

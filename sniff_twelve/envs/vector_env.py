@@ -1,0 +1,199 @@
+"""One learning seat per row of a ``VectorGame``, as a standard ``gymnasium.vector.VectorEnv``.
+
+``sniff_env.vector_env(...)`` / ``twelve_env.vector_env(...)`` build a ``KernelVectorEnv``: ``N``
+independent games in one ``int32`` array, where the learner holds ``seat`` in every row and every
+other seat (a 4-player Sniff partner included) is played inside one compiled ``numba.prange`` call
+per step (``learner_step``, the game's kernels from its ``sniff_twelve.core.hooks.GameHooks``) — the learner's
+action, then the other seats (and the learner's forced Sniff DRAW/PASS) until the learner is to act
+again or the game ends. Finished games are dealt again in the same call
+(``AutoresetMode.SAME_STEP``): the returned observation is the new game's first decision,
+``infos["final_obs"][i]`` (with ``infos["_final_obs"]``) the learner's last observation of the
+game that ended. The compiled agents choose from the acting seat's view (``sniff_twelve.core.view``):
+``greedy`` and ``heuristic`` are the rule agents' own kernels, ``random`` draws from each row's own
+stream, ``ppo`` / ``ppo:PATH`` / an ``MlpPolicy`` object (a frozen snapshot of the learner) run the
+checkpoint's ReLU MLP (and action-feature gains) compiled; ``set_opponents`` swaps them between steps.
+
+Rewards are the learner's, from the game's reward kernel, summed over the other seats' moves in
+between (what ``single_agent_env`` gives for the same games and agents).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from sniff_twelve.batch.learner import MAX_REDEALS, learner_reset, learner_step
+from sniff_twelve.batch.vector import first_illegal
+from sniff_twelve.core.hooks import GameHooks
+from sniff_twelve.core.options import ArgumentTypeError, check_flag, check_int, check_seed
+from sniff_twelve.core.rng import seed_key, stream_states
+
+
+class KernelVectorEnv(VectorEnv):
+    """``num_envs`` games with one learning seat each (see the module docstring).
+
+    Built by the games' ``vector_env``. ``action_masks()`` gives the learner's legal actions
+    ``[N, A]`` (sb3-contrib's convention); with ``action_features=True`` the observation ends with
+    the flattened ``Game.action_features()`` of the learner (``[A * F]``).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int,
+        *,
+        game_cls: type,
+        hooks: GameHooks,
+        params: np.ndarray,
+        reward_mode: int,
+        num_players: int,
+        seat: int,
+        seat_agents: Callable[[Any, Any], tuple[np.ndarray, np.ndarray, np.ndarray]],
+        opponents: Any,
+        partner: Any,
+        obs_size: int,
+        num_actions: int,
+        state_size: int,
+        action_features: bool = False,
+        seed: int | None = None,
+    ) -> None:
+        n = self.num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
+        self._game_cls = game_cls
+        self._hooks = hooks
+        self._params = params
+        self._mode = np.int64(reward_mode)
+        self.num_players = num_players
+        self.seat = seat
+        self._seat_agents = seat_agents
+        self.set_opponents(opponents, partner)
+        self._use_features = check_flag("action_features", action_features)
+        features = len(game_cls.rules.action_feature_names)
+        width = obs_size + (num_actions * features if self._use_features else 0)
+        self.single_observation_space = spaces.Box(-np.inf, np.inf, shape=(width,), dtype=np.float32)
+        self.single_action_space = spaces.Discrete(num_actions)
+        self.observation_space = spaces.Box(-np.inf, np.inf, shape=(n, width), dtype=np.float32)
+        self.action_space = spaces.MultiDiscrete(np.full(n, num_actions))
+        self._states = np.zeros((n, state_size), dtype=np.int32)
+        self._views = np.zeros((n, state_size), dtype=np.int32)
+        self._scratch = np.zeros((n, 8), dtype=np.int32)
+        self._seat_rewards = np.zeros((n, num_players), dtype=np.float64)
+        self._obs = np.zeros((n, width), dtype=np.float32)
+        self._final_obs = np.zeros((n, width), dtype=np.float32)
+        self._mask = np.zeros((n, num_actions), dtype=np.bool_)
+        self._feats = np.zeros((n, 128, max(features, 1)), dtype=np.float32)  # every game's A fits in 128
+        # per-row scratch the drivers reuse every step (a mask and an observation of any game fit)
+        self._work_masks = np.zeros((n, 128), dtype=np.bool_)
+        self._obs_bufs = np.zeros((n, 256), dtype=np.float32)
+        self._streams = np.zeros((n, 2), dtype=np.int32)
+        self._agent_streams = np.zeros((n, 2), dtype=np.int32)
+        self._pending = np.zeros(n, dtype=np.float64)
+        self._rewards = np.zeros(n, dtype=np.float64)
+        self._terminated = np.zeros(n, dtype=np.bool_)
+        self._truncated = np.zeros(n, dtype=np.bool_)
+        self._seed = check_seed(seed)
+        self._seed_rng: np.random.Generator | None = None
+
+    def set_opponents(self, opponents: Any, partner: Any = None) -> None:
+        """Seat other agents from the next step on (games in progress go on with them): specs as
+        ``vector_env``'s — a compiled agent's name, ``ppo:PATH`` or an ``MlpPolicy``, such as a
+        frozen snapshot of the learner for self-play; ``partner`` only with 4-player Sniff."""
+        if partner is not None and self.num_players != 4:
+            raise ValueError(f"a {self.num_players}-player table has no partner seat; got partner={partner!r}")
+        self._codes, self._meta, self._weights = self._seat_agents(opponents, partner)
+
+    # --- gymnasium API -----------------------------------------------------------------------------
+    def reset(self, *, seed: int | list | None = None, options: dict[str, Any] | None = None):
+        """Deal every row afresh and play up to the learner's first decision → ``(obs, infos)``.
+        Row ``i`` under a seed is reproducible; ``seed=None`` continues from the last seed given."""
+        if options:
+            raise ValueError(f"vector_env reset takes no options; got {sorted(options)}")
+        if isinstance(seed, list | tuple):  # gymnasium allows one seed per row; the first one seeds all
+            seed = seed[0] if seed else None
+        seed = check_seed(seed)
+        if seed is None and self._seed is not None:
+            seed, self._seed = self._seed, None
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+            key_seed = seed
+        elif self._seed_rng is not None:
+            key_seed = int(self._seed_rng.integers(2**62))
+        else:
+            key_seed = None
+        key = seed_key(key_seed)
+        stream_states(key, 0, self._streams)
+        stream_states(key, self.num_envs, self._agent_streams)
+        failures = learner_reset(*self._common(), self._streams)
+        if failures:
+            raise ValueError(
+                f"in {MAX_REDEALS} deals the game always ended before seat {self.seat} had a decision: "
+                "are the options (a tiny target?) leaving the learner no turn?"
+            )
+        return self._obs.copy(), {}
+
+    def step(self, actions):
+        actions = np.asarray(actions)
+        if not np.issubdtype(actions.dtype, np.integer):
+            raise ArgumentTypeError(f"actions must be an integer array; got dtype {actions.dtype}")
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},); got {actions.shape}")
+        actions = actions.astype(np.int64, copy=False)
+        bad = first_illegal(self._mask, actions)
+        if bad >= 0:
+            legal = np.flatnonzero(self._mask[bad]).tolist()
+            raise ValueError(f"action {int(actions[bad])} is illegal in row {bad}; legal there: {legal}")
+        learner_step(*self._common(), actions, self._rewards, self._terminated, self._truncated, self._final_obs)
+        infos: dict[str, Any] = {}
+        done = self._terminated | self._truncated
+        if done.any():
+            final = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(done):
+                final[i] = self._final_obs[i].copy()
+            infos = {"final_obs": final, "_final_obs": done.copy(), "final_info": {}, "_final_info": done.copy()}
+        return self._obs.copy(), self._rewards.copy(), self._terminated.copy(), self._truncated.copy(), infos
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions in every row → ``[N, A]`` bool (a copy)."""
+        return self._mask.copy()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass
+
+    # --- helpers ----------------------------------------------------------------------------------
+    def _common(self) -> tuple:
+        return (
+            self._hooks,
+            self._states,
+            self._params,
+            self._mode,
+            self.seat,
+            self._codes,
+            self._meta,
+            self._weights,
+            self._agent_streams,
+            self._scratch,
+            self._views,
+            self._seat_rewards,
+            self._obs,
+            self._mask,
+            self._feats,
+            self._work_masks,
+            self._obs_bufs,
+            self._use_features,
+            self._pending,
+        )
+
+    def game(self, index: int):
+        """A ``Game`` copy of row ``index`` as it stands now (the learner is to act)."""
+        index = check_int("index", index, 0, self.num_envs - 1)
+        return self._game_cls._from_row(self._states[index], self._params)
+
+    @property
+    def pending_rewards(self) -> np.ndarray:
+        """The learner's reward from the other seats' moves before its first decision of each
+        row's current game, paid with its next step (a copy)."""
+        return self._pending.copy()

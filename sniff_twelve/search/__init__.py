@@ -1,0 +1,1 @@
+"""The exact perfect-information solver both games share."""

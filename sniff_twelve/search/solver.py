@@ -1,0 +1,426 @@
+"""Exact perfect-information search shared by both games: alpha-beta over the game's state row.
+
+A solver reads the referee's row — every hand, the boneyard or stock in order — so it is an
+analysis tool (grading play, the par of a deal, the worlds of ``pimc``), never an agent's input:
+``pimc`` hands it worlds it sampled from a seat's view, not the true deal.
+
+The search is one compiled function for both games; a game hands in its kernels and its solver
+rules as a ``GameHooks`` subclass (``sniff_twelve.core.hooks``) with, besides ``apply_action`` and
+``legal_mask_into``:
+
+- ``MAX_ACTIONS``, ``MAX_CHILDREN`` (most legal actions in any position), ``MAX_DEPTH`` (most
+  actions before the search ends), ``STATE_SIZE``;
+- ``ends(s, params, events)``: whether the search stops after the action that returned ``events``
+  (Sniff: the hand is over or the match won; "12": the game is over);
+- ``score_difference(s, params, root)``: the root's score minus the other side's (two sides) or
+  minus the sum of every other seat's (the paranoid rule, more than two sides);
+- ``maximizes(s, params, root)``: whether the seat to act plays for the root's side;
+- ``key(s, params)``: two 64-bit hash words of everything the rest of the search depends on;
+- ``bound(s, params)``: a number no value of the rest can exceed in size (the node budget's bounds);
+- ``resample(view, params, seat, out, rng)``: a world consistent with a seat's view, and
+  ``shorten(world, cards)``: the world with its draw pile cut to ``cards`` (``pimc``'s horizon).
+
+Values are points *from here*: the change of ``score_difference`` from the position to the end,
+so a position's value does not depend on the points already made and transpositions share one
+table entry. Seats of the root's side maximise, the others minimise. The table is kept between
+calls and made stale by a generation number, so a call does not clear it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numba as nb
+import numpy as np
+
+from sniff_twelve.core.game import KernelGame
+from sniff_twelve.core.hooks import GameHooks
+from sniff_twelve.core.options import check_int
+from sniff_twelve.core.rng import _GOLDEN, _mix
+from sniff_twelve.core.view import SeatView
+
+INF = 1 << 30
+EXACT, LOWER, UPPER = 0, 1, 2
+TABLE_BITS = 20  # 1M entries of 32 bytes: a whole 4-player Sniff hand stores about 50k
+_ODD = np.uint64(0xD6E8FEB86659FD93)
+# counters: nodes searched, budget exhausted, table hits
+NODES, ABORTED, HITS = 0, 1, 2
+# fields of a search frame (one per depth)
+F_ALPHA, F_BETA, F_ALPHA0, F_BETA0, F_BEST, F_MOVE, F_COUNT, F_NEXT, F_MAX, F_SLOT, F_CHILD, F_OFFSET = range(12)
+FRAME_SIZE = 12
+
+
+@dataclass
+class Solution:
+    """What ``solve`` found (values in points from here, see ``sniff_twelve.search.solver``).
+
+    ``value``: the exact minimax value when ``exact``; else the best value proved so far (a lower
+    bound, ``lower``); ``upper``: an upper bound (equal to ``value`` when exact). ``action_values``:
+    every legal action's exact value (when not exact, only the actions solved before the budget
+    ran out). ``best``: the actions with the top value. ``pv``: the principal variation, every
+    action (forced ones included) to the end under optimal play on all sides."""
+
+    value: int
+    action_values: dict[int, int]
+    best: list[int]
+    nodes: int
+    exact: bool
+    lower: int
+    upper: int
+    pv: list[int] = field(default_factory=list)
+
+
+class Workspace:
+    """The transposition table and the per-depth rows a game's searches reuse (``tables``)."""
+
+    def __init__(self, hooks: GameHooks, table_bits: int = TABLE_BITS) -> None:
+        size, depth, width = 1 << table_bits, hooks.MAX_DEPTH + 1, hooks.MAX_CHILDREN
+        self.tables = (
+            np.zeros((size, 4), dtype=np.uint64),  # key words, value, generation-move-flag: one cache line
+            np.empty((depth, width, hooks.STATE_SIZE), dtype=np.int32),  # the children's rows
+            np.empty((depth, width, 3), dtype=np.int32),  # their action, gain, whether the search ends
+            np.empty((depth, hooks.MAX_ACTIONS), dtype=np.bool_),  # legal masks (row 0: the root's)
+            np.empty((depth, width), dtype=np.int64),  # search order
+            np.empty((depth, hooks.STATE_SIZE), dtype=np.int32),  # the rows forced moves lead to
+            np.empty((depth, FRAME_SIZE), dtype=np.int64),  # the search frames
+            np.empty((depth, 2), dtype=np.uint64),  # their key words
+            np.empty(hooks.MAX_ACTIONS, dtype=np.bool_),  # a legal mask
+        )
+        self.generation = 0
+
+    def next_generation(self, count: int = 1) -> int:
+        """Reserve ``count`` fresh table generations (older entries go stale); returns the first."""
+        if self.generation + count >= 1 << 30:
+            self.tables[0][:, 3] = 0
+            self.generation = 0
+        self.generation += count
+        return self.generation - count + 1
+
+
+@nb.njit(cache=True, inline="always")
+def _expand(g, params, s, depth, root, kids, moves, mask):
+    """Apply every legal action of ``s`` into the children's rows at ``depth``, with its action, its
+    gain (change of the score difference) and whether the search ends there. Returns the count.
+    (The hot loops index the work arrays with scalars: an array view costs reference counting.)"""
+    g.legal_mask_into(s, params, mask)
+    base = g.score_difference(s, params, root)
+    count = 0
+    for a in range(g.MAX_ACTIONS):
+        if mask[a]:
+            kid = kids[depth, count]
+            for k in range(s.shape[0]):  # (a slice copy may allocate)
+                kid[k] = s[k]
+            events = g.apply_action(kid, params, a)
+            moves[depth, count, 0] = a
+            moves[depth, count, 1] = g.score_difference(kid, params, root) - base
+            moves[depth, count, 2] = 1 if g.ends(kid, params, events) else 0
+            count += 1
+    return count
+
+
+@nb.njit(cache=True, inline="always")
+def _order(moves, depth, count, first, maximize, order):
+    """Search order in ``order[depth]``: the table's move first, then by gain (best for the seat
+    to act first)."""
+    for i in range(count):
+        order[depth, i] = i
+    for i in range(1, count):  # insertion sort, at most MAX_CHILDREN items
+        j = i
+        while j > 0:
+            a, b = order[depth, j - 1], order[depth, j]
+            ka = 1 if moves[depth, a, 0] == first else 0
+            kb = 1 if moves[depth, b, 0] == first else 0
+            ga, gb = moves[depth, a, 1], moves[depth, b, 1]
+            if not maximize:
+                ga, gb = -ga, -gb
+            if kb > ka or (kb == ka and gb > ga):
+                order[depth, j - 1], order[depth, j] = b, a
+                j -= 1
+            else:
+                break
+
+
+_VALUE_OFFSET = 1 << 31  # values are stored as unsigned words
+
+
+@nb.njit(cache=True, inline="always")
+def _probe(table, gen, h1, h2, slot, alpha, beta):
+    """``(settled, value, alpha, beta, move)`` from the table entry of a node, if it has one."""
+    entry = table[slot, 3]
+    if table[slot, 0] == h1 and table[slot, 1] == h2 and np.int64(entry >> np.uint64(16)) == gen:
+        v = np.int64(table[slot, 2]) - _VALUE_OFFSET
+        flag = np.int64(entry & np.uint64(3))
+        move = np.int64((entry >> np.uint64(2)) & np.uint64(16383)) - 1
+        if flag == EXACT:
+            return True, v, alpha, beta, move
+        if flag == LOWER:
+            alpha = max(alpha, v)
+        else:
+            beta = min(beta, v)
+        return alpha >= beta, v, alpha, beta, move
+    return False, 0, alpha, beta, -1
+
+
+@nb.njit(cache=True, inline="always")
+def _store(table, slot, h1, h2, value, move, flag, gen):
+    table[slot, 0], table[slot, 1] = h1, h2
+    table[slot, 2] = np.uint64(value + _VALUE_OFFSET)
+    table[slot, 3] = (np.uint64(gen) << np.uint64(16)) | np.uint64((move + 1) * 4 + flag)
+
+
+@nb.njit(cache=True, inline="always")
+def _open(g, params, s, depth, alpha, beta, root, table, kids, moves, order, forced, mask, gen, counters,
+          max_nodes, frames, hashes):  # fmt: skip
+    """Enter the node ``s`` at ``depth``: ``(True, value)`` when the table, the budget or the end
+    settles it at once, else ``(False, 0)`` with its frame and children ready. A run of forced
+    moves (one legal action: draws, passes, a lone placement) is played through first, so the
+    frame is that of the next real choice, ``F_OFFSET`` the points made on the way."""
+    offset = 0
+    row = s
+    while True:
+        counters[NODES] += 1
+        if max_nodes > 0 and counters[NODES] > max_nodes:
+            counters[ABORTED] = 1
+            return True, 0
+        h1, h2 = g.key(row, params)
+        slot = np.int64(h1 & np.uint64(table.shape[0] - 1))
+        settled, v, lo, hi, first = _probe(table, gen, h1, h2, slot, alpha - offset, beta - offset)
+        if settled:
+            counters[HITS] += 1
+            return True, offset + v
+        count = _expand(g, params, row, depth, root, kids, moves, mask)
+        if count > 1:
+            break
+        offset += moves[depth, 0, 1]
+        if moves[depth, 0, 2]:
+            return True, offset
+        row = forced[depth]
+        for k in range(row.shape[0]):
+            row[k] = kids[depth, 0, k]
+    maximize = g.maximizes(row, params, root)
+    _order(moves, depth, count, first, maximize, order)
+    frames[depth, F_ALPHA], frames[depth, F_BETA], frames[depth, F_ALPHA0], frames[depth, F_BETA0] = lo, hi, lo, hi
+    frames[depth, F_BEST] = -INF if maximize else INF
+    frames[depth, F_MOVE], frames[depth, F_COUNT], frames[depth, F_NEXT] = -1, count, 0
+    frames[depth, F_MAX], frames[depth, F_SLOT], frames[depth, F_OFFSET] = maximize, slot, offset
+    hashes[depth, 0], hashes[depth, 1] = h1, h2
+    return False, 0
+
+
+@nb.njit(cache=True, inline="always")
+def _take(frames, d, v, move):
+    """Fold a child's value ``v`` into the frame at depth ``d`` (alpha-beta, fail-soft)."""
+    if frames[d, F_MAX]:
+        if v > frames[d, F_BEST]:
+            frames[d, F_BEST], frames[d, F_MOVE] = v, move
+        frames[d, F_ALPHA] = max(frames[d, F_ALPHA], frames[d, F_BEST])
+    else:
+        if v < frames[d, F_BEST]:
+            frames[d, F_BEST], frames[d, F_MOVE] = v, move
+        frames[d, F_BETA] = min(frames[d, F_BETA], frames[d, F_BEST])
+    if frames[d, F_ALPHA] >= frames[d, F_BETA]:
+        frames[d, F_NEXT] = frames[d, F_COUNT]  # cut-off
+
+
+@nb.njit(cache=True, _nrt=False)
+def _search(g, params, s, depth, alpha, beta, root, w, gen, counters, max_nodes):
+    """Fail-soft alpha-beta value of ``s`` (points from here, the root's point of view), with
+    an explicit stack of frames from ``depth`` down (numba does not cache recursive functions).
+    Compiled without reference counting: it allocates nothing, and the counts cost a fifth of
+    the time."""
+    table, kids, moves, order, forced, frames, hashes, mask = w[0], w[1], w[2], w[4], w[5], w[6], w[7], w[8]
+    done, value = _open(
+        g, params, s, depth, alpha, beta, root, table, kids, moves, order, forced, mask, gen, counters,
+        max_nodes, frames, hashes,
+    )  # fmt: skip
+    if done:
+        return value
+    d = depth
+    while True:
+        if frames[d, F_NEXT] < frames[d, F_COUNT]:
+            i = order[d, frames[d, F_NEXT]]
+            frames[d, F_NEXT] += 1
+            gain = moves[d, i, 1]
+            if moves[d, i, 2]:
+                _take(frames, d, gain, moves[d, i, 0])
+                continue
+            frames[d, F_CHILD] = i
+            done, value = _open(
+                g, params, kids[d, i], d + 1, frames[d, F_ALPHA] - gain, frames[d, F_BETA] - gain, root,
+                table, kids, moves, order, forced, mask, gen, counters, max_nodes, frames, hashes,
+            )  # fmt: skip
+            if counters[ABORTED]:
+                return 0
+            if done:
+                _take(frames, d, gain + value, moves[d, i, 0])
+            else:
+                d += 1
+            continue
+        best = frames[d, F_BEST]
+        flag = UPPER if best <= frames[d, F_ALPHA0] else (LOWER if best >= frames[d, F_BETA0] else EXACT)
+        _store(table, frames[d, F_SLOT], hashes[d, 0], hashes[d, 1], best, frames[d, F_MOVE], flag, gen)
+        value = frames[d, F_OFFSET] + best
+        if d == depth:
+            return value
+        d -= 1
+        i = frames[d, F_CHILD]
+        _take(frames, d, moves[d, i, 1] + value, moves[d, i, 0])
+
+
+@nb.njit(cache=True)
+def _mtd(g, params, s, root, w, gen, counters, max_nodes, guess):
+    """The exact value of ``s`` by null-window searches closing in on it from ``guess`` (MTD(f))."""
+    lower, upper, v = -INF, INF, guess
+    while lower < upper:
+        beta = v + 1 if v == lower else v
+        v = _search(g, params, s, 1, beta - 1, beta, root, w, gen, counters, max_nodes)
+        if counters[ABORTED]:
+            return 0
+        if v < beta:
+            upper = v
+        else:
+            lower = v
+    return v
+
+
+@nb.njit(cache=True)
+def _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved):
+    """Exact value of every legal action of ``s`` (a full window each), the likeliest best first;
+    stops when the budget runs out (``solved`` marks the finished ones). Returns the count."""
+    solved[:] = False
+    kids, moves, order = w[1], w[2], w[4]
+    count = _expand(g, params, s, 0, root, kids, moves, w[3][0])
+    _order(moves, 0, count, -1, True, order)
+    guess = 0
+    for j in range(count):
+        i = order[0, j]
+        a, gain = moves[0, i, 0], moves[0, i, 1]
+        v = gain
+        if not moves[0, i, 2]:
+            v += _mtd(g, params, kids[0, i], root, w, gen, counters, max_nodes, guess - gain)
+        if counters[ABORTED]:
+            break
+        guess = v
+        values[a] = v
+        solved[a] = True
+    return count
+
+
+@nb.njit(cache=True)
+def _principal_variation(g, params, s, root, w, gen, counters, values, solved, pv):
+    """From the solved root, follow at every step a child whose value equals its parent's."""
+    target = -INF
+    for a in range(g.MAX_ACTIONS):
+        if solved[a] and values[a] > target:
+            target = values[a]
+    row = s.copy()
+    kids, moves = w[1], w[2]
+    for step in range(pv.shape[0]):
+        count = _expand(g, params, row, 0, root, kids, moves, w[3][0])
+        chosen = 0
+        for i in range(count):
+            v = moves[0, i, 1]
+            if not moves[0, i, 2]:
+                v += _search(g, params, kids[0, i], 1, -INF, INF, root, w, gen, counters, 0)
+            if v == target:
+                chosen = i
+                break
+        pv[step] = moves[0, chosen, 0]
+        target -= moves[0, chosen, 1]
+        row[:] = kids[0, chosen]
+        if moves[0, chosen, 2]:
+            return
+
+
+@nb.njit(cache=True)
+def solve_row(g, params, s, w, gen, max_nodes, values, solved, pv):
+    """Solve the position ``s`` for its seat to act: ``values[a]`` the exact value of every legal
+    action ``a`` (``solved[a]`` set for each one finished within ``max_nodes``, 0 = no budget),
+    ``pv`` the principal variation (``-1`` after its end). Returns ``(nodes, aborted, hits)``."""
+    counters = np.zeros(3, dtype=np.int64)
+    root = s[g.CUR]
+    pv[:] = -1
+    _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved)
+    if not counters[ABORTED]:
+        _principal_variation(g, params, s, root, w, gen, counters, values, solved, pv)
+    return counters[NODES], counters[ABORTED], counters[HITS]
+
+
+@nb.njit(cache=True)
+def pimc_values(view, params, g, seat, worlds, horizon, rng, w, gen, out):
+    """``out[a]``: the mean, over ``worlds`` worlds sampled from ``seat``'s view (``g.resample``),
+    of every legal action's exact value; world ``k`` searches with table generation ``gen + k``.
+    ``horizon > 0`` cuts each world's draw pile to that many cards (``g.shorten``). Returns the
+    nodes searched. ``view`` comes first so that ``SeatView.run`` can call it."""
+    out[:] = 0.0
+    values = np.zeros(g.MAX_ACTIONS, dtype=np.int64)
+    solved = np.zeros(g.MAX_ACTIONS, dtype=np.bool_)
+    world = np.empty_like(view)
+    counters = np.zeros(3, dtype=np.int64)
+    for k in range(worlds):
+        g.resample(view, params, seat, world, rng)
+        if horizon > 0:
+            g.shorten(world, horizon)
+        _root_values(g, params, world, seat, w, gen + k, counters, 0, values, solved)
+        for a in range(g.MAX_ACTIONS):
+            if solved[a]:
+                out[a] += values[a] / worlds
+    return counters[NODES]
+
+
+@nb.njit(cache=True, inline="always")
+def fold(h1, h2, x):
+    """Mix the non-negative integer ``x`` into both key words (two independent splitmix chains)."""
+    v = np.uint64(x)
+    return _mix(h1 + v * _GOLDEN + np.uint64(0x632BE59BD9B4E019)), _mix((h2 ^ v) * _ODD + np.uint64(0x8CB92BA72F3D8DD7))
+
+
+_WORKSPACES: dict[type, Workspace] = {}
+
+
+def workspace(hooks: GameHooks) -> Workspace:
+    """The process's one ``Workspace`` for a game's hooks (made at first use)."""
+    cls = type(hooks)
+    if cls not in _WORKSPACES:
+        _WORKSPACES[cls] = Workspace(hooks)
+    return _WORKSPACES[cls]
+
+
+def checked_game(game: object, game_cls: type) -> KernelGame:
+    """``game`` if it is a ``game_cls``; ``TypeError`` otherwise — a seat view above all, since
+    it hides what a solver reads."""
+    if isinstance(game, SeatView):
+        raise TypeError(
+            "a solver reads every hand and the whole draw order; a seat view hides them. Solve the "
+            f"referee's {game_cls.__module__}.Game, or sample a world with view.sample()"
+        )
+    if not isinstance(game, game_cls):
+        raise TypeError(f"solve takes a {game_cls.__module__}.Game; got {type(game).__name__}")
+    return game
+
+
+def check_budget(max_nodes: int | None) -> int:
+    """``max_nodes`` as the kernels take it (0 = no budget); ``ValueError`` when it is ≤ 0."""
+    return 0 if max_nodes is None else check_int("max_nodes", max_nodes, 1, 1 << 62)
+
+
+def solve_game(game: KernelGame, hooks: GameHooks, ws: Workspace, max_nodes: int | None) -> Solution:
+    """``solve`` for a game whose class checks are done (``sniff_env.solver``, ``twelve_env.solver``)."""
+    budget = check_budget(max_nodes)
+    if game.is_terminal():
+        raise ValueError("cannot solve a finished game: it has no seat to act")
+    s = game._state.copy()
+    values = np.zeros(hooks.MAX_ACTIONS, dtype=np.int64)
+    solved = np.zeros(hooks.MAX_ACTIONS, dtype=np.bool_)
+    pv = np.empty(hooks.MAX_DEPTH + 1, dtype=np.int64)
+    gen = ws.next_generation()
+    nodes, aborted, _ = solve_row(hooks, game._params, s, ws.tables, gen, budget, values, solved, pv)
+    action_values = {int(a): int(values[a]) for a in np.flatnonzero(solved)}
+    bound = int(hooks.bound(s, game._params))
+    if aborted:
+        lower = max(action_values.values(), default=-bound)
+        best = [a for a, v in action_values.items() if v == lower] if action_values else []
+        return Solution(lower, action_values, best, int(nodes), False, lower, bound)
+    value = max(action_values.values())
+    best = [a for a, v in action_values.items() if v == value]
+    return Solution(value, action_values, best, int(nodes), True, value, value, [int(a) for a in pv if a >= 0])

@@ -1,0 +1,269 @@
+"""Grade play from records with the perfect-information solvers (``analyze``), as bridge studies
+grade it with a double-dummy solver.
+
+Every *decision* (a position where the seat to act had more than one legal action) of every
+record is graded twice, in points of the solver's value (``sniff_twelve.search.solver``: the side's points
+minus the other side's, to the end of the hand or game):
+
+- *hindsight loss*: the solver's value of the best action minus that of the action played, in the
+  true deal (bridge's double-dummy error) — what the move cost against perfect knowledge;
+- *expected loss*: over ``worlds`` worlds sampled from what the seat knew then
+  (``SeatView.sample``), the best mean value minus the played action's mean value — what it cost
+  against the best choice a perfect-information Monte Carlo player (``pimc``) would make from the
+  same information. Both are ≥ 0; expected loss is 0 when the move is that player's choice.
+
+A deal's *par* is the solver's value of its first position (perfect play on all sides), from
+side 0's point of view with two sides and from the first player's otherwise. A decision whose
+solve needs more than ``max_nodes`` nodes is counted as *unsolved* and left out of the means
+(whole "12" games from the deal are beyond an exact solve; their late decisions are graded).
+
+Records: ``Game.to_record()`` JSON, ``arena --records`` JSON Lines and ``serve --records`` files;
+the agent of each seat is read from the record's ``agents`` (arena and web records; the human of
+a web record is ``human``), else the seat is named ``seat N``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sniff_twelve.core.game import KernelGame
+from sniff_twelve.core.options import check_int
+from sniff_twelve.core.records import parse_record, replay_steps, split_records
+from sniff_twelve.tools.arena import mean_ci
+from sniff_twelve.tools.interrupt import StopRequest
+
+Solve = Callable[..., Any]
+
+
+@dataclass
+class Decision:
+    """One graded decision."""
+
+    record: int
+    move: int  # index of the action in the record
+    seat: int
+    agent: str
+    action: int
+    best: list[int]
+    hindsight_loss: int | None  # None: unsolved within the budget
+    expected_loss: float | None
+    position: str = field(repr=False, default="")
+
+
+def read_records(paths: Iterable[Path], game_cls: type[KernelGame]) -> list[dict[str, Any]]:
+    """Every record in ``paths`` (files, or folders of ``*.json`` / ``*.jsonl``), checked against
+    ``game_cls`` (a record of the other game raises ``ValueError`` naming the file)."""
+    records = []
+    for path in paths:
+        files = sorted(p for p in path.iterdir() if p.suffix in (".json", ".jsonl")) if path.is_dir() else [path]
+        for file in files:
+            for k, text in enumerate(split_records(file.read_text())):
+                try:
+                    records.append(parse_record(json.loads(text), game_cls))
+                except ValueError as error:
+                    raise ValueError(f"{file} (record {k + 1}): {error}") from None
+    if not records:
+        raise ValueError("no records found")
+    return records
+
+
+def seat_agents(record: dict[str, Any], num_players: int) -> list[str]:
+    """The agent of every seat, as the record names it."""
+    named = record.get("agents") or {}
+    human = record.get("human_seat")
+    return ["human" if seat == human else str(named.get(str(seat), f"seat {seat}")) for seat in range(num_players)]
+
+
+def par_of(game: KernelGame, solve: Solve, max_nodes: int) -> int | None:
+    """The deal's value under perfect play (module docstring), ``None`` if unsolved."""
+    solution = solve(game, max_nodes=max_nodes)
+    if not solution.exact:
+        return None
+    seat = game.current_player
+    side = game.side_of(seat) if hasattr(game, "side_of") else seat
+    return -solution.value if len(game.scores) == 2 and side != 0 else solution.value
+
+
+def grade(
+    game: KernelGame, action: int, solve: Solve, worlds: int, max_nodes: int, seed: int
+) -> tuple[list[int], int | None, float | None]:
+    """``(best actions, hindsight loss, expected loss)`` of playing ``action`` in ``game``."""
+    truth = solve(game, max_nodes=max_nodes)
+    if not truth.exact:
+        return [], None, None
+    hindsight = truth.value - truth.action_values[action]
+    view = game.seat_view()
+    totals: dict[int, float] = dict.fromkeys(truth.action_values, 0.0)
+    for k in range(worlds):
+        world = solve(view.sample(seed + k), max_nodes=max_nodes)
+        if not world.exact:
+            return truth.best, hindsight, None
+        for a, v in world.action_values.items():
+            totals[a] += v / worlds
+    return truth.best, hindsight, max(totals.values()) - totals[action]
+
+
+def analyze(
+    records: list[dict[str, Any]],
+    game_cls: type[KernelGame],
+    solve: Solve,
+    deal_index: Callable[[KernelGame], int],
+    worlds: int = 8,
+    max_nodes: int = 2_000_000,
+    seed: int = 0,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Grade every decision of ``records`` (module docstring); JSON-ready. ``deal_index(game)``
+    numbers the deals of a record (Sniff: the hands played; "12": 0). Ctrl-C stops at the next
+    decision and returns what was graded, marked ``partial``."""
+    worlds = check_int("worlds", worlds, 1, 10_000)
+    max_nodes = check_int("max_nodes", max_nodes, 1, 1 << 62)
+    total = sum(
+        action is not None and len(game.legal_actions()) > 1
+        for record in records
+        for game, action in replay_steps(record, game_cls)
+    )  # every record replays and is checked before the first solve
+    decisions: list[Decision] = []
+    pars: list[dict[str, Any]] = []
+    bar = _progress(total, progress)
+    partial = False
+    with StopRequest() as stop:
+        for r, record in enumerate(records):
+            agents: list[str] = []
+            deal = -1
+            for move, (position, action) in enumerate(replay_steps(record, game_cls)):
+                if stop:
+                    partial = True
+                    break
+                if action is None:
+                    break
+                agents = agents or seat_agents(record, position.num_players)
+                if deal_index(position) != deal:
+                    deal = deal_index(position)
+                    pars.append({"record": r, "deal": deal, "par": par_of(position, solve, max_nodes)})
+                if len(position.legal_actions()) < 2:
+                    continue
+                seat = position.current_player
+                best, hindsight, expected = grade(
+                    position, action, solve, worlds, max_nodes, seed * 1_000_003 + len(decisions) * 997
+                )
+                decisions.append(
+                    Decision(
+                        r,
+                        move,
+                        seat,
+                        agents[seat],
+                        action,
+                        best,
+                        hindsight,
+                        expected,
+                        str(position) if hindsight else "",
+                    )
+                )
+                bar.update(1)
+            if partial:
+                break
+    bar.close()
+    return summarize(decisions, pars, game_cls, worlds, max_nodes, partial, len(records))
+
+
+def summarize(
+    decisions: list[Decision],
+    pars: list[dict[str, Any]],
+    game_cls: type[KernelGame],
+    worlds: int,
+    max_nodes: int,
+    partial: bool,
+    num_records: int,
+) -> dict[str, Any]:
+    """Per agent: decisions, mean losses with 95% intervals, the share of optimal decisions
+    (hindsight loss 0) and the five costliest decisions."""
+    namer = game_cls(seed=0)
+    agents: dict[str, Any] = {}
+    for name in dict.fromkeys(d.agent for d in decisions):
+        mine = [d for d in decisions if d.agent == name]
+        solved = [d for d in mine if d.hindsight_loss is not None]
+        expected = [d.expected_loss for d in mine if d.expected_loss is not None]
+        hindsight, hindsight_ci = mean_ci(d.hindsight_loss for d in solved)
+        exp, exp_ci = mean_ci(expected)
+        costliest = sorted(solved, key=lambda d: -d.hindsight_loss)[:5]
+        agents[name] = {
+            "decisions": len(solved),
+            "unsolved": len(mine) - len(solved),
+            "hindsight_loss": hindsight,
+            "hindsight_loss_ci95": hindsight_ci,
+            "expected_loss": exp,
+            "expected_loss_ci95": exp_ci,
+            "optimal_share": float(np.mean([d.hindsight_loss == 0 for d in solved])) if solved else float("nan"),
+            "costliest": [
+                {
+                    "record": d.record,
+                    "move": d.move,
+                    "seat": d.seat,
+                    "played": namer.action_name(d.action),
+                    "best": [namer.action_name(a) for a in d.best],
+                    "hindsight_loss": d.hindsight_loss,
+                    "position": d.position,
+                }
+                for d in costliest
+                if d.hindsight_loss
+            ],
+        }
+    return {
+        "game": game_cls.record_name,
+        "records": num_records,
+        "worlds": worlds,
+        "max_nodes": max_nodes,
+        "partial": partial,
+        "agents": agents,
+        "deals": pars,
+    }
+
+
+def table(result: dict[str, Any]) -> str:
+    """The per-agent summary as a text table."""
+    lines = [
+        f"{'agent':<22} {'decisions':>9} {'hindsight loss':>18} {'expected loss':>18} {'optimal':>8} {'unsolved':>8}"
+    ]
+    for name, row in sorted(result["agents"].items(), key=lambda item: item[1]["hindsight_loss"]):
+        lines.append(
+            f"{name:<22} {row['decisions']:>9} {row['hindsight_loss']:>9.2f} ± {row['hindsight_loss_ci95']:<6.2f}"
+            f" {row['expected_loss']:>9.2f} ± {row['expected_loss_ci95']:<6.2f} {row['optimal_share']:>8.1%}"
+            f" {row['unsolved']:>8}"
+        )
+    pars = [d["par"] for d in result["deals"] if d["par"] is not None]
+    if pars:
+        lines.append(f"deals: {len(result['deals'])}, par (side 0) mean {np.mean(pars):+.1f}, sd {np.std(pars):.1f}")
+    return "\n".join(lines)
+
+
+def plot(result: dict[str, Any], path: Path) -> None:
+    """Mean hindsight and expected loss per agent with their 95% intervals, as a PNG."""
+    from sniff_twelve.core.optional import pyplot
+
+    plt = pyplot("analyze --plot", "bench")
+    names = sorted(result["agents"], key=lambda n: result["agents"][n]["hindsight_loss"])
+    rows = [result["agents"][n] for n in names]
+    x = np.arange(len(names))
+    fig, ax = plt.subplots(figsize=(max(5, 1.3 * len(names)), 3.6))
+    for offset, key, label in ((-0.2, "hindsight_loss", "hindsight"), (0.2, "expected_loss", "expected")):
+        ax.bar(x + offset, [r[key] for r in rows], 0.4, yerr=[r[f"{key}_ci95"] for r in rows], capsize=3, label=label)
+    ax.set_xticks(x, names, rotation=20)
+    ax.set_ylabel("points lost per decision")
+    ax.set_title(f"{result['game']}: loss per decision against the solver ({result['worlds']} worlds)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _progress(total: int, enabled: bool):
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc="decisions", unit="decision", leave=False, disable=not enabled)

@@ -1,0 +1,246 @@
+"""Command-line plumbing shared by ``python -m sniff_env`` and ``python -m twelve_env``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from sniff_twelve.core.game import KernelGame
+from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
+from sniff_twelve.core.records import replay_steps, split_records
+from sniff_twelve.tools import analyze, arena, report
+from sniff_twelve.tools.arena import Table
+from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED
+from sniff_twelve.tools.play import add_play_options
+from sniff_twelve.web.table import WebGame
+
+#: ``narrate(before, after, seat, action)``: the text for one move (it may include a table)
+Narrate = Callable[[KernelGame, KernelGame, int, int], str]
+
+
+def build_parser(
+    prog: str,
+    description: str,
+    players: Sequence[int],
+    default_players: int,
+    extra: Sequence[tuple[tuple, dict]] = (),
+    play_extra: Sequence[tuple[tuple, dict]] = (),
+    serve_extra: Sequence[tuple[tuple, dict]] = (),
+) -> argparse.ArgumentParser:
+    """``prog [demo|arena|play|replay|serve] …``: the commands both games share (``demo`` is the
+    default); ``extra`` holds ``(args, kwargs)`` of game options every command takes, ``play_extra``
+    and ``serve_extra`` those only ``play`` or ``serve`` takes."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    sub = parser.add_subparsers(dest="command")
+    demo = sub.add_parser("demo", help="watch one game between random players (the default)")
+    arena = sub.add_parser("arena", help="round robin of agents on shared (duplicate) deals")
+    play = sub.add_parser("play", help="play against the built-in agents in the terminal")
+    replay = sub.add_parser("replay", help="replay a match record in the terminal, or as a GIF / PNG strip")
+    serve = sub.add_parser("serve", help="play against the agents and watch replays in the browser (web extra)")
+    analyze = sub.add_parser("analyze", help="grade every decision of match records with the solver")
+    analyze.add_argument(
+        "records", nargs="+", type=Path, help="record files (JSON, arena --records JSONL) or serve --records folders"
+    )
+    analyze.add_argument("--json", type=Path, help="write the per-agent summary, the costliest decisions and the pars")
+    analyze.add_argument("--plot", type=Path, help="save a PNG of each agent's mean losses (bench extra)")
+    analyze.add_argument("--worlds", type=int, default=8, help="worlds per decision for the expected loss (default 8)")
+    analyze.add_argument(
+        "--max-nodes", type=int, default=2_000_000, help="solver budget per position; beyond it a decision is unsolved"
+    )
+    analyze.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds")
+    analyze.add_argument("--no-progress", action="store_true", help="no progress bar")
+    replay.add_argument(
+        "file", type=Path, help="a record (Game.to_record() as JSON) or a JSONL file of them (arena --records)"
+    )
+    replay.add_argument("--game", type=int, default=1, help="which record of a JSONL file, from 1 (default 1)")
+    replay.add_argument("--quiet", action="store_true", help="print only the first and last tables")
+    replay.add_argument("--gif", type=Path, help="also write an animated GIF")
+    replay.add_argument("--png", type=Path, help="also write a PNG strip (a grid of frames)")
+    replay.add_argument(
+        "--frames",
+        choices=("move", "hand"),
+        help="the images' frames: every position, or one per hand (the table before its last move, and "
+        "the end); default: hand for a match of several hands, else move",
+    )
+    for p in (parser, demo, arena, play):
+        p.add_argument("--players", type=int, choices=list(players), default=default_players)
+        p.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents")
+        for args, kwargs in extra:
+            p.add_argument(*args, **kwargs)
+    for p in (parser, demo):
+        p.add_argument("--quiet", action="store_true", help="print only the tables, not every move")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
+    )
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument(
+        "--records",
+        type=Path,
+        default=Path("records"),
+        help="folder for the finished games' records (default records/)",
+    )
+    serve.add_argument(
+        "--checkpoint",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a policy checkpoint offered as agent ppo:PATH on the start page (repeatable)",
+    )
+    serve.add_argument("--players", type=int, choices=list(players), default=default_players, help="start page default")
+    for args, kwargs in [*extra, *serve_extra]:
+        serve.add_argument(*args, **kwargs)
+    add_play_options(play)
+    for args, kwargs in play_extra:
+        play.add_argument(*args, **kwargs)
+    arena.add_argument(
+        "--agents",
+        nargs="+",
+        default=["random", "greedy", "heuristic"],
+        help="entries: agent names (random, greedy, heuristic, ismcts[:ITERATIONS], pimc[:WORLDS], ppo[:CHECKPOINT]); "
+        "'a+b' is a mixed partnership",
+    )
+    arena.add_argument("--deals", type=int, default=50, help="deals per match-up (each played from both sides)")
+    arena.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    arena.add_argument("--json", type=Path, help="write the full results (every game) as JSON")
+    arena.add_argument("--plot", type=Path, help="save a PNG of the scores with confidence intervals")
+    arena.add_argument("--no-progress", action="store_true", help="no progress bar")
+    arena.add_argument("--records", type=Path, help="write every game's match record, one JSON per line")
+    return parser
+
+
+def run_analyze(args: argparse.Namespace, game_cls: type[KernelGame], solve, deal_index) -> int:
+    """The ``analyze`` command (``sniff_twelve.tools.analyze``): grade, print the table, write JSON / PNG if
+    asked. Bad input (a missing file, a record of the other game, a budget below 1) exits with
+    one ``error:`` line; Ctrl-C keeps what was graded and exits 130."""
+    try:
+        if args.plot:
+            pyplot("analyze --plot", "bench")
+        records = analyze.read_records(args.records, game_cls)
+        result = analyze.analyze(
+            records, game_cls, solve, deal_index, args.worlds, args.max_nodes, args.seed, not args.no_progress
+        )
+    except (OSError, ValueError, MissingExtraError) as err:
+        raise SystemExit(f"error: {err}") from None
+    print(analyze.table(result))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1))
+    if args.plot and result["agents"]:
+        analyze.plot(result, args.plot)
+    if result["partial"]:
+        print("interrupted: the table covers the decisions graded so far (written, marked partial)", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+def run_arena(args: argparse.Namespace, table: Table) -> dict:
+    """The ``arena`` command: play, print the table, write JSON / PNG if asked; a bad line-up
+    exits with its error message, and so does a --plot without matplotlib (before any game)."""
+    try:
+        if args.plot:
+            pyplot("arena --plot", "bench")
+        result = arena.run(
+            table,
+            args.agents,
+            args.deals,
+            seed=args.seed,
+            workers=args.workers,
+            progress=not args.no_progress,
+            records=args.records is not None,
+        )
+    except (ValueError, MissingExtraError) as err:
+        raise SystemExit(f"error: {err}") from None
+    print(report.arena_table(result))
+    if args.records:
+        args.records.write_text("".join(json.dumps(game.pop("record")) + "\n" for game in result["games"]))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1))
+    if args.plot:
+        report.arena_plot(result, args.plot)
+    if result["partial"]:
+        print(
+            f"interrupted: the table above covers the {result['games_played']} of {result['games_scheduled']} "
+            "games played; what was asked for is written (marked partial). Run the command again for all.",
+            file=sys.stderr,
+        )
+        raise SystemExit(EXIT_INTERRUPTED)
+    return result
+
+
+def run_replay(args: argparse.Namespace, game_cls: type[KernelGame], narrate: Narrate) -> int:
+    """The ``replay`` command: check the record, then show it move by move (and export images)."""
+    try:
+        records = split_records(args.file.read_text())
+        if not 1 <= args.game <= len(records):
+            raise ValueError(f"--game must be between 1 and {len(records)} (the records in the file)")
+        record = json.loads(records[args.game - 1])
+        steps = replay_steps(record, game_cls)
+        game, action = next(steps)
+    except (OSError, ValueError) as error:
+        print(f"error: cannot replay {args.file}: {error}", file=sys.stderr)
+        return 2
+    frames_by = args.frames or ("hand" if record["result"].get("hands_played", 0) > 1 else "move")
+    per_hand = frames_by == "hand" and hasattr(game, "hands_played")  # a game of one hand: every move
+    frames = [game.image()] if args.gif or args.png else []
+    print(game, end="\n\n")
+    while action is not None:
+        before, seat = game.clone(), game.current_player
+        game, next_action = next(steps)
+        if not args.quiet:
+            print(narrate(before, game, seat, action))
+        if frames and per_hand and (game.is_terminal() or game.hands_played != before.hands_played):
+            frames.append(before.image())
+        if frames and (not per_hand or game.is_terminal()):
+            frames.append(game.image())
+        action = next_action
+    print("", game, sep="\n")
+    from sniff_twelve.tools.image import animate
+
+    columns = max(1, math.ceil(math.sqrt(len(frames) * 2)))  # a grid about as wide as it is tall
+    for path in (args.gif, args.png):
+        if path:
+            animate(frames, path, scale=0.5, columns=columns)  # a GIF for *.gif, else a PNG grid
+    return 0
+
+
+def run_serve(args: argparse.Namespace, spec: WebGame, options: Sequence[str] = ()) -> int:
+    """The ``serve`` command: check the checkpoints, then run the web app until Ctrl-C; ``options``
+    name the game options among ``args`` that become the start page's defaults. Without the
+    ``web`` extra, a one-line message says what to install."""
+    try:
+        for module in ("starlette", "uvicorn"):
+            optional_import(module, "web", "serve")
+        from sniff_twelve.web.server import serve
+    except MissingExtraError as err:
+        raise SystemExit(f"error: {err}") from None
+    for path in args.checkpoint:
+        try:
+            spec.make_agent(f"ppo:{path}")
+        except ValueError as err:
+            raise SystemExit(f"error: --checkpoint {path}: {err}") from None
+    defaults = {"players": args.players, **{name: getattr(args, name) for name in options}}
+    serve(spec, args.host, args.port, args.records, args.checkpoint, defaults)
+    return 0
+
+
+def play_random(game: KernelGame, seed: int, narrate: Narrate, quiet: bool = False) -> None:
+    """Play ``game`` to its end with uniformly random legal moves, printing as it goes.
+
+    ``narrate(before, after, seat, action)`` returns the text for one move (it may include a
+    table); with ``quiet`` only the final table is printed.
+    """
+    rng = random.Random(seed)
+    print(game, end="\n\n")
+    while not game.is_terminal():
+        before = game.clone()
+        seat = game.current_player
+        action = rng.choice(game.legal_actions())
+        game.apply(action)
+        if not quiet:
+            print(narrate(before, game, seat, action))
+    print("", game, sep="\n")

@@ -1,0 +1,271 @@
+"""Cross-play of partners: how well do agents that never trained together play as a partnership?
+
+Every ordered pair of agents ``(i, j)`` sits as partners — ``i`` on the first seat of its side
+(seat 0), ``j`` on the second (seat 2) — against one fixed pair of opponents ``x+x``, on the same
+duplicate deals (each deal played from both sides, by ``sniff_twelve.tools.arena``'s scheduler and players).
+The result is a score matrix (row: the first seat's agent, column: its partner; 1 win, 0 loss,
+½ truncation) with 95% intervals over deals. Its diagonal is self-play, the rest cross-play; the
+*zero-shot-coordination gap* is the diagonal mean minus the off-diagonal mean, with a 95% interval
+paired by deal (every cell plays the same deals, so the cards cancel out of the difference).
+
+A table needs two sides of two seats (4-player Sniff); others raise ``ValueError`` saying so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sniff_twelve.core.optional import MissingExtraError, pyplot
+from sniff_twelve.tools import arena
+from sniff_twelve.tools.arena import Table
+from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED
+from sniff_twelve.tools.report import partial_note
+
+
+def check(table: Table, agents: Sequence[str], opponents: str, deals: int) -> None:
+    """``ValueError`` with a one-line message for anything that would make the run meaningless,
+    before any game: a table without two-seat partnerships, fewer than two or repeated agents, an
+    unknown agent spec, fewer than one deal."""
+    if not table.two_sided or any(len(seats) != 2 for seats in table.sides):
+        raise ValueError(
+            f"crossplay needs a 4-player partnership table (seats 0+2 against 1+3); "
+            f"{table.package} with {table.num_players} players has no partnerships"
+        )
+    if len(agents) < 2:
+        raise ValueError(f"crossplay needs at least two agents; got {list(agents)}")
+    if len(set(agents)) != len(agents):
+        raise ValueError(f"agents must differ; got {list(agents)}")
+    for spec in [*agents, opponents]:
+        if "+" in spec:
+            raise ValueError(f"{spec!r}: crossplay forms the partnerships itself; give single agent specs")
+    if deals < 1:
+        raise ValueError(f"deals must be at least 1; got {deals}")
+    arena.check_entries(table, [*agents, opponents])
+
+
+def schedule(
+    table: Table, agents: Sequence[str], opponents: str, deals: int, seed: int
+) -> list[tuple[arena.Slot, arena.GameTask]]:
+    """The arena's schedule of the partnerships ``a+b`` (entry ``i * len(agents) + j`` for agents
+    ``i`` and ``j``) each against ``opponents+opponents`` (the last entry), deal by deal — so an
+    interrupted run has every cell on its first deals and the gap stays paired."""
+    k = len(agents)
+    entries = [f"{agents[i]}+{agents[j]}" for i in range(k) for j in range(k)] + [f"{opponents}+{opponents}"]
+    matchups = [(p, k * k) for p in range(k * k)]
+    scheduled = arena.schedule(table, entries, deals, seed, matchups=matchups)
+    return sorted(scheduled, key=lambda slotted: slotted[1].seed)  # stable: cell order within a deal
+
+
+def run(
+    table: Table,
+    agents: Sequence[str],
+    opponents: str,
+    deals: int,
+    seed: int = 0,
+    workers: int = 1,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Play every ordered pair of ``agents`` as partners against ``opponents+opponents`` on ``deals``
+    duplicate deals and summarise (see ``summarize``); an interrupted run (Ctrl-C, SIGTERM)
+    summarises the games played so far, marked ``"partial"``. JSON-ready."""
+    agents = list(agents)
+    check(table, agents, opponents, deals)
+    scheduled = schedule(table, agents, opponents, deals, seed)
+    results = arena.play_tasks([task for _, task in scheduled], workers, progress)
+    summary = summarize(agents, [(slot, result) for (slot, _), result in zip(scheduled, results, strict=False)])
+    return {
+        "game": table.package,
+        "num_players": table.num_players,
+        "options": table.options,
+        "agents": agents,
+        "opponents": opponents,
+        "deals": deals,
+        "seed": seed,
+        "partial": len(results) < len(scheduled),
+        "games_played": len(results),
+        "games_scheduled": len(scheduled),
+        **summary,
+    }
+
+
+def summarize(agents: Sequence[str], slotted: list[tuple[arena.Slot, dict[str, Any]]]) -> dict[str, Any]:
+    """The matrix (``None`` for a cell without games), its 95% half-widths and deal counts; the
+    self-play (diagonal) and cross-play (off-diagonal) means and their difference, the ``gap``.
+    The means' and the gap's intervals are over deals, paired: per deal, the mean of the diagonal
+    cells minus the mean of the others (deals where every cell was played)."""
+    k = len(agents)
+    # per cell and deal seed: the partnership's outcomes (one per side it played the deal from)
+    outcomes: dict[tuple[int, int], dict[int, list[float]]] = {}
+    for slot, result in slotted:
+        pair = slot.matchup[0]
+        seats = [seat for seat, entry in enumerate(slot.entry_of_seat) if entry == pair]
+        score = float(np.mean([result["outcome"][seat] for seat in seats]))
+        outcomes.setdefault(divmod(pair, k), {}).setdefault(result["seed"], []).append(score)
+    per_deal = {cell: {seed: float(np.mean(v)) for seed, v in deals.items()} for cell, deals in outcomes.items()}
+    matrix: list[list[float | None]] = [[None] * k for _ in range(k)]
+    ci95: list[list[float | None]] = [[None] * k for _ in range(k)]
+    counts = [[0] * k for _ in range(k)]
+    for (i, j), deals in per_deal.items():
+        mean, half = arena.mean_ci(deals.values())
+        matrix[i][j], ci95[i][j], counts[i][j] = mean, _finite(half), len(deals)
+    diagonal = [matrix[i][i] for i in range(k) if matrix[i][i] is not None]
+    off = [matrix[i][j] for i in range(k) for j in range(k) if i != j and matrix[i][j] is not None]
+    self_play = float(np.mean(diagonal)) if diagonal else None
+    cross_play = float(np.mean(off)) if off else None
+    gap = self_play - cross_play if self_play is not None and cross_play is not None else None
+    cells = [(i, j) for i in range(k) for j in range(k)]
+    complete = sorted(set.intersection(*(set(per_deal.get(cell, {})) for cell in cells)))
+    by_deal = {
+        "self": [np.mean([per_deal[(i, i)][d] for i in range(k)]) for d in complete],
+        "cross": [np.mean([per_deal[(i, j)][d] for i, j in cells if i != j]) for d in complete],
+    }
+    gaps = [s - c for s, c in zip(by_deal["self"], by_deal["cross"], strict=True)]
+    return {
+        "matrix": matrix,
+        "ci95": ci95,
+        "cell_deals": counts,
+        "self_play_mean": self_play,
+        "self_play_ci95": _finite(arena.mean_ci(by_deal["self"])[1]) if complete else None,
+        "cross_play_mean": cross_play,
+        "cross_play_ci95": _finite(arena.mean_ci(by_deal["cross"])[1]) if complete else None,
+        "gap": gap,
+        "gap_ci95": _finite(arena.mean_ci(gaps)[1]) if complete else None,
+        "paired_deals": len(complete),
+    }
+
+
+def _finite(x: float) -> float | None:
+    """JSON has no NaN or infinity: an interval from a single deal is ``None`` (unknown)."""
+    return float(x) if math.isfinite(x) else None
+
+
+def _pm(mean: float | None, half: float | None) -> str:
+    if mean is None:
+        return "—"
+    return f"{mean:.3f} ± {half:.3f}" if half is not None else f"{mean:.3f} ± ?"
+
+
+def table_text(result: dict[str, Any]) -> str:
+    """The matrix as a Markdown table (row: seat 0's agent, column: its partner), then the
+    self-play and cross-play means and the gap."""
+    agents = result["agents"]
+    opp = result["opponents"]
+    lines = [
+        f"{result['game']} cross-play against {opp}+{opp}, {result['deals']} duplicate deals per pair, "
+        f"seed {result['seed']}{partial_note(result)}",
+        "",
+        "score of the partnership (row: seat 0's agent, column: its partner in seat 2) ± 95% CI",
+        "",
+        "| seat 0 \\ partner | " + " | ".join(agents) + " |",
+        "|---|" + "---:|" * len(agents),
+    ]
+    for i, agent in enumerate(agents):
+        cells = [_pm(result["matrix"][i][j], result["ci95"][i][j]) for j in range(len(agents))]
+        lines.append(f"| {agent} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        f"self-play (diagonal) mean:      {_pm(result['self_play_mean'], result['self_play_ci95'])}",
+        f"cross-play (off-diagonal) mean: {_pm(result['cross_play_mean'], result['cross_play_ci95'])}",
+        f"zero-shot-coordination gap:     {_pm(result['gap'], result['gap_ci95'])}"
+        f"  (self-play − cross-play, paired over {result['paired_deals']} deals)",
+    ]
+    return "\n".join(lines)
+
+
+def heatmap(result: dict[str, Any], path: Path) -> None:
+    """The matrix as an annotated heatmap PNG (needs matplotlib: the bench or train extra)."""
+    plt = pyplot("crossplay --plot", "bench")
+    agents = result["agents"]
+    k = len(agents)
+    values = np.array([[np.nan if v is None else v for v in row] for row in result["matrix"]], dtype=float)
+    fig, ax = plt.subplots(figsize=(1.3 * k + 2.5, 1.1 * k + 1.8))
+    image = ax.imshow(values, cmap="RdYlGn", vmin=0, vmax=1)
+    for i in range(k):
+        for j in range(k):
+            text = _pm(result["matrix"][i][j], result["ci95"][i][j]).replace(" ± ", "\n± ")
+            ax.text(j, i, text, ha="center", va="center", fontsize=8, fontweight="bold" if i == j else "normal")
+    ax.set_xticks(range(k), agents)
+    ax.set_yticks(range(k), agents)
+    ax.set_xlabel("partner (seat 2)")
+    ax.set_ylabel("seat 0")
+    fig.colorbar(image, ax=ax, label="score against the opponents (1 = always wins)")
+    gap = result["gap"]
+    gap_text = "" if gap is None else f"; gap {_pm(gap, result['gap_ci95'])}"
+    ax.set_title(
+        f"cross-play vs {result['opponents']}+{result['opponents']}, {result['deals']} deals{gap_text}"
+        + (" (partial)" if result.get("partial") else ""),
+        fontsize=9,
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def add_parser(parser: argparse.ArgumentParser, players: Sequence[int], default_players: int) -> None:
+    """Add the ``crossplay`` command to a game's parser (one made by ``sniff_twelve.tools.cli.build_parser``)."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    cmd = sub.add_parser(
+        "crossplay",
+        help="cross-play of partners: every ordered pair of agents as partners against fixed opponents",
+        description="Every ordered pair of --agents as partners (seat 0 and seat 2) against --opponents "
+        "in both other seats, on duplicate deals: the score matrix and the zero-shot-coordination gap.",
+    )
+    cmd.add_argument("--agents", nargs="+", required=True, help="agent specs (at least two, all different)")
+    cmd.add_argument("--opponents", default="greedy", help="the agent in both opponents' seats (default greedy)")
+    cmd.add_argument("--deals", type=int, default=50, help="deals per pair (each played from both sides)")
+    cmd.add_argument("--players", type=int, choices=list(players), default=default_players)
+    cmd.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents")
+    cmd.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    cmd.add_argument("--json", type=Path, help="write the results as JSON")
+    cmd.add_argument("--plot", type=Path, help="save a heatmap PNG of the matrix")
+    cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def main(args: argparse.Namespace, table: Table) -> int:
+    """The ``crossplay`` command: check everything (one-line ``error: …``, exit 2, before any
+    game), play, print the matrix, write JSON / PNG; an interrupted run writes what it has, marked
+    partial, and exits 130."""
+    import json
+
+    try:
+        check(table, args.agents, args.opponents, args.deals)
+        if args.workers < 1:
+            raise ValueError(f"--workers must be at least 1; got {args.workers}")
+        if args.plot:
+            pyplot("crossplay --plot", "bench")
+    except (ValueError, MissingExtraError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    result = run(
+        table,
+        args.agents,
+        args.opponents,
+        args.deals,
+        seed=args.seed,
+        workers=args.workers,
+        progress=not args.no_progress,
+    )
+    print(table_text(result))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1))
+    if args.plot:
+        heatmap(result, args.plot)
+    if result["partial"]:
+        print(
+            f"interrupted: the matrix above covers the {result['games_played']} of {result['games_scheduled']} "
+            "games played; what was asked for is written (marked partial). Run the command again for all.",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    return 0

@@ -1,0 +1,75 @@
+"""Arena results as a text table and a PNG (matplotlib, optional)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sniff_twelve.core.optional import pyplot
+
+
+def partial_note(result: dict[str, Any]) -> str:
+    """`` — PARTIAL: n of m games`` for a run that was interrupted, else nothing."""
+    if not result.get("partial"):
+        return ""
+    return f" — PARTIAL: {result['games_played']} of {result['games_scheduled']} games"
+
+
+def arena_table(result: dict[str, Any]) -> str:
+    """Entries by Elo: score (1 win, 0 loss) ± 95% CI over deals, points per hand, Elo; then the
+    match-ups with the deal's share of their outcome variance, and the first opener's advantage."""
+    lines = [
+        f"{result['game']} with {result['num_players']} players, {result['deals']} deals per match-up, "
+        f"seed {result['seed']}{partial_note(result)}",
+        "",
+        "| entry | score ± 95% CI | points/hand ± 95% CI | Elo (Bradley–Terry) | deals |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for row in sorted(result["entries"], key=lambda r: -r["elo"]):
+        lines.append(
+            f"| {row['entry']} | {row['score']:.3f} ± {row['ci95']:.3f} | "
+            f"{row['points_per_hand']:.1f} ± {row['points_ci95']:.1f} | {row['elo']:.0f} | {row['deals']} |"
+        )
+    lines += ["", "| entry | against | score ± 95% CI | deal share | deals |", "|---|---|---:|---:|---:|"]
+    for row in result["matchups"]:
+        lines.append(
+            f"| {row['entry']} | {', '.join(row['against'])} | {row['score']:.3f} ± {row['ci95']:.3f} | "
+            f"{_share(row.get('deal_share'))} | {row['deals']} |"
+        )
+    lines += [
+        "",
+        f"first opener's score (0.5 = no advantage): {result['opener_score']:.3f} ± {result['opener_ci95']:.3f}",
+        "deal share: how much of a match-up's outcome variance the deal explains (what every replay of a "
+        "deal shares; the rest is the agents' play): 1 = the cards decide, 0 = they explain nothing "
+        "(sniff_twelve.tools.arena.luck_skill)",
+    ]
+    return "\n".join(lines)
+
+
+def _share(value: float | None) -> str:
+    return "–" if value is None or value != value else f"{value:.2f}"
+
+
+def arena_plot(result: dict[str, Any], path: Path) -> None:
+    """Scores with 95% CI bars, entries ordered by Elo (needs matplotlib: the bench or train extra)."""
+    plt = pyplot("arena --plot", "bench")
+
+    rows = sorted(result["entries"], key=lambda r: r["elo"])
+    fig, ax = plt.subplots(figsize=(7, 0.6 * len(rows) + 1.5))
+    ax.barh(
+        [r["entry"] for r in rows],
+        [r["score"] for r in rows],
+        xerr=[r["ci95"] for r in rows],
+        color="tab:blue",
+        alpha=0.8,
+        capsize=4,
+    )
+    for i, r in enumerate(rows):
+        ax.text(0.01, i, f"Elo {r['elo']:.0f}", va="center", color="white", fontsize=8)
+    ax.axvline(0.5, color="grey", linestyle="--", linewidth=1)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("score against the field (1 = always wins), 95% CI")
+    ax.set_title(f"{result['game']}, {result['num_players']} players, {result['deals']} duplicate deals")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -1,0 +1,512 @@
+"""The web app of ``serve`` (the ``web`` extra): Starlette routes, the session store, records, replays.
+
+Routes (every page is ``static/page.html`` with ``static/app.js``; no build step):
+
+- ``GET /``: the start page (players, your seat, the agent at every other seat, the game's
+  options, a seed); ``POST /api/sessions`` starts a game and answers with its token.
+- ``GET /play/{token}``; ``GET /api/sessions/{token}``: the game as the human seat sees it;
+  ``POST /api/sessions/{token}/move`` with ``{"action": id, "version": n}`` plays a move.
+- ``GET /replay``, ``GET /replay/{name}``; ``GET /api/records`` lists the finished games in
+  ``--records``, ``GET /api/records/{name}`` gives one's moves, ``?step=k`` its table after k of them.
+
+The server holds every game. While one runs, what it sends is built from the human seat's public
+game (``sniff_twelve.web.table.public_game``) and the public moves alone; only a finished game is shown
+face up. Bad requests are refused with a 4xx and a one-line ``{"error": …}`` and change nothing:
+400 malformed, 404 unknown session or record, 403 a record path outside ``--records``, 409 a
+stale version or a finished game, 413 a body over ``MAX_BODY`` bytes, 415 a body that is not
+JSON, 422 an illegal move (the legal ones named).
+
+A finished game is written to ``--records`` as ``<UTC time>-<game>-<id>.json``: the match record
+(``Game.to_record()``, which ``Game.from_record`` replays) with three more keys, ``human_seat``,
+``agents`` (seat → agent spec) and ``session`` (seed, start and end times, the human's thinking
+time per move).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from sniff_twelve.core.agent import Agent
+from sniff_twelve.core.game import KernelGame
+from sniff_twelve.core.records import replay_steps
+from sniff_twelve.web.table import WebGame, public_game
+
+MAX_BODY = 8 * 1024  #: bytes a request body may have
+MAX_SESSIONS = 1000  #: games held at once; the least recently used goes first
+RECORD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.json")
+STATIC = {"app.js": "text/javascript; charset=utf-8", "page.html": "text/html; charset=utf-8"}
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+
+
+class RequestError(Exception):
+    """A request the server turns down: ``status`` and a message for the page."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class Session:
+    """One game in one browser tab: the human's seat, the agents at the others, the log of what
+    happened since the human's last move. Every call runs under ``lock``."""
+
+    def __init__(
+        self,
+        spec: WebGame,
+        game: KernelGame,
+        human: int,
+        agents: dict[int, Agent],
+        specs: dict[int, str],
+        seed: int | None,
+        records: Path,
+    ) -> None:
+        self.spec, self.game, self.human = spec, game, human
+        self.agents, self.specs, self.seed, self.records = agents, specs, seed, records
+        partner = spec.partner(game.num_players, human)
+        self.names = [
+            "you" if s == human else f"partner (seat {s}, {specs[s]})" if s == partner else f"seat {s} ({specs[s]})"
+            for s in range(game.num_players)
+        ]
+        self.lock = threading.Lock()
+        self.log: list[str] = []
+        self.started = _now()
+        self.think_ms: list[list[int]] = []  # [action index, milliseconds] per human move
+        self.asked_at = time.monotonic()
+        self.record: str | None = None
+
+    @property
+    def version(self) -> int:
+        """Actions played so far: a move must name the version it was chosen at."""
+        return len(self.game.history)
+
+    def advance(self) -> None:
+        """Let the agents move until the human is to act or the game is over (then save it)."""
+        game = self.game
+        while not game.is_terminal() and game.current_player != self.human:
+            seat = game.current_player
+            self._apply(seat, self.agents[seat].act(game))
+        if game.is_terminal():
+            self._save()
+        self.asked_at = time.monotonic()
+
+    def _apply(self, seat: int, action: int) -> None:
+        before = public_game(self.game, self.human)
+        self.game.apply(action)
+        event = self.spec.ui.event(before, public_game(self.game, self.human), seat, action, self.human)
+        self.log.append(f"{self.names[seat]}: {event}")
+
+    def move(self, action: Any, version: Any) -> None:
+        """Play the human's ``action``, chosen at ``version``; ``RequestError`` leaves the game as it was."""
+        game = self.game
+        if game.is_terminal():
+            raise RequestError(409, "the game is over: start a new one")
+        if version != self.version:
+            raise RequestError(409, f"stale move: it was chosen at version {version}, the game is at {self.version}")
+        legal = game.legal_actions()
+        if action not in legal:
+            named = ", ".join(f"{a} ({game.action_name(a)})" for a in legal)
+            raise RequestError(422, f"action {action} is not a legal move now; legal: {named}")
+        self.think_ms.append([self.version, round(1000 * (time.monotonic() - self.asked_at))])
+        self.log = []
+        self._apply(self.human, action)
+        self.advance()
+
+    def state(self) -> dict[str, Any]:
+        """What the page gets: built from the human seat's public game while the game runs."""
+        game, human, spec = self.game, self.human, self.spec
+        over = game.is_terminal()
+        if over:
+            svg, moves = spec.draw(game, human, self.names, True), []
+        else:
+            public = public_game(game, human)
+            to_act = public.current_player == human
+            svg, moves = spec.draw(public, human, self.names, False), spec.moves(public, human) if to_act else []
+        return {
+            "game": spec.name,
+            "title": spec.ui.title,
+            "version": self.version,
+            "seat": human,
+            "names": self.names,
+            "over": over,
+            "to_act": bool(moves),
+            "svg": svg,
+            "moves": [asdict(m) for m in moves],
+            "log": self.log,
+            "result": spec.ui.result(game, human) if over else None,
+            "record": self.record,
+        }
+
+    def _save(self) -> None:
+        """Write the finished game to ``records`` (see the module docstring)."""
+        doc = self.game.to_record()
+        doc["human_seat"] = self.human
+        doc["agents"] = {str(seat): name for seat, name in sorted(self.specs.items())}
+        doc["session"] = {"seed": self.seed, "started": self.started, "finished": _now(), "think_ms": self.think_ms}
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        name = f"{stamp}-{self.spec.name}-{secrets.token_hex(4)}.json"
+        self.records.mkdir(parents=True, exist_ok=True)
+        partial = self.records / f".{name}.part"
+        partial.write_text(json.dumps(doc) + "\n", encoding="utf-8")
+        partial.replace(self.records / name)
+        self.record = name
+
+
+class Sessions:
+    """Sessions by random token, the least recently used dropped beyond ``limit``."""
+
+    def __init__(self, limit: int = MAX_SESSIONS) -> None:
+        self.limit = limit
+        self._items: OrderedDict[str, Session] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, session: Session) -> str:
+        token = secrets.token_urlsafe(18)
+        with self._lock:
+            self._items[token] = session
+            while len(self._items) > self.limit:
+                self._items.popitem(last=False)
+        return token
+
+    def get(self, token: str) -> Session:
+        with self._lock:
+            session = self._items.get(token)
+            if session is None:
+                raise RequestError(
+                    404, "unknown session: the link is wrong or the server has restarted; start a new game"
+                )
+            self._items.move_to_end(token)
+            return session
+
+
+class Server:
+    """The routes' work: ``spec``'s games, records in ``records``, ``checkpoints`` offered as
+    ``ppo:PATH`` agents, ``defaults`` (players and game options) on the start page."""
+
+    def __init__(
+        self,
+        spec: WebGame,
+        records: Path,
+        checkpoints: Sequence[str] = (),
+        defaults: dict[str, Any] | None = None,
+        max_sessions: int = MAX_SESSIONS,
+    ) -> None:
+        self.spec = spec
+        self.records = Path(records)
+        self.agents = [*spec.agents, *(f"ppo:{path}" for path in checkpoints)]
+        #: per number of players, the agents that can play at such a table (a checkpoint fits one)
+        self.seatable = {n: [name for name in self.agents if self._plays(name, n)] for n in spec.players}
+        self.defaults = {"players": spec.players[0], "agent": "heuristic", **(defaults or {})}
+        self.sessions = Sessions(max_sessions)
+
+    def _plays(self, name: str, players: int) -> bool:
+        try:
+            self.spec.make_agent(name).check_table(players)
+        except ValueError:
+            return False
+        return True
+
+    # --- sessions -------------------------------------------------------------------------------
+    def start(
+        self, game: KernelGame, human: int, agents: dict[int, Agent], specs: dict[int, str], seed: int | None = None
+    ) -> str:
+        """Seat ``agents`` (named by ``specs``) around ``human`` in ``game``, let them move until the
+        human is to act; the new session's token."""
+        session = Session(self.spec, game, human, agents, specs, seed, self.records)
+        with session.lock:
+            session.advance()
+        return self.sessions.add(session)
+
+    def new_game(self, body: Any) -> str:
+        """Start a game from the start page's choices (see ``config``); ``RequestError`` (400) if any is bad."""
+        spec = self.spec
+        if not isinstance(body, dict):
+            raise RequestError(400, "a new game is a JSON object: players, seat, agents, options, seed")
+        unknown = set(body) - {"players", "seat", "agents", "options", "seed"}
+        if unknown:
+            raise RequestError(400, f"unknown field(s) {', '.join(sorted(unknown))}")
+        players = body.get("players", self.defaults["players"])
+        if players not in spec.players or isinstance(players, bool):
+            raise RequestError(400, f"players must be one of {', '.join(map(str, spec.players))}; got {players!r}")
+        seat = body.get("seat", 0)
+        if seat not in range(players) or isinstance(seat, bool):
+            raise RequestError(400, f"seat must be between 0 and {players - 1}; got {seat!r}")
+        seed = body.get("seed")
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise RequestError(400, f"seed must be a whole number from 0, or empty for a random one; got {seed!r}")
+        options = body.get("options") or {}
+        choices = body.get("agents") or {}
+        if not isinstance(options, dict) or not isinstance(choices, dict):
+            raise RequestError(400, "options and agents are JSON objects (agents: seat number → agent)")
+        known = {option.name: option for option in spec.options}
+        if set(options) - set(known):
+            raise RequestError(400, f"unknown option(s) {', '.join(sorted(set(options) - set(known)))}")
+        if set(choices) - {str(s) for s in range(players) if s != seat}:
+            raise RequestError(400, f"agents are chosen for the seats other than yours (0 … {players - 1} but {seat})")
+        try:
+            kwargs = {name: option.parse(options.get(name)) for name, option in known.items()}
+            game = spec.game_cls(num_players=players, seed=seed, **kwargs)
+            specs, agents = {}, {}
+            for other in (s for s in range(players) if s != seat):
+                specs[other] = choices.get(str(other), self.defaults["agent"])
+                if specs[other] not in self.agents:
+                    offered = ", ".join(self.seatable[players])
+                    raise ValueError(f"seat {other}: unknown agent {specs[other]!r}; offered: {offered}")
+                agents[other] = spec.make_agent(specs[other])
+                agents[other].check_table(players)
+                agents[other].reset(seed * 1000 + other)
+        except (ValueError, TypeError) as error:
+            raise RequestError(400, str(error)) from None
+        return self.start(game, seat, agents, specs, seed)
+
+    def config(self) -> dict[str, Any]:
+        """The start page's choices and defaults."""
+        spec = self.spec
+        return {
+            "game": spec.name,
+            "title": spec.ui.title,
+            "players": list(spec.players),
+            "agents": self.seatable,
+            "options": [asdict(option) for option in spec.options],
+            "defaults": self.defaults,
+            "partners": {n: [spec.partner(n, s) for s in range(n)] for n in spec.players},
+            "rules": spec.ui.rules,
+        }
+
+    # --- records and replays -----------------------------------------------------------------------
+    def record_path(self, name: str) -> Path:
+        """``name`` as a file directly in ``--records``; ``RequestError`` 403 for anything else."""
+        path = (self.records / name).resolve()
+        if not RECORD_NAME.fullmatch(name) or path.parent != self.records.resolve():
+            raise RequestError(403, f"{name!r} is not a record name in the records folder (NAME.json)")
+        if not path.is_file():
+            raise RequestError(404, f"no record {name!r}")
+        return path
+
+    def list_records(self) -> list[dict[str, Any]]:
+        """The finished games of this game in ``--records``, newest first."""
+        out = []
+        files = sorted(self.records.glob("*.json"), reverse=True) if self.records.is_dir() else []
+        for path in files[:500]:
+            try:
+                doc = json.loads(path.read_text(encoding="utf-8"))
+                if doc.get("game") != self.spec.name:
+                    continue
+                out.append(
+                    {
+                        "name": path.name,
+                        "players": doc["options"]["num_players"],
+                        "human_seat": doc.get("human_seat"),
+                        "agents": doc.get("agents", {}),
+                        "finished": doc.get("session", {}).get("finished"),
+                        "actions": len(doc["actions"]),
+                        "scores": doc["result"]["scores"],
+                    }
+                )
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                out.append({"name": path.name, "error": "not a readable record"})
+        return out
+
+    def replay(self, name: str, step: str | None) -> dict[str, Any]:
+        """A record's moves and hands (no ``step``), or its table after ``step`` moves, face up."""
+        path = self.record_path(name)
+        stat = path.stat()
+        try:
+            replay = _replay(self.spec, str(path), stat.st_mtime_ns, stat.st_size)
+        except ValueError as error:
+            raise RequestError(422, f"cannot replay {name}: {error}") from None
+        games, human, names = replay.games, replay.human, replay.names
+        if step is None:
+            hands: dict[int, int] = {}
+            for k, game in enumerate(games[:-1]):
+                hands.setdefault(self.spec.step(game), k)
+            return {
+                "name": name,
+                "title": self.spec.ui.title,
+                "names": names,
+                "steps": len(games) - 1,
+                "hands": [{"hand": hand, "step": k} for hand, k in hands.items()],
+                "lines": replay.lines,
+                "result": self.spec.ui.result(games[-1], human),
+            }
+        if not step.isdigit() or int(step) >= len(games):
+            raise RequestError(400, f"step must be a whole number from 0 to {len(games) - 1}; got {step!r}")
+        return {"step": int(step), "svg": self.spec.draw(games[int(step)], human, names, True)}
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A record ready to show: the game after every move, each move in words, the seats' names."""
+
+    games: list[KernelGame]
+    lines: list[str]
+    human: int
+    names: list[str]
+
+
+@functools.lru_cache(maxsize=16)
+def _replay(spec: WebGame, path: str, mtime_ns: int, size: int) -> Replay:
+    """A record file, cached by modification time and size; ``ValueError`` if it does not replay."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"not a JSON record ({error})") from None
+    games = [game.clone() for game, _ in replay_steps(doc, spec.game_cls)]  # checks the whole record first
+    players = games[0].num_players
+    human = doc.get("human_seat")
+    human = human if isinstance(human, int) and not isinstance(human, bool) and 0 <= human < players else 0
+    agents = doc.get("agents") if isinstance(doc.get("agents"), dict) else {}
+    names = [f"human (seat {s})" if s == human else f"seat {s} ({agents.get(str(s), 'agent')})" for s in range(players)]
+    lines = []
+    for before, after, action in zip(games, games[1:], doc["actions"], strict=False):
+        seat = before.current_player
+        lines.append(f"{names[seat]}: {spec.ui.event(before, after, seat, action, human)}")
+    return Replay(games, lines, human, names)
+
+
+# --- the app -----------------------------------------------------------------------------------------
+def _json(data: Any, status: int = 200) -> JSONResponse:
+    return JSONResponse(data, status_code=status, headers=HEADERS)
+
+
+async def _body(request: Request) -> Any:
+    """The request's JSON body; ``RequestError`` if it is not JSON or longer than ``MAX_BODY``."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise RequestError(415, "send the request body as JSON (Content-Type: application/json)")
+    length = request.headers.get("content-length", "0")
+    if not length.isdigit() or int(length) > MAX_BODY:
+        raise RequestError(413, f"request body too large: at most {MAX_BODY} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise RequestError(413, f"request body too large: at most {MAX_BODY} bytes")
+    try:
+        return json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise RequestError(400, f"the request body is not JSON: {error}") from None
+
+
+def _static(name: str) -> str:
+    return resources.files("sniff_twelve.web").joinpath("static", name).read_text(encoding="utf-8")
+
+
+def create_app(
+    spec: WebGame,
+    records: Path,
+    checkpoints: Sequence[str] = (),
+    defaults: dict[str, Any] | None = None,
+    max_sessions: int = MAX_SESSIONS,
+) -> Starlette:
+    """The ASGI app serving ``spec``'s game (see the module docstring); ``app.state.server`` is its
+    ``Server``."""
+    server = Server(spec, records, checkpoints, defaults, max_sessions)
+    page = _static("page.html").replace("__TITLE__", spec.ui.title.strip('"')).replace("__GAME__", spec.name)
+
+    async def html(request: Request) -> Response:
+        return HTMLResponse(page, headers=HEADERS)
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC:
+            raise RequestError(404, f"no file {name!r}")
+        return Response(_static(name), media_type=STATIC[name], headers=HEADERS)
+
+    async def config(request: Request) -> Response:
+        return _json(server.config())
+
+    async def create(request: Request) -> Response:
+        body = await _body(request)
+        token = await run_in_threadpool(server.new_game, body)
+        return _json({"token": token, "url": f"/play/{token}"}, 201)
+
+    def locked(token: str, work: Callable[[Session], None] = lambda session: None) -> dict[str, Any]:
+        session = server.sessions.get(token)
+        with session.lock:
+            work(session)
+            return session.state()
+
+    async def state(request: Request) -> Response:
+        return _json(await run_in_threadpool(locked, request.path_params["token"]))
+
+    async def move(request: Request) -> Response:
+        token = request.path_params["token"]
+        server.sessions.get(token)  # an unknown session before anything else
+        body = await _body(request)
+        if not isinstance(body, dict) or set(body) != {"action", "version"}:
+            raise RequestError(400, 'a move is {"action": id, "version": n} (the version the table showed)')
+        action, version = body["action"], body["version"]
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in (action, version)):
+            raise RequestError(400, f"action and version are whole numbers; got {action!r} and {version!r}")
+        return _json(await run_in_threadpool(locked, token, lambda session: session.move(action, version)))
+
+    async def records_list(request: Request) -> Response:
+        return _json(await run_in_threadpool(server.list_records))
+
+    async def replay(request: Request) -> Response:
+        name, step = request.path_params["name"], request.query_params.get("step")
+        return _json(await run_in_threadpool(server.replay, name, step))
+
+    async def refused(request: Request, error: Exception) -> Response:
+        if isinstance(error, RequestError):
+            return _json({"error": str(error)}, error.status)
+        return _json({"error": getattr(error, "detail", "bad request")}, getattr(error, "status_code", 400))
+
+    routes = [
+        Route("/", html),
+        Route("/play/{token}", html),
+        Route("/replay", html),
+        Route("/replay/{name:path}", html),
+        Route("/static/{name}", static),
+        Route("/api/config", config),
+        Route("/api/sessions", create, methods=["POST"]),
+        Route("/api/sessions/{token}", state),
+        Route("/api/sessions/{token}/move", move, methods=["POST"]),
+        Route("/api/records", records_list),
+        Route("/api/records/{name:path}", replay),
+    ]
+    app = Starlette(routes=routes, exception_handlers={RequestError: refused, 404: refused, 405: refused})
+    app.state.server = server
+    return app
+
+
+def serve(
+    spec: WebGame,
+    host: str,
+    port: int,
+    records: Path,
+    checkpoints: Sequence[str] = (),
+    defaults: dict[str, Any] | None = None,
+) -> None:
+    """Run the app with uvicorn until Ctrl-C."""
+    app = create_app(spec, records, checkpoints, defaults)
+    print(f"{spec.ui.title} on http://{host}:{port}/  (records: {Path(records).resolve()}; Ctrl-C stops)", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

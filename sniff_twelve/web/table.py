@@ -1,0 +1,97 @@
+"""What the web server needs of a game: a ``WebGame`` record (``sniff_env.web.WEB``,
+``twelve_env.web.WEB``), the start page's ``Option``\\ s, and a ``Move`` — one click pair.
+
+While a game runs, the server draws the table and lists the moves from ``public_game(game, seat)``:
+the human seat's view (``sniff_twelve.core.view``) as a game object. Hidden tiles and cards are dealt there in
+a fixed canonical order, so nothing built from it can depend on them — the information boundary
+holds over the wire by construction, not by care in the drawing code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sniff_twelve.core.agent import Agent
+from sniff_twelve.core.game import KernelGame
+from sniff_twelve.core.spec import GameUI
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option on the start page: a keyword of the game's constructor.
+
+    ``kind`` is ``"int"`` (``default`` ``None`` means the game's own default), ``"choice"`` (one of
+    ``choices``) or ``"bool"``.
+    """
+
+    name: str
+    label: str
+    kind: str
+    default: Any = None
+    choices: tuple = ()
+
+    def parse(self, value: Any) -> Any:
+        """``value`` as the game takes it (``None``/``""`` → the default); ``ValueError`` if it is
+        of the wrong kind or not a listed choice (ranges are the game's own checks)."""
+        if value is None or value == "":
+            return self.default
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"{self.name} must be true or false; got {value!r}")
+            return value
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).lstrip("-").isdigit():
+                raise ValueError(f"{self.name} must be a whole number; got {value!r}")
+            return int(value)
+        matches = [choice for choice in self.choices if str(choice) == str(value)]
+        if not matches:
+            raise ValueError(f"{self.name} must be one of {', '.join(map(str, self.choices))}; got {value!r}")
+        return matches[0]
+
+
+@dataclass(frozen=True)
+class Move:
+    """A legal move as the page offers it: hand ``item`` then table ``spot`` (both indices the
+    SVG marks with ``data-item`` / ``data-spot``), or a button (``item`` ``None``) with a ``key``."""
+
+    action: int
+    label: str
+    item: int | None = None
+    spot: int | None = None
+    key: str | None = None
+
+
+@dataclass(frozen=True)
+class WebGame:
+    """One game as the web server sees it.
+
+    draw(game, seat, names, reveal): the table as SVG from ``seat``'s place; while the game runs it
+        gets ``public_game(game, seat)`` and draws the other hands face down, ``reveal`` (a finished
+        game, a replay) draws every hand and the boneyard or stock face up.
+    moves(game, seat): the legal moves of ``seat`` (to act), from its public game.
+    step(game): which hand a position belongs to (the replay's "jump to hand"), from 1.
+    partner(players, seat): the seat's partner, if the game has partnerships.
+    ui: the terminal play screen's texts (``sniff_twelve.tools.play.GameUI``): the "since your last turn" events
+        (computed on public games), the result, the rules in short.
+    """
+
+    name: str
+    game_cls: type[KernelGame]
+    make_agent: Callable[[str], Agent]
+    agents: tuple[str, ...]
+    players: tuple[int, ...]
+    options: tuple[Option, ...]
+    draw: Callable[[KernelGame, int, Sequence[str], bool], str]
+    moves: Callable[[KernelGame, int], list[Move]]
+    step: Callable[[KernelGame], int]
+    ui: GameUI
+    partner: Callable[[int, int], int | None] = lambda players, seat: None
+
+
+def public_game(game: KernelGame, seat: int) -> KernelGame:
+    """``seat``'s view of ``game`` as a game object: what the seat sees is as it is, every hidden
+    tile or card dealt canonically (``Game.seat_view``)."""
+    view = game.seat_view(seat)
+    return type(game)._from_row(view.array, view.params)
