@@ -52,7 +52,7 @@ import numpy as np
 
 from sniff_env import kernels as K
 from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
-from sniff_env.observation import OBS_SIZE, STATE_SIZE, write_observation, write_state
+from sniff_env.observation import CRITIC_SIZE, OBS_SIZE, write_observation, write_state
 from sniff_env.render import render_text
 from sniff_env.rewards import REWARD_MODES, SNAPSHOT_SIZE, snapshot, write_rewards
 from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS
@@ -76,7 +76,7 @@ def check_modes(episode: str, reward: str | None, forced: str) -> tuple[str, int
 
 ENV_KERNELS = EnvKernels(
     obs_size=OBS_SIZE,
-    state_size=STATE_SIZE,
+    state_size=CRITIC_SIZE,
     num_actions=NUM_ACTIONS,
     legal_mask_into=K.legal_mask_into,
     write_observation=write_observation,

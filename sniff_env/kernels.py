@@ -4,31 +4,41 @@ One match is one ``int32`` row (``STATE_SIZE`` slots, laid out below); the match
 second small row (``PARAMS_SIZE``). Every function here is ``numba.njit(cache=True)``, touches only
 these arrays and the tile tables, and so can run over rows of a 2-D batch in ``prange``.
 
-State layout (slot: meaning):
+State layout (``STATE``; a field's offset is the module constant named after it in capitals):
 
-========================  =====================================================================
-``RNG``, ``RNG+1``        the match's own splitmix64 stream (deals and lots, S5/S6)
-``STATUS``                ``LIVE``, ``WON`` (S25), ``TRUNCATED`` (S26), ``HAND_OVER`` (hand episodes)
-``WINNER``                side that reached the target, ``-1``
-``CUR`` / ``OPENER``      seat to act / seat that opened this hand
-``HANDS_DONE``            hands completed in this match; ``STEPS`` actions applied
-``HAND+s``                28-bit tile mask of seat ``s``
-``BONE+i``                boneyard in draw order; ``BONE_HEAD`` next draw, ``BONE_LEN`` tiles dealt to it
-``SCORE+side``            match score per side (seat with 2–3 players, seat % 2 with 4)
-``CREDIT``                credit of the last placement (S17), kept when that placement ends the hand
-``PLAYED`` / ``N_PLACED`` mask and count of tiles on the table
-``LOG+i``                 placement ``i``, packed: tile, arm, parent tile + 1, parent side, own side
-``SNIFF``                 the Sniff's tile (S12), ``-1``; ``SIDE_ARMS_OPEN`` both line sides taken (S13)
-``END_TILE/SIDE/PIP+k``   arm ``k``'s outer end: its tile, the side that is free, the pip accepted
-                          (``-1``: the arm is not a free spot)
-``VOIDS+s``               pips seat ``s`` is publicly known to lack (drew or passed while open)
-``LAST_RESULT``           how the last hand ended (``DOMINO``/``BLOCKED``), ``LAST_OUT`` who went out
-``DEDUCT+s``              rounded pips deducted from seat ``s`` at the last settlement (S23/S24)
-``LAST_SCORED+i``         scored ends right after the last placement: ``tile * 64 + contribution``,
-                          ``-1`` for none (kept when that placement ends the hand)
-``VOIDS_HELD``            the drawing seat's voids while it holds a drawn tile it must place, ``-1``
-``SETTLED_SIDE/POINTS``   All Fives variant (S4a): side credited at the last settlement and how much
-========================  =====================================================================
+======  ====  ==============  ================================================================================
+offset  size  field           meaning
+======  ====  ==============  ================================================================================
+0       2     rng             the match's own splitmix64 stream (deals and lots, S5/S6)
+2       1     status          ``LIVE``, ``WON`` (S25), ``TRUNCATED`` (S26), ``HAND_OVER`` (hand episodes)
+3       1     winner          side that reached the target, ``-1``
+4       1     cur             seat to act
+5       1     opener          seat that opened this hand
+6       1     hands_done      hands completed in this match
+7       1     steps           actions applied in this match
+8       4     hand            28-bit tile mask of each seat
+12      28    bone            the boneyard in draw order
+40      1     bone_head       the next boneyard tile to draw
+41      1     bone_len        tiles dealt to the boneyard
+42      4     score           match score per side (seat with 2–3 players, seat % 2 with 4)
+46      1     credit          credit of the last placement (S17), kept when that placement ends the hand
+47      1     played          mask of the tiles on the table
+48      1     n_placed        count of the tiles on the table
+49      28    log             placement ``i``, packed: tile, arm, parent tile + 1, parent side, own side
+77      1     sniff           the Sniff's tile (S12), ``-1``
+78      1     side_arms_open  both line sides of the Sniff taken (S13)
+79      4     end_tile        arm ``k``'s outer end: its tile (``-1``: the arm is not a free spot)
+83      4     end_side        arm ``k``'s outer end: the side that is free
+87      4     end_pip         arm ``k``'s outer end: the pip it accepts
+91      4     voids           pips each seat is publicly known to lack (drew or passed while open)
+95      1     last_result     how the last hand ended (``DOMINO`` / ``BLOCKED``)
+96      1     last_out        who went out in the last hand
+97      4     deduct          rounded pips deducted from each seat at the last settlement (S23/S24)
+101     4     last_scored     scored ends right after the last placement: ``tile * 64 + contribution``, ``-1``
+105     1     voids_held      the drawing seat's voids while it holds a drawn tile it must place, ``-1``
+106     1     settled_side    All Fives variant (S4a): the side credited at the last settlement
+107     1     settled_points  All Fives variant (S4a): how much it was credited
+======  ====  ==============  ================================================================================
 """
 
 from __future__ import annotations
@@ -37,43 +47,51 @@ import numba as nb
 import numpy as np
 
 from sniff_env.tiles import DRAW, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
+from sniff_twelve.core.layout import Layout
 from sniff_twelve.core.rng import below, shuffle
 
 # --- options row -------------------------------------------------------------------------------
 P_PLAYERS, P_TARGET, P_MAX_HANDS, P_MAX_STEPS, P_HAND_EPISODE, P_ALL_FIVES, P_UNDRAWN = range(7)
 PARAMS_SIZE = 7
 
-# --- state row ---------------------------------------------------------------------------------
-RNG = 0
-STATUS = 2
-WINNER = 3
-CUR = 4
-OPENER = 5
-HANDS_DONE = 6
-STEPS = 7
-HAND = 8  # 4 slots
-BONE = 12  # 28 slots
-BONE_HEAD = 40
-BONE_LEN = 41
-SCORE = 42  # 4 slots
-CREDIT = 46
-PLAYED = 47
-N_PLACED = 48
-LOG = 49  # 28 slots
-SNIFF = 77
-SIDE_ARMS_OPEN = 78
-END_TILE = 79  # 4 slots
-END_SIDE = 83  # 4 slots
-END_PIP = 87  # 4 slots
-VOIDS = 91  # 4 slots
-LAST_RESULT = 95
-LAST_OUT = 96
-DEDUCT = 97  # 4 slots
-LAST_SCORED = 101  # 4 slots
-VOIDS_HELD = 105
-SETTLED_SIDE = 106
-SETTLED_POINTS = 107
-STATE_SIZE = 108
+# --- state row (the table in the module docstring is STATE.rst()) ------------------------------
+STATE = Layout(
+    ("rng", 2, "the match's own splitmix64 stream (deals and lots, S5/S6)"),
+    ("status", 1, "``LIVE``, ``WON`` (S25), ``TRUNCATED`` (S26), ``HAND_OVER`` (hand episodes)"),
+    ("winner", 1, "side that reached the target, ``-1``"),
+    ("cur", 1, "seat to act"),
+    ("opener", 1, "seat that opened this hand"),
+    ("hands_done", 1, "hands completed in this match"),
+    ("steps", 1, "actions applied in this match"),
+    ("hand", 4, "28-bit tile mask of each seat"),
+    ("bone", 28, "the boneyard in draw order"),
+    ("bone_head", 1, "the next boneyard tile to draw"),
+    ("bone_len", 1, "tiles dealt to the boneyard"),
+    ("score", 4, "match score per side (seat with 2–3 players, seat % 2 with 4)"),
+    ("credit", 1, "credit of the last placement (S17), kept when that placement ends the hand"),
+    ("played", 1, "mask of the tiles on the table"),
+    ("n_placed", 1, "count of the tiles on the table"),
+    ("log", 28, "placement ``i``, packed: tile, arm, parent tile + 1, parent side, own side"),
+    ("sniff", 1, "the Sniff's tile (S12), ``-1``"),
+    ("side_arms_open", 1, "both line sides of the Sniff taken (S13)"),
+    ("end_tile", 4, "arm ``k``'s outer end: its tile (``-1``: the arm is not a free spot)"),
+    ("end_side", 4, "arm ``k``'s outer end: the side that is free"),
+    ("end_pip", 4, "arm ``k``'s outer end: the pip it accepts"),
+    ("voids", 4, "pips each seat is publicly known to lack (drew or passed while open)"),
+    ("last_result", 1, "how the last hand ended (``DOMINO`` / ``BLOCKED``)"),
+    ("last_out", 1, "who went out in the last hand"),
+    ("deduct", 4, "rounded pips deducted from each seat at the last settlement (S23/S24)"),
+    ("last_scored", 4, "scored ends right after the last placement: ``tile * 64 + contribution``, ``-1``"),
+    ("voids_held", 1, "the drawing seat's voids while it holds a drawn tile it must place, ``-1``"),
+    ("settled_side", 1, "All Fives variant (S4a): the side credited at the last settlement"),
+    ("settled_points", 1, "All Fives variant (S4a): how much it was credited"),
+)
+(
+    RNG, STATUS, WINNER, CUR, OPENER, HANDS_DONE, STEPS, HAND, BONE, BONE_HEAD, BONE_LEN, SCORE, CREDIT,
+    PLAYED, N_PLACED, LOG, SNIFF, SIDE_ARMS_OPEN, END_TILE, END_SIDE, END_PIP, VOIDS, LAST_RESULT,
+    LAST_OUT, DEDUCT, LAST_SCORED, VOIDS_HELD, SETTLED_SIDE, SETTLED_POINTS,
+) = STATE.offsets()  # fmt: skip
+STATE_SIZE = STATE.size
 
 # STATUS values
 LIVE, WON, TRUNCATED, HAND_OVER = 0, 1, 2, 3

@@ -2,26 +2,32 @@
 
 Relative seat ``r`` is absolute seat ``(me + r) % n``: 0 = me, 1 = left (acts next),
 2 = across (the partner with 4 players), 3 = right. Slots for seats a smaller table lacks are 0.
-All values are ``float32``.
+All values are ``float32``. The observation (``OBS``):
 
-======  ====  ==========================================================================
-offset  size  meaning
-======  ====  ==========================================================================
-0       28    my hand: 1 for each tile held (tile index order)
-28      28    tiles on the table
-56      36    arms 0–3, 9 each: free spot (1), pip it accepts one-hot (7), what it scores now (S14)
-92      1     current end total (S17)
-93      9     the Sniff: laid (1), its pip one-hot (7), side arms open (1) (S12–S13)
-102     3     hand sizes of relative seats 1–3
-105     1     boneyard size
-106     4     score / target of relative seats 0–3 (the partnership's score with 4 players)
-110     4     my turn position in this hand: one-hot of ``(me - opener) % n``
-114     21    relative seats 1–3, 7 each: pips that seat is known to lack (it drew or passed
-              while they were open, S19/S21)
-======  ====  ==========================================================================
+======  ====  =============  =====================================================================================
+offset  size  field          meaning
+======  ====  =============  =====================================================================================
+0       28    hand           my hand: 1 for each tile held (tile index order)
+28      28    table          tiles on the table
+56      36    arms           arms 0–3, 9 each: free spot (1), pip it accepts one-hot (7), what it scores now (S14)
+92      1     end_total      current end total (S17)
+93      9     sniff          the Sniff: laid (1), its pip one-hot (7), side arms open (1) (S12–S13)
+102     3     hand_sizes     hand sizes of relative seats 1–3
+105     1     boneyard_size  boneyard size
+106     4     scores         score / target of relative seats 0–3 (the partnership's score with 4 players)
+110     4     turn_position  my turn position in this hand: one-hot of ``(me - opener) % n``
+114     21    known_voids    relative seats 1–3, 7 each: pips that seat is known to lack (S19/S21)
+======  ====  =============  =====================================================================================
 
-The omniscient ``state`` (for centralised critics) appends to the observation of the seat to
-act the hands of relative seats 1–3 (3 × 28) and the boneyard's tiles (28).
+The omniscient ``state`` for centralised critics (``CRITIC``):
+
+======  ====  ===========  ==============================================
+offset  size  field        meaning
+======  ====  ===========  ==============================================
+0       135   observation  the observation of the seat to act
+135     84    hands        the hands of relative seats 1–3, 28 tiles each
+219     28    boneyard     the boneyard's tiles
+======  ====  ===========  ==============================================
 """
 
 from __future__ import annotations
@@ -30,21 +36,32 @@ import numba as nb
 
 from sniff_env import kernels as K
 from sniff_env.tiles import NUM_TILES, TILE_LOW
+from sniff_twelve.core.layout import Layout
 
-OBS_FIELDS: tuple[tuple[str, int, int], ...] = (
-    ("hand", 0, 28),
-    ("table", 28, 28),
-    ("arms", 56, 36),
-    ("end_total", 92, 1),
-    ("sniff", 93, 9),
-    ("hand_sizes", 102, 3),
-    ("boneyard_size", 105, 1),
-    ("scores", 106, 4),
-    ("turn_position", 110, 4),
-    ("known_voids", 114, 21),
+OBS = Layout(
+    ("hand", 28, "my hand: 1 for each tile held (tile index order)"),
+    ("table", 28, "tiles on the table"),
+    ("arms", 36, "arms 0–3, 9 each: free spot (1), pip it accepts one-hot (7), what it scores now (S14)"),
+    ("end_total", 1, "current end total (S17)"),
+    ("sniff", 9, "the Sniff: laid (1), its pip one-hot (7), side arms open (1) (S12–S13)"),
+    ("hand_sizes", 3, "hand sizes of relative seats 1–3"),
+    ("boneyard_size", 1, "boneyard size"),
+    ("scores", 4, "score / target of relative seats 0–3 (the partnership's score with 4 players)"),
+    ("turn_position", 4, "my turn position in this hand: one-hot of ``(me - opener) % n``"),
+    ("known_voids", 21, "relative seats 1–3, 7 each: pips that seat is known to lack (S19/S21)"),
 )
-OBS_SIZE = 135
-STATE_SIZE = OBS_SIZE + 4 * NUM_TILES
+HAND, TABLE, ARMS, END_TOTAL, SNIFF, HAND_SIZES, BONEYARD_SIZE, SCORES, TURN_POSITION, KNOWN_VOIDS = OBS.offsets()
+OBS_FIELDS = OBS.fields()
+OBS_SIZE = OBS.size
+
+CRITIC = Layout(
+    ("observation", OBS_SIZE, "the observation of the seat to act"),
+    ("hands", 3 * NUM_TILES, "the hands of relative seats 1–3, 28 tiles each"),
+    ("boneyard", NUM_TILES, "the boneyard's tiles"),
+)
+#: the omniscient vector (PettingZoo's ``state()``, for centralised critics)
+CRITIC_SIZE = CRITIC.size
+_HIDDEN_HANDS, _BONEYARD = CRITIC.offset("hands"), CRITIC.offset("boneyard")
 
 
 @nb.njit(cache=True)
@@ -58,11 +75,11 @@ def write_observation(s, params, me, out):
     """Fill ``out[:OBS_SIZE]`` with what seat ``me`` sees (layout in the module docstring)."""
     n = params[K.P_PLAYERS]
     out[:OBS_SIZE] = 0.0
-    _write_tiles(s[K.HAND + me], out, 0)
-    _write_tiles(s[K.PLAYED], out, 28)
+    _write_tiles(s[K.HAND + me], out, HAND)
+    _write_tiles(s[K.PLAYED], out, TABLE)
     total = 0
     for k in range(4):
-        base = 56 + 9 * k
+        base = ARMS + 9 * k
         pip = s[K.END_PIP + k]
         if pip >= 0:
             out[base] = 1.0
@@ -71,34 +88,34 @@ def write_observation(s, params, me, out):
             if c > 0:
                 out[base + 8] = c
                 total += c
-    out[92] = total
+    out[END_TOTAL] = total
     if s[K.SNIFF] >= 0:
-        out[93] = 1.0
-        out[94 + TILE_LOW[s[K.SNIFF]]] = 1.0
-        out[101] = s[K.SIDE_ARMS_OPEN]
-    out[105] = s[K.BONE_LEN] - s[K.BONE_HEAD]
+        out[SNIFF] = 1.0
+        out[SNIFF + 1 + TILE_LOW[s[K.SNIFF]]] = 1.0
+        out[SNIFF + 8] = s[K.SIDE_ARMS_OPEN]
+    out[BONEYARD_SIZE] = s[K.BONE_LEN] - s[K.BONE_HEAD]
     target = params[K.P_TARGET]
     for r in range(n):
         seat = (me + r) % n
-        out[106 + r] = s[K.SCORE + K.side_of(params, seat)] / target
+        out[SCORES + r] = s[K.SCORE + K.side_of(params, seat)] / target
         if r > 0:
-            out[101 + r] = K.tile_count(s[K.HAND + seat])
+            out[HAND_SIZES + r - 1] = K.tile_count(s[K.HAND + seat])
             voids = s[K.VOIDS + seat]
             for p in range(7):
-                out[114 + 7 * (r - 1) + p] = (voids >> p) & 1
-    out[110 + (me - s[K.OPENER]) % n] = 1.0
+                out[KNOWN_VOIDS + 7 * (r - 1) + p] = (voids >> p) & 1
+    out[TURN_POSITION + (me - s[K.OPENER]) % n] = 1.0
 
 
 @nb.njit(cache=True)
 def write_state(s, params, out):
-    """Fill ``out[:STATE_SIZE]``: the observation of the seat to act plus every hidden tile."""
+    """Fill ``out[:CRITIC_SIZE]`` (``CRITIC``): the observation of the seat to act plus every hidden tile."""
     n = params[K.P_PLAYERS]
     me = s[K.CUR]
     write_observation(s, params, me, out)
-    out[OBS_SIZE:STATE_SIZE] = 0.0
+    out[OBS_SIZE:CRITIC_SIZE] = 0.0
     for r in range(1, n):
-        _write_tiles(s[K.HAND + (me + r) % n], out, OBS_SIZE + 28 * (r - 1))
+        _write_tiles(s[K.HAND + (me + r) % n], out, _HIDDEN_HANDS + NUM_TILES * (r - 1))
     bone = 0
     for i in range(s[K.BONE_HEAD], s[K.BONE_LEN]):
         bone |= 1 << s[K.BONE + i]
-    _write_tiles(bone, out, OBS_SIZE + 84)
+    _write_tiles(bone, out, _BONEYARD)

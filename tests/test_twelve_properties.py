@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import twelve_env
 from twelve_env import Game
-from twelve_env.observation import obs_fields, obs_size, state_size
+from twelve_env.observation import critic_size, obs_fields, obs_size
 
 pytestmark = pytest.mark.slow
 
@@ -305,7 +305,7 @@ def test_obs_fields_contiguous_and_cover_obs_size(ranks):
         offset += size
         names.append(name)
     assert offset == obs_size(ranks) == 4 * ranks + 17
-    assert state_size(ranks) == obs_size(ranks) + 7 * ranks
+    assert critic_size(ranks) == obs_size(ranks) + 7 * ranks
     assert len(set(names)) == len(names)
     assert {"hand", "top", "pile", "pile_size", "seen", "stock_size", "hand_sizes", "captured"} <= set(names)
     sizes = {name: size for name, _, size in obs_fields(ranks)}
@@ -318,10 +318,10 @@ def test_env_spaces_match_layout(deck, ranks):
     """The env's observation and state spaces have the documented sizes (69 / 61 entries)."""
     e = twelve_env.raw_env(num_players=4, deck=deck)
     assert e.observation_space("player_0")["observation"].shape == (obs_size(ranks),)
-    assert e.state_space.shape == (state_size(ranks),)
+    assert e.state_space.shape == (critic_size(ranks),)
     e.reset(seed=1)
     assert e.observe("player_2")["observation"].dtype == np.float32
-    assert e.state().shape == (state_size(ranks),)
+    assert e.state().shape == (critic_size(ranks),)
 
 
 def check_observation(e, g: Game, ranks: int) -> None:

@@ -37,7 +37,7 @@ from sniff_twelve.envs.single_agent import SingleAgentEnv, seat_agents
 from twelve_env import kernels as K
 from twelve_env.cards import NUM_RANKS
 from twelve_env.game import Game, make_params
-from twelve_env.observation import obs_size, state_size, write_observation, write_state
+from twelve_env.observation import critic_size, obs_size, write_observation, write_state
 from twelve_env.render import render_text
 from twelve_env.rewards import REWARD_MODES, SNAPSHOT_SIZE, snapshot, write_rewards
 
@@ -46,7 +46,7 @@ def env_kernels(num_ranks: int) -> EnvKernels:
     """The compiled pieces of the environment layers for a deck with ``num_ranks`` ranks."""
     return EnvKernels(
         obs_size=obs_size(num_ranks),
-        state_size=state_size(num_ranks),
+        state_size=critic_size(num_ranks),
         num_actions=num_ranks,
         legal_mask_into=K.legal_mask_into,
         write_observation=write_observation,

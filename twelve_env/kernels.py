@@ -4,20 +4,26 @@ One game is one ``int32`` row (``STATE_SIZE`` slots); its options are a small ``
 Every function is ``numba.njit(cache=True)`` over these arrays only, so batches of rows can be
 stepped in ``prange``.
 
-State layout (slot: meaning):
+State layout (``STATE``; a field's offset is the module constant named after it in capitals):
 
-=====================  ==========================================================================
-``RNG``, ``RNG+1``     the game's own splitmix64 stream (the shuffle, the first player)
-``STATUS``             ``LIVE`` or ``OVER``
-``CUR`` / ``FIRST``    seat to act / seat that played first (T6)
-``STEPS``              cards played so far
-``LAST_ROUND``         turns left in the last round (T13), ``-1`` before it
-``STOCK_HEAD/LEN``     next stock card / cards dealt to the stock; ``STOCK+i`` the stock in order
-``PILE_LEN``           face-up cards; ``PILE+i`` the pile bottom first (``PILE_LEN - 1`` is the top)
-``HAND+13*s+r``        how many cards of rank ``r`` seat ``s`` holds
-``CAPTURED+s``         cards seat ``s`` has captured (T8)
-``SEEN+r``             cards of rank ``r`` seen face up so far (played or turned)
-=====================  ==========================================================================
+======  ====  ==========  ====================================================================
+offset  size  field       meaning
+======  ====  ==========  ====================================================================
+0       2     rng         the game's own splitmix64 stream (the shuffle, the first player)
+2       1     status      ``LIVE`` or ``OVER``
+3       1     cur         seat to act
+4       1     first       seat that played first (T6)
+5       1     steps       cards played so far
+6       1     last_round  turns left in the last round (T13), ``-1`` before it
+7       1     stock_head  the next stock card
+8       1     stock_len   cards dealt to the stock
+9       1     pile_len    face-up cards
+10      91    hand        ``HAND + 13 * s + r``: how many cards of rank ``r`` seat ``s`` holds
+101     7     captured    cards each seat has captured (T8)
+108     13    seen        cards of each rank seen face up so far (played or turned)
+121     52    stock       the stock in order
+173     52    pile        the face-up pile, bottom first (``PILE_LEN - 1`` is the top)
+======  ====  ==========  ====================================================================
 """
 
 from __future__ import annotations
@@ -25,27 +31,33 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from sniff_twelve.core.layout import Layout
 from sniff_twelve.core.rng import below, shuffle
 from twelve_env.cards import COPIES, MAX_RANKS, SIX, VALUES
 
 P_PLAYERS, P_DECK, P_EXTRA_TURN = range(3)
 PARAMS_SIZE = 3
 
-RNG = 0
-STATUS = 2
-CUR = 3
-FIRST = 4
-STEPS = 5
-LAST_ROUND = 6
-STOCK_HEAD = 7
-STOCK_LEN = 8
-PILE_LEN = 9
-HAND = 10  # 7 * 13 slots
-CAPTURED = HAND + 7 * MAX_RANKS  # 7 slots
-SEEN = CAPTURED + 7  # 13 slots
-STOCK = SEEN + MAX_RANKS  # 52 slots
-PILE = STOCK + 52  # 52 slots
-STATE_SIZE = PILE + 52
+STATE = Layout(
+    ("rng", 2, "the game's own splitmix64 stream (the shuffle, the first player)"),
+    ("status", 1, "``LIVE`` or ``OVER``"),
+    ("cur", 1, "seat to act"),
+    ("first", 1, "seat that played first (T6)"),
+    ("steps", 1, "cards played so far"),
+    ("last_round", 1, "turns left in the last round (T13), ``-1`` before it"),
+    ("stock_head", 1, "the next stock card"),
+    ("stock_len", 1, "cards dealt to the stock"),
+    ("pile_len", 1, "face-up cards"),
+    ("hand", 7 * MAX_RANKS, "``HAND + 13 * s + r``: how many cards of rank ``r`` seat ``s`` holds"),
+    ("captured", 7, "cards each seat has captured (T8)"),
+    ("seen", MAX_RANKS, "cards of each rank seen face up so far (played or turned)"),
+    ("stock", 52, "the stock in order"),
+    ("pile", 52, "the face-up pile, bottom first (``PILE_LEN - 1`` is the top)"),
+)
+RNG, STATUS, CUR, FIRST, STEPS, LAST_ROUND, STOCK_HEAD, STOCK_LEN, PILE_LEN, HAND, CAPTURED, SEEN, STOCK, PILE = (
+    STATE.offsets()
+)
+STATE_SIZE = STATE.size
 
 LIVE, OVER = 0, 1
 HAND_SIZE = 5  # T5
