@@ -72,7 +72,7 @@ def export_policy(model: MaskablePPO, game: str, features: bool) -> MlpPolicy:
     weights["policy_w"] = model.policy.action_net.weight.detach().numpy().T
     weights["policy_b"] = model.policy.action_net.bias.detach().numpy()
     num_actions = int(model.action_space.n)
-    feature_count = len(game_package(game).Game.rules.action_feature_names) if features else 0
+    feature_count = len(game_package(game).Game.spec.action_feature_names) if features else 0
     meta = {
         "game": game,
         "num_players": 2,

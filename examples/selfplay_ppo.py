@@ -200,7 +200,7 @@ class Trainer:
             "num_players": n,
             "obs_size": obs_size,
             "num_actions": num_actions,
-            "action_features": list(self.package.Game.rules.action_feature_names),
+            "action_features": list(self.package.Game.spec.action_feature_names),
         }
         torch.manual_seed(args.seed)
         self.model = ActorCritic(obs_size, num_actions, args.hidden, *self.input_scales())

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from sniff_env import search, solver
 from sniff_env.game import Game
+from sniff_env.spec import SPEC
 from sniff_twelve.agents.builtin import KernelPolicyAgent, PimcAgent, RandomAgent, SearchAgent, build_agent
 from sniff_twelve.agents.policy import PolicyAgent
 from sniff_twelve.core.agent import Agent
@@ -87,6 +88,5 @@ def match_outcome(game: Game) -> dict:
 
 def arena_table(num_players: int = 4, **options) -> Table:
     """The arena's view of a Sniff table: two sides (partnerships 0+2 / 1+3 with 4) or, with 3
-    players, every seat for itself."""
-    sides = {2: ((0,), (1,)), 3: None, 4: ((0, 2), (1, 3))}[num_players]
-    return Table("sniff_env", num_players, options, sides)
+    players, every seat for itself (``SPEC.sides``)."""
+    return Table.of(SPEC, num_players, **options)

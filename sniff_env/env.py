@@ -50,14 +50,12 @@ from typing import Any
 
 import numpy as np
 
-from sniff_env import kernels as K
 from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
-from sniff_env.observation import CRITIC_SIZE, OBS_SIZE, write_observation, write_state
 from sniff_env.render import render_text
-from sniff_env.rewards import REWARD_MODES, SNAPSHOT_SIZE, snapshot, write_rewards
-from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS
+from sniff_env.rewards import REWARD_MODES
+from sniff_env.spec import SPEC
+from sniff_env.tiles import DRAW, PASS
 from sniff_twelve.core.options import check_choice
-from sniff_twelve.core.spec import EnvKernels
 from sniff_twelve.envs.aec import ClassicWrapper, KernelAECEnv, wrap
 from sniff_twelve.envs.single_agent import SingleAgentEnv, seat_agents
 
@@ -72,19 +70,6 @@ def check_modes(episode: str, reward: str | None, forced: str) -> tuple[str, int
     if episode == "hand" and reward == "win":
         raise ValueError('reward="win" needs episode="match": a single hand has no match winner')
     return episode, REWARD_MODES[reward], forced
-
-
-ENV_KERNELS = EnvKernels(
-    obs_size=OBS_SIZE,
-    state_size=CRITIC_SIZE,
-    num_actions=NUM_ACTIONS,
-    legal_mask_into=K.legal_mask_into,
-    write_observation=write_observation,
-    write_state=write_state,
-    snapshot_size=SNAPSHOT_SIZE,
-    snapshot=snapshot,
-    write_rewards=write_rewards,
-)
 
 
 class raw_env(KernelAECEnv):
@@ -112,7 +97,7 @@ class raw_env(KernelAECEnv):
         super().__init__(
             num_players,
             render_mode,
-            ENV_KERNELS,
+            SPEC,
             params,
             reward_mode,
             target=target,
@@ -189,7 +174,7 @@ def single_agent_env(
     agents = seat_agents(num_players, opponents, partner if num_players == 4 else None, make_agent)
     return SingleAgentEnv(
         lambda s: Game(seed=s, _params=params),
-        ENV_KERNELS,
+        SPEC,
         params,
         reward_mode,
         num_players,

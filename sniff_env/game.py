@@ -15,11 +15,9 @@ from typing import Any
 import numpy as np
 
 from sniff_env import kernels as K
-from sniff_env.observation import OBS_SIZE, write_observation
-from sniff_env.search import ACTION_FEATURES, action_features
-from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, TILES, action_name, tile_index
-from sniff_env.view import resample, write_view
-from sniff_twelve.core.game import KernelGame, KernelRules
+from sniff_env.spec import SPEC
+from sniff_env.tiles import DRAW, NUM_TILES, TILES, action_name, tile_index
+from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.options import (
     MAX_LIMIT,
     check_choice,
@@ -31,21 +29,6 @@ from sniff_twelve.core.options import (
     check_sequence,
 )
 from sniff_twelve.core.rng import stream_state
-
-RULES = KernelRules(
-    num_actions=NUM_ACTIONS,
-    legal_mask_into=K.legal_mask_into,
-    write_observation=write_observation,
-    apply_action=K.apply_action,
-    cur_slot=K.CUR,
-    status_slot=K.STATUS,
-    live=K.LIVE,
-    steps_slot=K.STEPS,
-    action_features=action_features,
-    action_feature_names=ACTION_FEATURES,
-    write_view=write_view,
-    resample=resample,
-)
 
 DEFAULT_MAX_HANDS = 200
 
@@ -133,7 +116,7 @@ class Game(KernelGame):
         hand_episode: end after the first hand, settled (the environments' ``episode="hand"``).
     """
 
-    rules = RULES
+    spec = SPEC
     record_name = "sniff"
     public_accessors = (
         *KernelGame.public_accessors,
@@ -171,7 +154,7 @@ class Game(KernelGame):
         K.new_match(state, params, *stream_state(seed))
         if deal is not None:
             load_deal(state, params, deal)
-        super().__init__(state, params, OBS_SIZE)
+        super().__init__(state, params)
         #: ``("credit", side, points)`` and ``("deduct", seat, points)`` in order; scores are their sum.
         self.events: list[tuple[str, int, int]] = []
 

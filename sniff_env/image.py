@@ -32,7 +32,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from sniff_env import kernels as K
-from sniff_env.render import _chains
+from sniff_env.render import arm_chains
 from sniff_env.tiles import DRAW, NUM_ARMS, PASS, TILES
 from sniff_twelve.tools import image as ei
 
@@ -152,7 +152,7 @@ def table_layout(game: Game) -> tuple[list[Piece], list[Spot]]:
     The pivot is the Sniff when there is one, else the opening tile.
     """
     state = np.array(game.state_array)
-    center, chains = _chains(game)
+    center, chains = arm_chains(game)
     if center < 0:
         return [], []
     low, high = TILES[center]

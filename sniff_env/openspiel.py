@@ -40,10 +40,10 @@ from typing import Any
 import pyspiel
 
 from sniff_env import kernels as K
-from sniff_env.env import ENV_KERNELS
 from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
 from sniff_env.observation import OBS_FIELDS, OBS_SIZE
 from sniff_env.rewards import REWARD_MODES
+from sniff_env.spec import SPEC
 from sniff_env.tiles import NUM_ACTIONS, NUM_TILES, TILES, action_name
 from sniff_twelve.core.options import check_int
 from sniff_twelve.core.view import SeatView
@@ -76,7 +76,7 @@ class SniffAdapter(Adapter):
     obs_fields = OBS_FIELDS
     obs_size = OBS_SIZE
     num_actions = NUM_ACTIONS
-    env_kernels = ENV_KERNELS
+    spec = SPEC
     win_mode = REWARD_MODES["win"]
 
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:

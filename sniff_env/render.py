@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from sniff_env.game import Game
 
 
-def _chains(game: Game) -> tuple[int, list[list[tuple[int, int, int]]]]:
+def arm_chains(game: Game) -> tuple[int, list[list[tuple[int, int, int]]]]:
     """The centre tile and, per arm, ``(tile, inner pip, outer pip)`` from the centre outward."""
     s = game.state_array
     center = -1
@@ -64,7 +64,7 @@ def _upright(canvas: _Canvas, row: int, col: int, top: int, bottom: int) -> None
 
 def draw_layout(game: Game) -> str:
     """The cross of tiles as text."""
-    center, chains = _chains(game)
+    center, chains = arm_chains(game)
     if center < 0:
         return "(empty table)"
     canvas = _Canvas()

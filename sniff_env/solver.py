@@ -23,9 +23,7 @@ import numpy as np
 
 from sniff_env import kernels as K
 from sniff_env.game import Game
-from sniff_env.tiles import NUM_ACTIONS
-from sniff_env.view import resample
-from sniff_twelve.core.hooks import GameHooks
+from sniff_env.spec import SniffSpec
 from sniff_twelve.search.solver import Solution, checked_game, fold, solve_game, workspace
 
 MAX_CREDIT = 35  # S17: four scored ends count at most 12 + 10 + 8 + 6 (three end doubles and a 6)
@@ -43,15 +41,11 @@ def _points_left(s, params):
     return MAX_CREDIT * K.tile_count(tiles) + K.pip_count(tiles) + 3 * params[K.P_PLAYERS]
 
 
-class SniffSolverHooks(GameHooks):
+class SniffSolverHooks(SniffSpec):
     """Sniff's rules for the shared search (``sniff_twelve.search.solver``)."""
 
-    CUR, STATE_SIZE, MAX_ACTIONS = K.CUR, K.STATE_SIZE, NUM_ACTIONS
     MAX_CHILDREN = 28  # four free spots, seven tiles carry each pip (S9)
     MAX_DEPTH = 120  # the longest hand is 117 actions (4 players: every tile drawn and placed)
-    apply_action = K.apply_action
-    legal_mask_into = K.legal_mask_into
-    resample = resample
 
     @staticmethod
     @nb.njit(cache=True)

@@ -11,76 +11,14 @@
 
 from __future__ import annotations
 
-import functools
-
-import numba as nb
 import numpy as np
 
-from sniff_env import kernels as K
-from sniff_env import observation, rewards, search, view
-from sniff_env.env import ENV_KERNELS, check_modes
+from sniff_env.env import check_modes
 from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
-from sniff_env.observation import OBS_SIZE
-from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS
+from sniff_env.spec import SPEC
 from sniff_twelve.batch import vector
-from sniff_twelve.batch.vector import KernelVectorGame, VectorKernels
-from sniff_twelve.core.hooks import GameHooks
+from sniff_twelve.batch.vector import KernelVectorGame
 from sniff_twelve.core.options import check_int
-
-
-class SniffHooks(GameHooks):
-    """Sniff's kernels for the compiled drivers both games share (``sniff_twelve.core.hooks``)."""
-
-    RNG, STATUS, CUR, LIVE = K.RNG, K.STATUS, K.CUR, K.LIVE
-    MAX_ACTIONS, MAX_OBS = NUM_ACTIONS, OBS_SIZE
-    new_game = K.new_match  # a new match always opens with a placement
-    apply_action = K.apply_action
-    legal_mask_into = K.legal_mask_into
-    write_observation = observation.write_observation
-    write_view = view.write_view
-    snapshot = rewards.snapshot
-    write_rewards = rewards.write_rewards
-    action_features = search.action_features
-    greedy_action = search.greedy_action
-    heuristic_action = search.heuristic_action
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def play_forced(s, params, modes):
-        """``forced="auto"`` (``modes[1]``): draw and pass for the seat to act while that is all it
-        can do (S19, S21)."""
-        if not modes[1]:
-            return
-        while s[K.STATUS] == K.LIVE:
-            cur = s[K.CUR]
-            if K.playable_mask(s, s[K.HAND + cur]) != 0:
-                return
-            K.apply_action(s, params, DRAW if K.can_draw(s, params) else PASS)
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def forced_action(s, params, mask):
-        """The learner's DRAW or PASS when that is all it can do (S19, S21), else ``-1``."""
-        K.legal_mask_into(s, params, mask)
-        if mask[DRAW]:
-            return DRAW
-        if mask[PASS]:
-            return PASS
-        return -1
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def obs_size(params):
-        return OBS_SIZE
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def num_actions(params):
-        return NUM_ACTIONS
-
-
-HOOKS = SniffHooks()
-KERNELS = VectorKernels(Game, K.STATE_SIZE, HOOKS)
 
 
 class VectorGame(KernelVectorGame):
@@ -111,14 +49,14 @@ class VectorGame(KernelVectorGame):
         )
         _, reward_code, forced = check_modes(episode, reward, forced)
         modes = np.array([reward_code, forced == "auto"], dtype=np.int32)
-        super().__init__(num_envs, seed, params, modes, KERNELS, ENV_KERNELS, num_players)
+        super().__init__(num_envs, seed, params, modes, Game, num_players)
 
 
 def random_playouts(states, params, steps_per_game):
     """Play ``steps_per_game`` uniformly random legal actions (DRAW and PASS included) in every
     row, starting new matches as they end; returns the number of matches finished
     (``sniff_twelve.batch.vector.random_playouts``: reproducible per seed, the pure engine throughput)."""
-    return vector.random_playouts(HOOKS, states, params, steps_per_game)
+    return vector.random_playouts(SPEC, states, params, steps_per_game)
 
 
 def vector_env(
@@ -149,7 +87,6 @@ def vector_env(
     ((64, 135), (64, 114))
     """
     from sniff_env.agents import make_agent
-    from sniff_twelve.batch.learner import seat_codes
     from sniff_twelve.envs.vector_env import KernelVectorEnv
 
     num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
@@ -157,23 +94,16 @@ def vector_env(
     params = make_params(num_players, hand_episode=episode == "hand", **options)
     _, reward_mode, _ = check_modes(episode, reward, "auto")
     seat = check_int("seat", seat, 0, num_players - 1)
-    seat_agents = functools.partial(
-        seat_codes, num_players, seat, make_agent=make_agent, obs_size=OBS_SIZE, num_actions=NUM_ACTIONS
-    )
     return KernelVectorEnv(
         num_envs,
         game_cls=Game,
-        hooks=HOOKS,
         params=params,
         reward_mode=reward_mode,
         num_players=num_players,
         seat=seat,
-        seat_agents=seat_agents,
+        make_agent=make_agent,
         opponents=opponents,
         partner=partner if num_players == 4 else None,
-        obs_size=OBS_SIZE,
-        num_actions=NUM_ACTIONS,
-        state_size=K.STATE_SIZE,
         action_features=action_features,
         seed=seed,
     )

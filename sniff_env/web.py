@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sniff_env import kernels as K
-from sniff_env.__main__ import PLAY_UI
 from sniff_env.agents import AGENTS, make_agent
 from sniff_env.game import SETTLEMENTS, Game
 from sniff_env.image import PIPS, table_layout
 from sniff_env.tiles import ARM_NAMES, decode_action
+from sniff_env.ui import PLAY_UI
 from sniff_twelve.web import svg
 from sniff_twelve.web.table import Move, Option, WebGame
 
@@ -237,11 +237,9 @@ def moves(game: Game, seat: int) -> list[Move]:
 
 
 WEB = WebGame(
-    name="sniff",
     game_cls=Game,
     make_agent=make_agent,
     agents=tuple(AGENTS),
-    players=(2, 3, 4),
     options=(
         Option("target", "Target score (empty: 250 / 200 / 200)", "int"),
         Option("settlement", "Settlement (S4a variant: allfives)", "choice", "deduct", SETTLEMENTS),
@@ -251,5 +249,4 @@ WEB = WebGame(
     moves=moves,
     step=lambda game: game.hands_played + 1,
     ui=PLAY_UI,
-    partner=lambda players, seat: (seat + 2) % 4 if players == 4 else None,
 )

@@ -425,7 +425,7 @@ def test_sniff_undrawn_tile_or_opponents_tile_is_the_same_to_me():
     assert played["A"].seat_view(0).array.tobytes() == played["B"].seat_view(0).array.tobytes()
     features = a.action_features()
     np.testing.assert_array_equal(features, b.action_features())
-    ends_hand = list(a.seat_view().rules.action_feature_names).index("ends_hand")
+    ends_hand = list(a.seat_view().spec.action_feature_names).index("ends_hand")
     assert features[opening, ends_hand] == 0  # an unseen tile fits: not surely the end
     for spec in SNIFF_SPECS:
         agent_a, agent_b = sniff_agent(spec), sniff_agent(spec)

@@ -56,7 +56,7 @@ def _threat(game, after, tiles_unseen):
 def test_sniff_action_features(num_players):
     """Per legal placement: its credit (S17), the next seat's best immediate reply among the tiles
     the mover cannot see and that seat is not known to lack, and whether it ends the hand (S22)."""
-    assert sniff_env.Game.rules.action_feature_names == ("credit", "threat", "ends_hand")
+    assert sniff_env.Game.spec.action_feature_names == ("credit", "threat", "ends_hand")
     seen = np.zeros(3)
     for game in _random_positions(sniff_env.Game, 60, depth=120, num_players=num_players):
         me = game.current_player

@@ -256,7 +256,7 @@ def test_checkpoint_opponent_from_a_path_matches_the_policy_agent(tmp_path, inpu
     from twelve_env.agents import make_agent
 
     rng = np.random.default_rng(0)
-    features = len(twelve_env.Game.rules.action_feature_names) if input_features else 0
+    features = len(twelve_env.Game.spec.action_feature_names) if input_features else 0
     inputs = 69 + 13 * features
     weights = {"w0": rng.normal(size=(inputs, 32)), "b0": rng.normal(size=32), "w1": rng.normal(size=(32, 16))}
     weights |= {"b1": np.zeros(16), "policy_w": rng.normal(size=(16, 13)), "policy_b": np.zeros(13)}

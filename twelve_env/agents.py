@@ -19,6 +19,7 @@ from sniff_twelve.core.rewards import rank_rewards
 from sniff_twelve.tools.arena import Table
 from twelve_env import search, solver
 from twelve_env.game import Game
+from twelve_env.spec import SPEC
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
 
@@ -92,4 +93,4 @@ def match_outcome(game: Game) -> dict:
 
 def arena_table(num_players: int = 2, **options) -> Table:
     """The arena's view of a "12" table: two sides with 2 players, else every seat for itself."""
-    return Table("twelve_env", num_players, options, ((0,), (1,)) if num_players == 2 else None)
+    return Table.of(SPEC, num_players, **options)

@@ -31,30 +31,13 @@ from typing import Any
 import numpy as np
 
 from sniff_twelve.core.options import check_choice
-from sniff_twelve.core.spec import EnvKernels
 from sniff_twelve.envs.aec import ClassicWrapper, KernelAECEnv, wrap
 from sniff_twelve.envs.single_agent import SingleAgentEnv, seat_agents
 from twelve_env import kernels as K
-from twelve_env.cards import NUM_RANKS
 from twelve_env.game import Game, make_params
-from twelve_env.observation import critic_size, obs_size, write_observation, write_state
 from twelve_env.render import render_text
-from twelve_env.rewards import REWARD_MODES, SNAPSHOT_SIZE, snapshot, write_rewards
-
-
-def env_kernels(num_ranks: int) -> EnvKernels:
-    """The compiled pieces of the environment layers for a deck with ``num_ranks`` ranks."""
-    return EnvKernels(
-        obs_size=obs_size(num_ranks),
-        state_size=critic_size(num_ranks),
-        num_actions=num_ranks,
-        legal_mask_into=K.legal_mask_into,
-        write_observation=write_observation,
-        write_state=write_state,
-        snapshot_size=SNAPSHOT_SIZE,
-        snapshot=snapshot,
-        write_rewards=write_rewards,
-    )
+from twelve_env.rewards import REWARD_MODES
+from twelve_env.spec import SPEC
 
 
 class raw_env(KernelAECEnv):
@@ -75,7 +58,7 @@ class raw_env(KernelAECEnv):
         super().__init__(
             num_players,
             render_mode,
-            env_kernels(NUM_RANKS[deck]),
+            SPEC,
             params,
             reward_mode,
             deck=deck,
@@ -122,12 +105,11 @@ def single_agent_env(
     from twelve_env.agents import make_agent
 
     params = make_params(num_players, **options)
-    deck = ("bridge", "numbers")[int(params[K.P_DECK])]
     reward_mode = REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]
     agents = seat_agents(num_players, opponents, None, make_agent)
     return SingleAgentEnv(
         lambda s: Game(seed=s, _params=params),
-        env_kernels(NUM_RANKS[deck]),
+        SPEC,
         params,
         reward_mode,
         num_players,

@@ -14,29 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from sniff_twelve.core.game import KernelGame, KernelRules
+from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.options import check_deal_hands, check_flag, check_int, check_keys, check_sequence
 from sniff_twelve.core.rng import stream_state
 from twelve_env import kernels as K
-from twelve_env.cards import COPIES, MAX_RANKS, NUM_RANKS, check_rank, deck_code, rank_name
-from twelve_env.observation import obs_size, write_observation
-from twelve_env.search import ACTION_FEATURES, action_features
-from twelve_env.view import resample, write_view
-
-RULES = KernelRules(
-    num_actions=MAX_RANKS,
-    legal_mask_into=K.legal_mask_into,
-    write_observation=write_observation,
-    apply_action=K.apply_action,
-    cur_slot=K.CUR,
-    status_slot=K.STATUS,
-    live=K.LIVE,
-    steps_slot=K.STEPS,
-    action_features=action_features,
-    action_feature_names=ACTION_FEATURES,
-    write_view=write_view,
-    resample=resample,
-)
+from twelve_env.cards import COPIES, MAX_RANKS, check_rank, deck_code, rank_name
+from twelve_env.spec import SPEC
 
 
 def make_params(num_players: int = 2, deck: str = "bridge", capture_extra_turn: bool = False) -> np.ndarray:
@@ -87,7 +70,7 @@ class Game(KernelGame):
         capture_extra_turn: the inventor's variant of T10 (the capturer plays again); off by default.
     """
 
-    rules = RULES
+    spec = SPEC
     record_name = "twelve"
     public_accessors = (
         *KernelGame.public_accessors,
@@ -115,8 +98,7 @@ class Game(KernelGame):
         K.new_game(state, params, *stream_state(seed))
         if deal is not None:
             load_deal(state, params, self.deck, deal)
-        ranks = NUM_RANKS[self.deck]
-        super().__init__(state, params, obs_size(ranks), num_actions=ranks)
+        super().__init__(state, params)
 
     # --- raw rows (from_state) --------------------------------------------------------------------
     @classmethod

@@ -41,10 +41,10 @@ from sniff_twelve.core.view import SeatView
 from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, KernelSpielGame, make_game_type
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, NUM_RANKS, rank_name
-from twelve_env.env import env_kernels
 from twelve_env.game import Game, make_params
 from twelve_env.observation import obs_fields, obs_size
 from twelve_env.rewards import REWARD_MODES
+from twelve_env.spec import SPEC
 
 PARAMETERS: dict[str, Any] = {"players": 2, "deck": "bridge", "capture_extra_turn": False}
 
@@ -54,6 +54,7 @@ GAME_TYPE = make_game_type("python_twelve", 'Python "12" (Jamaican Sniping)', 2,
 class TwelveAdapter(Adapter):
     """``python_twelve``'s deal, bounds and strings over ``twelve_env.Game``."""
 
+    spec = SPEC
     win_mode = REWARD_MODES["win"]
 
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
@@ -65,7 +66,6 @@ class TwelveAdapter(Adapter):
         self._seen = slice(seen, seen + ranks)  # cards of each rank seen face up so far
         self.obs_size = obs_size(ranks)
         self.num_actions = ranks
-        self.env_kernels = env_kernels(ranks)
         self.cards = ranks * COPIES
         dealt = num_players * K.HAND_SIZE
         owners = tuple(i // K.HAND_SIZE if i < dealt else PUBLIC if i == dealt else HIDDEN for i in range(self.cards))

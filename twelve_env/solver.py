@@ -19,12 +19,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sniff_twelve.core.hooks import GameHooks
 from sniff_twelve.search.solver import Solution, checked_game, fold, solve_game, workspace
 from twelve_env import kernels as K
 from twelve_env.cards import MAX_RANKS
 from twelve_env.game import Game
-from twelve_env.view import resample
+from twelve_env.spec import TwelveSpec
 
 
 @nb.njit(cache=True)
@@ -33,15 +32,11 @@ def _score(s, seat):
     return s[K.CAPTURED + seat] - K.hand_size(s, seat)
 
 
-class TwelveSolverHooks(GameHooks):
+class TwelveSolverHooks(TwelveSpec):
     """ "12"'s rules for the shared search (``sniff_twelve.search.solver``)."""
 
-    CUR, STATE_SIZE, MAX_ACTIONS = K.CUR, K.STATE_SIZE, MAX_RANKS
     MAX_CHILDREN = MAX_RANKS  # one action per rank held (T7)
     MAX_DEPTH = 52  # every action plays a card
-    apply_action = K.apply_action
-    legal_mask_into = K.legal_mask_into
-    resample = resample
 
     @staticmethod
     @nb.njit(cache=True)

@@ -8,62 +8,14 @@
 
 from __future__ import annotations
 
-import functools
-
-import numba as nb
 import numpy as np
 
 from sniff_twelve.batch import vector
-from sniff_twelve.batch.vector import KernelVectorGame, VectorKernels
-from sniff_twelve.core.hooks import GameHooks
+from sniff_twelve.batch.vector import KernelVectorGame
 from sniff_twelve.core.options import check_choice, check_int
-from twelve_env import kernels as K
-from twelve_env import observation, rewards, search, view
-from twelve_env.cards import MAX_RANKS, NUM_RANKS
-from twelve_env.env import env_kernels
 from twelve_env.game import Game, make_params
 from twelve_env.rewards import REWARD_MODES
-
-
-class TwelveHooks(GameHooks):
-    """The kernels of "12" for the compiled drivers both games share (``sniff_twelve.core.hooks``)."""
-
-    RNG, STATUS, CUR, LIVE = K.RNG, K.STATUS, K.CUR, K.LIVE
-    MAX_ACTIONS, MAX_OBS = MAX_RANKS, observation.obs_size(MAX_RANKS)
-    new_game = K.new_game
-    apply_action = K.apply_action
-    legal_mask_into = K.legal_mask_into
-    write_observation = observation.write_observation
-    write_view = view.write_view
-    snapshot = rewards.snapshot
-    write_rewards = rewards.write_rewards
-    action_features = search.action_features
-    greedy_action = search.greedy_action
-    heuristic_action = search.heuristic_action
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def play_forced(s, params, modes):
-        """No move is ever forced in "12"."""
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def forced_action(s, params, mask):
-        return -1
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def obs_size(params):
-        return 4 * K.num_ranks(params) + 17
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def num_actions(params):
-        return K.num_ranks(params)
-
-
-HOOKS = TwelveHooks()
-KERNELS = VectorKernels(Game, K.STATE_SIZE, HOOKS)
+from twelve_env.spec import SPEC
 
 
 class VectorGame(KernelVectorGame):
@@ -85,14 +37,14 @@ class VectorGame(KernelVectorGame):
     ) -> None:
         params = make_params(num_players, deck, capture_extra_turn)
         modes = np.array([REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]], dtype=np.int32)
-        super().__init__(num_envs, seed, params, modes, KERNELS, env_kernels(NUM_RANKS[deck]), num_players)
+        super().__init__(num_envs, seed, params, modes, Game, num_players)
 
 
 def random_playouts(states, params, steps_per_game):
     """Play ``steps_per_game`` uniformly random legal cards in every row, dealing new games as they
     end; returns the number of games finished (``sniff_twelve.batch.vector.random_playouts``: pure engine
     throughput, no observations)."""
-    return vector.random_playouts(HOOKS, states, params, steps_per_game)
+    return vector.random_playouts(SPEC, states, params, steps_per_game)
 
 
 def vector_env(
@@ -118,33 +70,23 @@ def vector_env(
     >>> obs.shape, venv.action_masks().shape
     ((64, 69), (64, 13))
     """
-    from sniff_twelve.batch.learner import seat_codes
     from sniff_twelve.envs.vector_env import KernelVectorEnv
     from twelve_env.agents import make_agent
 
     num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
     params = make_params(num_players, **options)
-    num_actions = int(K.num_ranks(params))
     reward_mode = REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]
     seat = check_int("seat", seat, 0, num_players - 1)
-    obs_size = 4 * num_actions + 17
-    seat_agents = functools.partial(
-        seat_codes, num_players, seat, make_agent=make_agent, obs_size=obs_size, num_actions=num_actions
-    )
     return KernelVectorEnv(
         num_envs,
         game_cls=Game,
-        hooks=HOOKS,
         params=params,
         reward_mode=reward_mode,
         num_players=num_players,
         seat=seat,
-        seat_agents=seat_agents,
+        make_agent=make_agent,
         opponents=opponents,
         partner=None,
-        obs_size=obs_size,
-        num_actions=num_actions,
-        state_size=K.STATE_SIZE,
         action_features=action_features,
         seed=seed,
     )

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 
 from sniff_twelve.web import svg
 from sniff_twelve.web.table import Move, Option, WebGame
-from twelve_env.__main__ import PLAY_UI
 from twelve_env.agents import AGENTS, make_agent
 from twelve_env.cards import DECKS, card_value, rank_name
 from twelve_env.game import Game
+from twelve_env.ui import PLAY_UI
 
 WIDTH, HEIGHT = 1200, 760
 HEADER = 60
@@ -190,11 +190,9 @@ def moves(game: Game, seat: int) -> list[Move]:
 
 
 WEB = WebGame(
-    name="twelve",
     game_cls=Game,
     make_agent=make_agent,
     agents=tuple(AGENTS),
-    players=tuple(range(2, 8)),
     options=(
         Option("deck", "Deck (T1)", "choice", "bridge", DECKS),
         Option("capture_extra_turn", "The capturer plays again (T10 variant)", "bool", False),

@@ -13,9 +13,9 @@ from typing import ClassVar
 import numpy as np
 
 from sniff_twelve.core.agent import Agent
-from sniff_twelve.core.hooks import GameHooks
 from sniff_twelve.core.options import ArgumentTypeError, check_int
 from sniff_twelve.core.rng import stream_state
+from sniff_twelve.core.spec import GameSpec
 from sniff_twelve.core.view import SeatView
 from sniff_twelve.search.solver import pimc_values, workspace
 
@@ -89,7 +89,7 @@ class PimcAgent(Agent):
 
     name = "pimc"
     spec_argument = "iterations"
-    solver_hooks: ClassVar[GameHooks]
+    solver_hooks: ClassVar[GameSpec]
     default_worlds = 8
     #: cards of the draw pile each world keeps (0: all of them, an exact solve of every world)
     horizon = 0

@@ -48,7 +48,7 @@ class PolicyAgent(Agent):
             raise ValueError(f"{where} is for {meta['game']!r}, not {self.game_name!r}")
         if num_players is not None and meta["num_players"] != num_players:
             raise ValueError(f"{where} is for {meta['num_players']} players, the table has {num_players}")
-        names = game_package(self.game_name).Game.rules.action_feature_names
+        names = game_package(self.game_name).Game.spec.action_feature_names
         gains = policy.action_feature_gains
         wrong = {policy.input_features, 0 if gains is None else gains.size} - {0, len(names)}
         if wrong:

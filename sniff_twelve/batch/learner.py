@@ -75,7 +75,7 @@ def mlp_choice(obs, mask, feats, meta, weights):
     return best
 
 
-# --- the compiled drivers: one learning seat per row, the game's kernels from its ``GameHooks`` ---
+# --- the compiled drivers: one learning seat per row, the game's kernels from its ``GameSpec`` ---
 
 
 @nb.njit(cache=True)

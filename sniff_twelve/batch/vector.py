@@ -1,7 +1,7 @@
 """Batched self-play shared by both games: ``N`` games in one 2-D array, one compiled call a step.
 
 The drivers here loop over rows in ``numba.prange`` (one row per game, no Python loop), each
-reusing the game's own single-row kernels from its ``GameHooks`` (``sniff_twelve.core.hooks``), so a row
+reusing the game's own single-row kernels from its ``GameSpec`` (``sniff_twelve.core.spec``), so a row
 evolves exactly as ``Game`` does. Finished games are reset inside the same call, continuing the
 row's own random stream. Action features, seat observations and the built-in agents' choices are
 computed from each seat's view (``sniff_twelve.core.view``), written per row first.
@@ -12,27 +12,16 @@ The ``VectorGame`` owns its rows: the arrays it returns are read-only views of i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numba as nb
 import numpy as np
 
 from sniff_twelve.core.game import KernelGame
-from sniff_twelve.core.hooks import GameHooks
 from sniff_twelve.core.options import ArgumentTypeError, check_int, check_seed
 from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
 from sniff_twelve.core.rng import pick_legal, seed_key, stream_states
-from sniff_twelve.core.spec import EnvKernels
 
 #: the built-in agents ``batch_agent_actions`` plays, by index
 RULE_AGENTS = ("greedy", "heuristic")
-
-
-@dataclass(frozen=True)
-class VectorKernels:
-    game_cls: type[KernelGame]
-    state_size: int
-    hooks: GameHooks  # the game's kernels for the drivers below
 
 
 @nb.njit(cache=True)
@@ -153,8 +142,7 @@ class KernelVectorGame:
         seed: int | None,
         params: np.ndarray,
         modes: np.ndarray,
-        kernels: VectorKernels,
-        env_kernels: EnvKernels,
+        game_cls: type[KernelGame],
         num_players: int,
     ) -> None:
         n = check_int("num_envs", num_envs, 1)
@@ -163,13 +151,15 @@ class KernelVectorGame:
         self._params = params
         self.params = read_only(params)
         self._modes = modes
-        self._kernels = kernels
+        self._game_cls = game_cls
+        self._hooks = spec = game_cls.spec
+        obs_size, _, num_actions = spec.widths(params)
         self._seed = check_seed(seed)
-        self._states = np.zeros((n, kernels.state_size), dtype=np.int32)
-        self._views = np.zeros((n, kernels.state_size), dtype=np.int32)
-        self._scratch = np.zeros((n, env_kernels.snapshot_size), dtype=np.int32)
-        self._obs = np.zeros((n, env_kernels.obs_size), dtype=np.float32)
-        self._mask = np.zeros((n, env_kernels.num_actions), dtype=np.bool_)
+        self._states = np.zeros((n, spec.ROW_SIZE), dtype=np.int32)
+        self._views = np.zeros((n, spec.ROW_SIZE), dtype=np.int32)
+        self._scratch = np.zeros((n, spec.SNAPSHOT_SIZE), dtype=np.int32)
+        self._obs = np.zeros((n, obs_size), dtype=np.float32)
+        self._mask = np.zeros((n, num_actions), dtype=np.bool_)
         self._player = np.zeros(n, dtype=np.int32)
         self._rewards = np.zeros((n, num_players), dtype=np.float32)
         self._terminated = np.zeros(n, dtype=np.bool_)
@@ -180,19 +170,19 @@ class KernelVectorGame:
         )
         self._sample_streams = np.zeros((n, 2), dtype=np.int32)
         self._sampled = np.zeros(n, dtype=np.int64)
-        features = len(kernels.game_cls.rules.action_feature_names)
-        self._action_features = np.zeros((n, env_kernels.num_actions, features), dtype=np.float32)
+        features = len(spec.action_feature_names)
+        self._action_features = np.zeros((n, num_actions, features), dtype=np.float32)
         self.reset()
 
     def game(self, index: int) -> KernelGame:
         """A ``Game`` copy of row ``index`` as it stands now (to inspect, render or search from)."""
         index = check_int("index", index, 0, self.num_envs - 1)
-        return self._kernels.game_cls._from_row(self._states[index], self._params)
+        return self._game_cls._from_row(self._states[index], self._params)
 
     def action_features(self) -> np.ndarray:
         """``Game.action_features`` of every row → ``[N, A, F]`` (a buffer the next call
         overwrites): the one-step look-ahead of every action, an input for learned policies."""
-        batch_action_features(self._kernels.hooks, self._states, self._params, self._views, self._action_features)
+        batch_action_features(self._hooks, self._states, self._params, self._views, self._action_features)
         return self._action_features
 
     def seat_observations(self) -> np.ndarray:
@@ -200,7 +190,7 @@ class KernelVectorGame:
         turn-based learners that bootstrap each seat's value at the end of a rollout, or for
         critics that look at the whole table."""
         out = np.empty((self.num_envs, self.num_players, self.obs.shape[1]), dtype=np.float32)
-        batch_seat_observations(self._kernels.hooks, self._states, self._params, self._views, out)
+        batch_seat_observations(self._hooks, self._states, self._params, self._views, out)
         return out
 
     @property
@@ -222,9 +212,7 @@ class KernelVectorGame:
             raise ValueError(f"rows must be a 1-D array of row indices below {self.num_envs}")
         rows = rows.astype(np.int64)
         out = np.empty(rows.shape[0], dtype=np.int64)
-        batch_agent_actions(
-            self._kernels.hooks, self._states, self._params, rows, agents.index(agent), self._views, out
-        )
+        batch_agent_actions(self._hooks, self._states, self._params, rows, agents.index(agent), self._views, out)
         return out
 
     @property
@@ -245,7 +233,7 @@ class KernelVectorGame:
         streams = np.empty((self.num_envs, 2), dtype=np.int32)
         stream_states(key, 0, streams)
         stream_states(key, self.num_envs, self._sample_streams)
-        batch_reset(self._kernels.hooks, self._states, self._params, streams, self._obs, self._mask, self._player)
+        batch_reset(self._hooks, self._states, self._params, streams, self._obs, self._mask, self._player)
         self._rewards[:] = 0.0
         self._terminated[:] = False
         self._truncated[:] = False
@@ -279,7 +267,7 @@ class KernelVectorGame:
                 f"to act); legal there: {legal}"
             )
         batch_step(
-            self._kernels.hooks,
+            self._hooks,
             self._states,
             self._params,
             self._modes,

@@ -1,21 +1,22 @@
 """The OpenSpiel-style state object both games share.
 
 A ``KernelGame`` is a thin Python handle on one state row and one options row; every rule lives
-in the game's compiled kernels, named by a ``KernelRules`` record. Subclasses add the game's own
+in the game's compiled kernels, named by its ``GameSpec`` (``sniff_twelve.core.spec``). Subclasses add the game's own
 accessors (hands, scores, layout) and action names.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
 from sniff_twelve.core.options import ArgumentTypeError, as_integer, check_int
 from sniff_twelve.core.view import SeatView
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.spec import GameSpec
 
 
 class IllegalActionError(ValueError):
@@ -23,39 +24,19 @@ class IllegalActionError(ValueError):
     message names the legal ones. ``Game.apply`` raises it before touching the state."""
 
 
-@dataclass(frozen=True)
-class KernelRules:
-    """The compiled kernels and state slots a game exposes to the shared layers."""
-
-    num_actions: int
-    legal_mask_into: Callable[..., None]  # (state, params, out_bool)
-    write_observation: Callable[..., None]  # (state, params, seat, out_float32)
-    apply_action: Callable[..., int]  # (state, params, action) -> event flags
-    cur_slot: int
-    status_slot: int
-    live: int
-    steps_slot: int  # actions applied since the game (Sniff: the match) began
-    # (view, params, out float32 [A, F]): look-ahead per action of the seat to act, from its view
-    action_features: Callable[..., None]
-    action_feature_names: tuple[str, ...]  # the F columns
-    write_view: Callable[..., None]  # (state, params, seat, out): the seat's view (sniff_twelve.core.view)
-    resample: Callable[..., None]  # (view, params, seat, out, rng[2]): a state consistent with the view
-
-
 class KernelGame:
     """Shared behaviour: legality, ``apply`` with a clear error, cloning, terminality."""
 
-    rules: ClassVar[KernelRules]
+    spec: ClassVar[GameSpec]  # the game's registration: kernels, slots, sizes
     #: what a ``SeatView`` may read through this class (public information only)
     public_accessors: ClassVar[tuple[str, ...]] = ("num_players", "num_actions", "action_name", "hand_sizes", "scores")
 
-    def __init__(self, state: np.ndarray, params: np.ndarray, obs_size: int, num_actions: int | None = None) -> None:
+    def __init__(self, state: np.ndarray, params: np.ndarray) -> None:
         self._state = state
         self._params = params
-        self.obs_size = obs_size
-        #: size of this game's action space (at most ``rules.num_actions``)
-        self.num_actions = self.rules.num_actions if num_actions is None else num_actions
-        self._mask = np.zeros(self.rules.num_actions, dtype=np.bool_)
+        #: the observation's width and this game's number of actions (at most ``spec.MAX_ACTIONS``)
+        self.obs_size, _, self.num_actions = self.spec.widths(params)
+        self._mask = np.zeros(self.spec.MAX_ACTIONS, dtype=np.bool_)
         self.history: list[int] = []
         #: the state row before the first action (what a record starts from)
         self.initial_state = state.copy()
@@ -142,15 +123,15 @@ class KernelGame:
     @property
     def current_player(self) -> int:
         """Seat to act (meaningless once ``is_terminal()``)."""
-        return int(self._state[self.rules.cur_slot])
+        return int(self._state[self.spec.CUR])
 
     def is_terminal(self) -> bool:
         """Whether the game (the whole match for Sniff) has ended, won or truncated."""
-        return int(self._state[self.rules.status_slot]) != self.rules.live
+        return int(self._state[self.spec.STATUS]) != self.spec.LIVE
 
     def legal_mask(self) -> np.ndarray:
         """Bool array over all action ids; all ``False`` once terminal."""
-        self.rules.legal_mask_into(self._state, self._params, self._mask)
+        self.spec.legal_mask_into(self._state, self._params, self._mask)
         return self._mask[: self.num_actions].copy()
 
     @property
@@ -166,7 +147,7 @@ class KernelGame:
         """What ``seat`` (default: the seat to act) observes — the same vector the envs give."""
         seat = self.current_player if seat is None else self.check_seat(seat)
         out = np.empty(self.obs_size, dtype=np.float32)
-        self.rules.write_observation(self._state, self._params, seat, out)
+        self.spec.write_observation(self._state, self._params, seat, out)
         return out
 
     def seat_view(self, seat: int | None = None) -> SeatView:
@@ -174,12 +155,12 @@ class KernelGame:
         learned policies act on (``sniff_twelve.core.view``)."""
         seat = self.current_player if seat is None else self.check_seat(seat)
         out = np.empty_like(self._state)
-        self.rules.write_view(self._state, self._params, seat, out)
+        self.spec.write_view(self._state, self._params, seat, out)
         return SeatView(type(self), out, self._params.copy(), seat, self.obs_size, self.num_actions)
 
     def action_features(self) -> np.ndarray:
         """One-step look-ahead of every action for the seat to act → ``[A, F]`` float32, the columns
-        named by ``rules.action_feature_names``; column 0 is what the action earns at once (Sniff:
+        named by ``spec.action_feature_names``; column 0 is what the action earns at once (Sniff:
         its credit, S17; "12": the cards it captures, T8), the one ``greedy`` maximises. All zero for
         illegal actions. Computed from that seat's view: an input for learned policies."""
         return self.seat_view().action_features()
@@ -195,12 +176,12 @@ class KernelGame:
         the state is then unchanged.
         """
         a = as_integer("action", action)
-        rules, state = self.rules, self._state
-        rules.legal_mask_into(state, self._params, self._mask)
+        spec, state = self.spec, self._state
+        spec.legal_mask_into(state, self._params, self._mask)
         if not (0 <= a < self.num_actions and self._mask[a]):
             raise IllegalActionError(self._illegal_message(a))
-        actor = int(state[rules.cur_slot])
-        events = rules.apply_action(state, self._params, a)
+        actor = int(state[spec.CUR])
+        events = spec.apply_action(state, self._params, a)
         self.history.append(a)
         self._after_apply(actor, a, events)
 

@@ -8,19 +8,8 @@ directly (as a global would be: no function pointers, the same machine code) and
 entry again in the next process. A jitted function passed as an argument, or captured by a
 closure, is typed by the object itself: numba caches it but never hits that cache.
 
-The hooks a driver reads (``sniff_twelve.batch.vector``, ``sniff_twelve.envs.vector_env``):
-
-- constants: ``RNG``, ``STATUS``, ``CUR`` (state slots), ``LIVE`` (``STATUS`` of a game in play),
-  ``MAX_ACTIONS`` and ``MAX_OBS`` (the widest mask and observation of any option);
-- ``new_game(s, params, rng_hi, rng_lo)``, ``apply_action(s, params, a)``,
-  ``legal_mask_into(s, params, mask)``, ``write_observation(s, params, seat, obs)``,
-  ``write_view(s, params, seat, view)``, ``snapshot(s, out)``,
-  ``write_rewards(s, params, before, mode, out)``, ``action_features(view, params, out)``,
-  ``greedy_action(view, params)``, ``heuristic_action(view, params)``: the game's kernels;
-- ``play_forced(s, params, modes)``: ``VectorGame.step``'s moves after the action (``modes`` as
-  the game's ``VectorGame`` packs them); ``forced_action(s, params, mask)``: the learner's move
-  when it has no choice, else ``-1``;
-- ``obs_size(params)``, ``num_actions(params)``: the observation and mask widths of ``params``.
+What a game lists there — names, slots, sizes, kernels — is its ``GameSpec``
+(``sniff_twelve.core.spec``), the ``GameHooks`` subclass every game declares once.
 """
 
 from __future__ import annotations

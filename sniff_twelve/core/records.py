@@ -39,7 +39,7 @@ def make_record(game: KernelGame) -> dict[str, Any]:
     """The record of ``game`` so far (it may still be going on). A game made with ``from_state``
     in the middle of play cannot be recorded: a record starts from a deal."""
     initial = game.initial_state
-    if initial[game.rules.steps_slot] != 0:
+    if initial[game.spec.STEPS] != 0:
         raise ValueError("this game was picked up in the middle of play (from_state): a record starts from a deal")
     return _plain(
         {

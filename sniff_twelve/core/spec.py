@@ -1,26 +1,85 @@
-"""What a game registers with the shared layers: its environment kernels and its play-screen texts."""
+"""A game's one registration with the shared layers: a ``GameSpec``, and its play-screen texts.
+
+A game package declares one ``GameSpec`` subclass (``sniff_env.spec``, ``twelve_env.spec``): its
+names, the slots and sizes of its state row, and its compiled kernels. Everything the shared
+layers build for a game is built from that one class — the ``Game`` state object reads it
+(``Game.spec``), the compiled batch and search drivers receive an instance as their ``GameHooks``
+argument (numba resolves every kernel at compile time, ``sniff_twelve.core.hooks``), and the AEC,
+single-seat, vector and OpenSpiel environments take their spaces and buffers from it.
+
+=====================  ==========================================================================
+attribute              meaning
+=====================  ==========================================================================
+``name``               the short name in options, checkpoints and records (``"sniff"``)
+``package``            the game's package (``"sniff_env"``); ``title`` its name in prose
+``players``            the table sizes it plays
+``RNG`` … ``STEPS``    slots of the state row: its stream, ``STATUS`` (``LIVE`` while in play), the
+                       seat to act (``CUR``), actions applied since the game began
+``ROW_SIZE``           the state row's width (int32)
+``MAX_ACTIONS``        the widest action mask, ``MAX_OBS`` the widest observation, ``MAX_CRITIC``
+                       the widest critic state, under any option
+``SNAPSHOT_SIZE``      the width ``snapshot`` writes (what ``write_rewards`` compares against)
+``action_feature_names``  the columns of ``action_features``
+=====================  ==========================================================================
+
+Kernels, each ``numba.njit(cache=True)`` (``s`` a state row, ``params`` the options row):
+``new_game(s, params, rng_hi, rng_lo)``, ``apply_action(s, params, a) -> events``,
+``legal_mask_into(s, params, mask)``, ``write_observation(s, params, seat, obs)``,
+``write_state(s, params, out)`` (the critic state), ``write_view(s, params, seat, view)``,
+``resample(view, params, seat, out, rng)``, ``snapshot(s, out)``,
+``write_rewards(s, params, before, mode, out) -> LIVE / TERMINATED / TRUNCATED``,
+``action_features(view, params, out)``, ``greedy_action(view, params)``,
+``heuristic_action(view, params)``, ``play_forced(s, params, modes)`` (``VectorGame.step``'s
+moves after the action), ``forced_action(s, params, mask)`` (the learner's move when it has no
+choice, else ``-1``), and the widths under ``params``: ``obs_size``, ``critic_size``,
+``num_actions``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
+
+import numpy as np
+from numba.core.dispatcher import Dispatcher
+
+from sniff_twelve.core.hooks import GameHooks
 
 
-@dataclass(frozen=True)
-class EnvKernels:
-    """The compiled pieces an environment layer needs from a game (AEC env and ``VectorGame``)."""
+class GameSpec(GameHooks):
+    """Base of a game's registration (see the module docstring); a subclass sets every attribute."""
 
-    obs_size: int
-    state_size: int
-    num_actions: int
-    legal_mask_into: Callable[..., None]  # (state, params, out)
-    write_observation: Callable[..., None]  # (state, params, seat, out)
-    write_state: Callable[..., None]  # (state, params, out)
-    snapshot_size: int
-    snapshot: Callable[..., None]  # (state, out): what write_rewards compares against
-    # (state, params, before, reward_mode, out) -> LIVE / TERMINATED / TRUNCATED
-    write_rewards: Callable[..., int]
+    name: ClassVar[str]
+    package: ClassVar[str]
+    title: ClassVar[str]
+    players: ClassVar[tuple[int, ...]]
+    action_feature_names: ClassVar[tuple[str, ...]]
+    RNG: ClassVar[int]
+    STATUS: ClassVar[int]
+    LIVE: ClassVar[int]
+    CUR: ClassVar[int]
+    STEPS: ClassVar[int]
+    ROW_SIZE: ClassVar[int]
+    MAX_ACTIONS: ClassVar[int]
+    MAX_OBS: ClassVar[int]
+    MAX_CRITIC: ClassVar[int]
+    SNAPSHOT_SIZE: ClassVar[int]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Kernels are plain functions of the spec, never bound to it: ``SPEC.apply_action(s, p, a)``
+        from Python calls the same compiled function a driver calls as ``g.apply_action``."""
+        super().__init_subclass__(**kwargs)
+        for attr, value in list(vars(cls).items()):
+            if isinstance(value, Dispatcher):
+                setattr(cls, attr, staticmethod(value))
+
+    def widths(self, params: np.ndarray) -> tuple[int, int, int]:
+        """``(observation, critic state, actions)`` widths under the options row ``params``."""
+        return int(self.obs_size(params)), int(self.critic_size(params)), int(self.num_actions(params))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from sniff_twelve.core.rng import stream_state
 
 if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.spec import GameSpec
 
 
 class SeatView:
@@ -79,12 +80,13 @@ class SeatView:
 
     # --- the seat's own information ---------------------------------------------------------------
     @property
-    def rules(self):
-        return self._game_cls.rules
+    def spec(self) -> GameSpec:
+        """The game's registration (``sniff_twelve.core.spec``): kernels, slots, sizes."""
+        return self._game_cls.spec
 
     @property
     def current_player(self) -> int:
-        return int(self._row[self.rules.cur_slot])
+        return int(self._row[self.spec.CUR])
 
     @property
     def is_to_act(self) -> bool:
@@ -92,7 +94,7 @@ class SeatView:
         return self.current_player == self.seat and not self.is_terminal()
 
     def is_terminal(self) -> bool:
-        return int(self._row[self.rules.status_slot]) != self.rules.live
+        return int(self._row[self.spec.STATUS]) != self.spec.LIVE
 
     def hand(self) -> list:
         """The seat's own hand (in the game's ``hand`` format)."""
@@ -101,14 +103,14 @@ class SeatView:
     def observation(self) -> np.ndarray:
         """The seat's observation vector, equal to ``Game.observation(seat)``."""
         out = np.empty(self.obs_size, dtype=np.float32)
-        self.rules.write_observation(self._row, self.params, self.seat, out)
+        self.spec.write_observation(self._row, self.params, self.seat, out)
         return out
 
     def legal_mask(self) -> np.ndarray:
         """The seat's legal actions; all ``False`` when it is not to act."""
-        mask = np.zeros(self.rules.num_actions, dtype=np.bool_)
+        mask = np.zeros(self.spec.MAX_ACTIONS, dtype=np.bool_)
         if self.is_to_act:
-            self.rules.legal_mask_into(self._row, self.params, mask)
+            self.spec.legal_mask_into(self._row, self.params, mask)
         return mask[: self.num_actions]
 
     def legal_actions(self) -> list[int]:
@@ -117,9 +119,9 @@ class SeatView:
     def action_features(self) -> np.ndarray:
         """The one-step look-ahead of every action → ``[A, F]`` float32 (see
         ``Game.action_features``); all zero when the seat is not to act."""
-        out = np.zeros((self.num_actions, len(self.rules.action_feature_names)), dtype=np.float32)
+        out = np.zeros((self.num_actions, len(self.spec.action_feature_names)), dtype=np.float32)
         if self.is_to_act:
-            self.rules.action_features(self._row, self.params, out)
+            self.spec.action_features(self._row, self.params, out)
         return out
 
     def sample(self, seed: int | None = None) -> KernelGame:
@@ -127,7 +129,7 @@ class SeatView:
         (respecting what is public, e.g. hand sizes and known voids), the rest as it is."""
         rng = np.array(stream_state(seed), dtype=np.int32)
         state = np.empty_like(self._row)
-        self.rules.resample(self._row, self.params, self.seat, state, rng)
+        self.spec.resample(self._row, self.params, self.seat, state, rng)
         return self._game_cls._from_row(state, self.params)
 
     # --- public accessors of the game, read from the view ----------------------------------------------

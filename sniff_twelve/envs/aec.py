@@ -23,7 +23,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from sniff_twelve.core.game import IllegalActionError, KernelGame
 from sniff_twelve.core.options import check_choice, check_int, check_seed
 from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
-from sniff_twelve.core.spec import EnvKernels
+from sniff_twelve.core.spec import GameSpec
 
 
 def _forwarded(name: str, before_reset_error: bool = True) -> property:
@@ -71,7 +71,7 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
 
     def __init__(self, env: KernelAECEnv) -> None:
         super().__init__(env)
-        self._num_actions = env._kernels.num_actions
+        self._num_actions = env._num_actions
 
     def step(self, action: Any) -> None:
         if not self._has_reset:
@@ -133,7 +133,7 @@ def wrap(env: KernelAECEnv) -> ClassicWrapper:
 
 
 class KernelAECEnv(AECEnv, EzPickle):
-    """An AEC env over a ``KernelGame``; subclasses give the kernels, ``_new_game`` and text."""
+    """An AEC env over a ``KernelGame``; subclasses give the spec, ``_new_game`` and text."""
 
     metadata: dict[str, Any] = {
         "render_modes": ["human", "ansi", "rgb_array"],
@@ -145,7 +145,7 @@ class KernelAECEnv(AECEnv, EzPickle):
         self,
         num_players: int,
         render_mode: str | None,
-        kernels: EnvKernels,
+        spec: GameSpec,
         params: np.ndarray,
         reward_mode: int,
         **ezpickle_kwargs: Any,
@@ -159,17 +159,18 @@ class KernelAECEnv(AECEnv, EzPickle):
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agents = self.possible_agents[:]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        observation = spaces.Box(-np.inf, np.inf, shape=(kernels.obs_size,), dtype=np.float32)
-        mask = spaces.Box(0, 1, shape=(kernels.num_actions,), dtype=np.int8)
+        self._obs_size, self._critic_size, self._num_actions = spec.widths(params)
+        observation = spaces.Box(-np.inf, np.inf, shape=(self._obs_size,), dtype=np.float32)
+        mask = spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8)
         self.observation_spaces = {
             a: spaces.Dict({"observation": observation, "action_mask": mask}) for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(kernels.num_actions) for a in self.possible_agents}
-        self.state_space = spaces.Box(-np.inf, np.inf, shape=(kernels.state_size,), dtype=np.float32)
-        self._kernels = kernels
+        self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(-np.inf, np.inf, shape=(self._critic_size,), dtype=np.float32)
+        self._spec = spec
         self._params = params
         self._reward_mode = reward_mode
-        self._before = np.zeros(kernels.snapshot_size, dtype=np.int32)
+        self._before = np.zeros(spec.SNAPSHOT_SIZE, dtype=np.int32)
         self._reward_buffer = np.zeros(num_players, dtype=np.float64)
         self.np_random: np.random.Generator | None = None
         self.np_random_seed: int | None = None
@@ -214,14 +215,14 @@ class KernelAECEnv(AECEnv, EzPickle):
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         game_seed = seed if seed is not None else int(self.np_random.integers(2**63))
         self.game = self._new_game(game_seed, deal)
-        self._cur_slot = self.game.rules.cur_slot
+        self._cur_slot = self.game.spec.CUR
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._kernels.snapshot(self.game._state, self._before)
+        self._spec.snapshot(self.game._state, self._before)
         self._play_forced()
         self._finish_step()
 
@@ -234,7 +235,7 @@ class KernelAECEnv(AECEnv, EzPickle):
             return
         game = self.game
         actor = int(game._state[self._cur_slot])
-        self._kernels.snapshot(game._state, self._before)
+        self._spec.snapshot(game._state, self._before)
         game.apply(action)
         self._cumulative_rewards[agent] = 0.0
         self.infos = {a: {} for a in self.agents}
@@ -246,7 +247,7 @@ class KernelAECEnv(AECEnv, EzPickle):
 
     def _finish_step(self) -> None:
         state = self.game._state
-        status = self._kernels.write_rewards(state, self._params, self._before, self._reward_mode, self._reward_buffer)
+        status = self._spec.write_rewards(state, self._params, self._before, self._reward_mode, self._reward_buffer)
         rewards = self._reward_buffer.tolist()
         self.rewards = dict(zip(self.agents, rewards, strict=False))
         cumulative = self._cumulative_rewards
@@ -261,18 +262,18 @@ class KernelAECEnv(AECEnv, EzPickle):
         if agent not in self.agent_name_mapping:
             raise ValueError(f"unknown agent {agent!r}; agents: {', '.join(self.possible_agents)}")
         seat = self.agent_name_mapping[agent]
-        kernels = self._kernels
+        spec = self._spec
         state = self.game._state
-        observation = np.empty(kernels.obs_size, dtype=np.float32)
-        kernels.write_observation(state, self._params, seat, observation)
-        mask = np.zeros(kernels.num_actions, dtype=np.int8)
+        observation = np.empty(self._obs_size, dtype=np.float32)
+        spec.write_observation(state, self._params, seat, observation)
+        mask = np.zeros(self._num_actions, dtype=np.int8)
         if seat == state[self._cur_slot]:
-            kernels.legal_mask_into(state, self._params, mask)  # all zero once the game is over
+            spec.legal_mask_into(state, self._params, mask)  # all zero once the game is over
         return {"observation": observation, "action_mask": mask}
 
     def state(self) -> np.ndarray:
-        out = np.empty(self._kernels.state_size, dtype=np.float32)
-        self._kernels.write_state(self.game._state, self._params, out)
+        out = np.empty(self._critic_size, dtype=np.float32)
+        self._spec.write_state(self.game._state, self._params, out)
         return out
 
     def render(self) -> str | np.ndarray | None:

@@ -36,7 +36,7 @@ import pyspiel
 
 from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.options import check_int
-from sniff_twelve.core.spec import EnvKernels
+from sniff_twelve.core.spec import GameSpec
 from sniff_twelve.core.view import SeatView
 
 #: owner of a dealt position nobody sees (boneyard, stock) / that everybody sees (a face-up card)
@@ -123,7 +123,7 @@ class Adapter:
     obs_fields: tuple[tuple[str, int, int], ...]
     obs_size: int
     num_actions: int
-    env_kernels: EnvKernels
+    spec: GameSpec  # the game's kernels and sizes
     win_mode: int
 
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
@@ -310,9 +310,9 @@ class KernelSpielState(pyspiel.State):
         first = self._engine is None
         self._engine = self._adapter.start(self._adapter.deal_dict(deal, self._drawn, self._engine), self._engine)
         if first:
-            kernels = self._adapter.env_kernels
-            self._before = np.zeros(kernels.snapshot_size, dtype=np.int32)
-            kernels.snapshot(self._engine._state, self._before)
+            spec = self._adapter.spec
+            self._before = np.zeros(spec.SNAPSHOT_SIZE, dtype=np.int32)
+            spec.snapshot(self._engine._state, self._before)
         self._deal, self._drawn, self._left = None, [], []
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -330,7 +330,7 @@ class KernelSpielState(pyspiel.State):
         out = np.zeros(self._adapter.num_players, dtype=np.float64)
         if self.is_terminal():
             engine, adapter = self._engine, self._adapter
-            adapter.env_kernels.write_rewards(engine._state, engine._params, self._before, adapter.win_mode, out)
+            adapter.spec.write_rewards(engine._state, engine._params, self._before, adapter.win_mode, out)
         return out.tolist()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> KernelSpielState:

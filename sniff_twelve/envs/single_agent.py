@@ -29,7 +29,7 @@ from sniff_twelve.core.agent import Agent, seat_specs
 from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.options import check_choice, check_int, check_seed
 from sniff_twelve.core.rewards import LIVE, TERMINATED
-from sniff_twelve.core.spec import EnvKernels
+from sniff_twelve.core.spec import GameSpec
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -37,7 +37,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     Args:
         new_game: ``new_game(seed) -> Game`` for a fresh episode.
-        kernels: the game's ``EnvKernels`` (observation, mask and reward kernels).
+        spec: the game's ``GameSpec`` (observation, mask and reward kernels, sizes).
         params: the options row the kernels read.
         reward_mode: the reward kernel's mode code.
         num_players: seats at the table.
@@ -54,7 +54,7 @@ class SingleAgentEnv(gymnasium.Env):
     def __init__(
         self,
         new_game: Callable[[int], KernelGame],
-        kernels: EnvKernels,
+        spec: GameSpec,
         params: np.ndarray,
         reward_mode: int,
         num_players: int,
@@ -64,7 +64,8 @@ class SingleAgentEnv(gymnasium.Env):
         render_mode: str | None = None,
     ) -> None:
         self._new_game = new_game
-        self._kernels = kernels
+        self._spec = spec
+        obs_size, _, num_actions = spec.widths(params)
         self._params = params
         self._reward_mode = reward_mode
         self._num_players = n = num_players
@@ -75,9 +76,9 @@ class SingleAgentEnv(gymnasium.Env):
         if render_mode is not None:
             check_choice("render_mode", render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(-np.inf, np.inf, shape=(kernels.obs_size,), dtype=np.float32)
-        self.action_space = spaces.Discrete(kernels.num_actions)
-        self._before = np.zeros(kernels.snapshot_size, dtype=np.int32)
+        self.observation_space = spaces.Box(-np.inf, np.inf, shape=(obs_size,), dtype=np.float32)
+        self.action_space = spaces.Discrete(num_actions)
+        self._before = np.zeros(spec.SNAPSHOT_SIZE, dtype=np.int32)
         self._rewards = np.zeros(n, dtype=np.float64)
         self.game: KernelGame | None = None
         self.seat = 0
@@ -117,9 +118,9 @@ class SingleAgentEnv(gymnasium.Env):
         mask = self.action_masks()
         if not mask[action]:
             return self._observation(), -1.0, True, False, {"action_mask": mask, "illegal_action": True}
-        self._kernels.snapshot(game._state, self._before)
+        self._spec.snapshot(game._state, self._before)
         game.apply(action)
-        status = self._kernels.write_rewards(game._state, self._params, self._before, self._reward_mode, self._rewards)
+        status = self._spec.write_rewards(game._state, self._params, self._before, self._reward_mode, self._rewards)
         reward = float(self._rewards[self.seat]) + self._pending
         self._pending = 0.0
         if status == LIVE:
@@ -154,11 +155,9 @@ class SingleAgentEnv(gymnasium.Env):
                 break
             if action is None:
                 action = self._others[cur].act(game)
-            self._kernels.snapshot(game._state, self._before)
+            self._spec.snapshot(game._state, self._before)
             game.apply(action)
-            status = self._kernels.write_rewards(
-                game._state, self._params, self._before, self._reward_mode, self._rewards
-            )
+            status = self._spec.write_rewards(game._state, self._params, self._before, self._reward_mode, self._rewards)
             reward += float(self._rewards[self.seat])
         return reward, status
 

@@ -3,7 +3,7 @@
 ``sniff_env.vector_env(...)`` / ``twelve_env.vector_env(...)`` build a ``KernelVectorEnv``: ``N``
 independent games in one ``int32`` array, where the learner holds ``seat`` in every row and every
 other seat (a 4-player Sniff partner included) is played inside one compiled ``numba.prange`` call
-per step (``learner_step``, the game's kernels from its ``sniff_twelve.core.hooks.GameHooks``) — the learner's
+per step (``learner_step``, the game's kernels from its ``sniff_twelve.core.spec.GameSpec``) — the learner's
 action, then the other seats (and the learner's forced Sniff DRAW/PASS) until the learner is to act
 again or the game ends. Finished games are dealt again in the same call
 (``AutoresetMode.SAME_STEP``): the returned observation is the new game's first decision,
@@ -19,6 +19,7 @@ between (what ``single_agent_env`` gives for the same games and agents).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -26,9 +27,8 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from sniff_twelve.batch.learner import MAX_REDEALS, learner_reset, learner_step
+from sniff_twelve.batch.learner import MAX_REDEALS, learner_reset, learner_step, seat_codes
 from sniff_twelve.batch.vector import first_illegal
-from sniff_twelve.core.hooks import GameHooks
 from sniff_twelve.core.options import ArgumentTypeError, check_flag, check_int, check_seed
 from sniff_twelve.core.rng import seed_key, stream_states
 
@@ -48,47 +48,46 @@ class KernelVectorEnv(VectorEnv):
         num_envs: int,
         *,
         game_cls: type,
-        hooks: GameHooks,
         params: np.ndarray,
         reward_mode: int,
         num_players: int,
         seat: int,
-        seat_agents: Callable[[Any, Any], tuple[np.ndarray, np.ndarray, np.ndarray]],
+        make_agent: Callable[[str], Any],
         opponents: Any,
         partner: Any,
-        obs_size: int,
-        num_actions: int,
-        state_size: int,
         action_features: bool = False,
         seed: int | None = None,
     ) -> None:
         n = self.num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
         self._game_cls = game_cls
-        self._hooks = hooks
+        self._hooks = spec = game_cls.spec
+        obs_size, _, num_actions = spec.widths(params)
         self._params = params
         self._mode = np.int64(reward_mode)
         self.num_players = num_players
         self.seat = seat
-        self._seat_agents = seat_agents
+        self._seat_agents = functools.partial(
+            seat_codes, num_players, seat, make_agent=make_agent, obs_size=obs_size, num_actions=num_actions
+        )
         self.set_opponents(opponents, partner)
         self._use_features = check_flag("action_features", action_features)
-        features = len(game_cls.rules.action_feature_names)
+        features = len(spec.action_feature_names)
         width = obs_size + (num_actions * features if self._use_features else 0)
         self.single_observation_space = spaces.Box(-np.inf, np.inf, shape=(width,), dtype=np.float32)
         self.single_action_space = spaces.Discrete(num_actions)
         self.observation_space = spaces.Box(-np.inf, np.inf, shape=(n, width), dtype=np.float32)
         self.action_space = spaces.MultiDiscrete(np.full(n, num_actions))
-        self._states = np.zeros((n, state_size), dtype=np.int32)
-        self._views = np.zeros((n, state_size), dtype=np.int32)
-        self._scratch = np.zeros((n, 8), dtype=np.int32)
+        self._states = np.zeros((n, spec.ROW_SIZE), dtype=np.int32)
+        self._views = np.zeros((n, spec.ROW_SIZE), dtype=np.int32)
+        self._scratch = np.zeros((n, spec.SNAPSHOT_SIZE), dtype=np.int32)
         self._seat_rewards = np.zeros((n, num_players), dtype=np.float64)
         self._obs = np.zeros((n, width), dtype=np.float32)
         self._final_obs = np.zeros((n, width), dtype=np.float32)
         self._mask = np.zeros((n, num_actions), dtype=np.bool_)
-        self._feats = np.zeros((n, 128, max(features, 1)), dtype=np.float32)  # every game's A fits in 128
-        # per-row scratch the drivers reuse every step (a mask and an observation of any game fit)
-        self._work_masks = np.zeros((n, 128), dtype=np.bool_)
-        self._obs_bufs = np.zeros((n, 256), dtype=np.float32)
+        self._feats = np.zeros((n, spec.MAX_ACTIONS, max(features, 1)), dtype=np.float32)
+        # per-row scratch the drivers reuse every step (a mask and an observation under any option)
+        self._work_masks = np.zeros((n, spec.MAX_ACTIONS), dtype=np.bool_)
+        self._obs_bufs = np.zeros((n, spec.MAX_OBS), dtype=np.float32)
         self._streams = np.zeros((n, 2), dtype=np.int32)
         self._agent_streams = np.zeros((n, 2), dtype=np.int32)
         self._pending = np.zeros(n, dtype=np.float64)

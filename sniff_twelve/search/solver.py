@@ -4,12 +4,12 @@ A solver reads the referee's row — every hand, the boneyard or stock in order 
 analysis tool (grading play, the par of a deal, the worlds of ``pimc``), never an agent's input:
 ``pimc`` hands it worlds it sampled from a seat's view, not the true deal.
 
-The search is one compiled function for both games; a game hands in its kernels and its solver
-rules as a ``GameHooks`` subclass (``sniff_twelve.core.hooks``) with, besides ``apply_action`` and
-``legal_mask_into``:
+The search is one compiled function for both games; a game hands in a subclass of its
+``GameSpec`` (``sniff_twelve.core.spec``: ``apply_action``, ``legal_mask_into``, ``resample``,
+``CUR``, ``ROW_SIZE``, ``MAX_ACTIONS``) that adds its solver rules:
 
-- ``MAX_ACTIONS``, ``MAX_CHILDREN`` (most legal actions in any position), ``MAX_DEPTH`` (most
-  actions before the search ends), ``STATE_SIZE``;
+- ``MAX_CHILDREN`` (most legal actions in any position), ``MAX_DEPTH`` (most actions before the
+  search ends);
 - ``ends(s, params, events)``: whether the search stops after the action that returned ``events``
   (Sniff: the hand is over or the match won; "12": the game is over);
 - ``score_difference(s, params, root)``: the root's score minus the other side's (two sides) or
@@ -17,8 +17,8 @@ rules as a ``GameHooks`` subclass (``sniff_twelve.core.hooks``) with, besides ``
 - ``maximizes(s, params, root)``: whether the seat to act plays for the root's side;
 - ``key(s, params)``: two 64-bit hash words of everything the rest of the search depends on;
 - ``bound(s, params)``: a number no value of the rest can exceed in size (the node budget's bounds);
-- ``resample(view, params, seat, out, rng)``: a world consistent with a seat's view, and
-  ``shorten(world, cards)``: the world with its draw pile cut to ``cards`` (``pimc``'s horizon).
+- ``shorten(world, cards)``: a world (``resample``'s) with its draw pile cut to ``cards``
+  (``pimc``'s horizon).
 
 Values are points *from here*: the change of ``score_difference`` from the position to the end,
 so a position's value does not depend on the points already made and transpositions share one
@@ -34,9 +34,9 @@ import numba as nb
 import numpy as np
 
 from sniff_twelve.core.game import KernelGame
-from sniff_twelve.core.hooks import GameHooks
 from sniff_twelve.core.options import check_int
 from sniff_twelve.core.rng import _GOLDEN, _mix
+from sniff_twelve.core.spec import GameSpec
 from sniff_twelve.core.view import SeatView
 
 INF = 1 << 30
@@ -73,15 +73,15 @@ class Solution:
 class Workspace:
     """The transposition table and the per-depth rows a game's searches reuse (``tables``)."""
 
-    def __init__(self, hooks: GameHooks, table_bits: int = TABLE_BITS) -> None:
+    def __init__(self, hooks: GameSpec, table_bits: int = TABLE_BITS) -> None:
         size, depth, width = 1 << table_bits, hooks.MAX_DEPTH + 1, hooks.MAX_CHILDREN
         self.tables = (
             np.zeros((size, 4), dtype=np.uint64),  # key words, value, generation-move-flag: one cache line
-            np.empty((depth, width, hooks.STATE_SIZE), dtype=np.int32),  # the children's rows
+            np.empty((depth, width, hooks.ROW_SIZE), dtype=np.int32),  # the children's rows
             np.empty((depth, width, 3), dtype=np.int32),  # their action, gain, whether the search ends
             np.empty((depth, hooks.MAX_ACTIONS), dtype=np.bool_),  # legal masks (row 0: the root's)
             np.empty((depth, width), dtype=np.int64),  # search order
-            np.empty((depth, hooks.STATE_SIZE), dtype=np.int32),  # the rows forced moves lead to
+            np.empty((depth, hooks.ROW_SIZE), dtype=np.int32),  # the rows forced moves lead to
             np.empty((depth, FRAME_SIZE), dtype=np.int64),  # the search frames
             np.empty((depth, 2), dtype=np.uint64),  # their key words
             np.empty(hooks.MAX_ACTIONS, dtype=np.bool_),  # a legal mask
@@ -378,7 +378,7 @@ def fold(h1, h2, x):
 _WORKSPACES: dict[type, Workspace] = {}
 
 
-def workspace(hooks: GameHooks) -> Workspace:
+def workspace(hooks: GameSpec) -> Workspace:
     """The process's one ``Workspace`` for a game's hooks (made at first use)."""
     cls = type(hooks)
     if cls not in _WORKSPACES:
@@ -404,7 +404,7 @@ def check_budget(max_nodes: int | None) -> int:
     return 0 if max_nodes is None else check_int("max_nodes", max_nodes, 1, 1 << 62)
 
 
-def solve_game(game: KernelGame, hooks: GameHooks, ws: Workspace, max_nodes: int | None) -> Solution:
+def solve_game(game: KernelGame, hooks: GameSpec, ws: Workspace, max_nodes: int | None) -> Solution:
     """``solve`` for a game whose class checks are done (``sniff_env.solver``, ``twelve_env.solver``)."""
     budget = check_budget(max_nodes)
     if game.is_terminal():

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from sniff_twelve.core.spec import GameSpec
 from sniff_twelve.tools.interrupt import StopRequest, ignore_interrupts
 
 
@@ -36,6 +37,11 @@ class Table:
     num_players: int
     options: dict[str, Any] = field(default_factory=dict)
     sides: tuple[tuple[int, ...], ...] | None = None  # seats of each side when two-sided
+
+    @classmethod
+    def of(cls, spec: GameSpec, num_players: int, **options: Any) -> Table:
+        """The table of ``num_players`` of the game ``spec`` registers, its sides as the spec says."""
+        return cls(spec.package, num_players, options, spec.sides(num_players))
 
     @property
     def two_sided(self) -> bool:

@@ -72,22 +72,32 @@ class WebGame:
         game, a replay) draws every hand and the boneyard or stock face up.
     moves(game, seat): the legal moves of ``seat`` (to act), from its public game.
     step(game): which hand a position belongs to (the replay's "jump to hand"), from 1.
-    partner(players, seat): the seat's partner, if the game has partnerships.
-    ui: the terminal play screen's texts (``sniff_twelve.tools.play.GameUI``): the "since your last turn" events
-        (computed on public games), the result, the rules in short.
+    ui: the terminal play screen's texts (``sniff_twelve.core.spec.GameUI``): the "since your last
+        turn" events (computed on public games), the result, the rules in short.
+    The name, the table sizes and the partnerships come from the game's ``GameSpec`` (``game_cls.spec``).
     """
 
-    name: str
     game_cls: type[KernelGame]
     make_agent: Callable[[str], Agent]
     agents: tuple[str, ...]
-    players: tuple[int, ...]
     options: tuple[Option, ...]
     draw: Callable[[KernelGame, int, Sequence[str], bool], str]
     moves: Callable[[KernelGame, int], list[Move]]
     step: Callable[[KernelGame], int]
     ui: GameUI
-    partner: Callable[[int, int], int | None] = lambda players, seat: None
+
+    @property
+    def name(self) -> str:
+        return self.game_cls.spec.name
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return self.game_cls.spec.players
+
+    def partner(self, players: int, seat: int) -> int | None:
+        """The seat's partner, if it sits in a side of two (``GameSpec.sides``)."""
+        side = next((side for side in self.game_cls.spec.sides(players) or () if seat in side), ())
+        return next((other for other in side if other != seat), None)
 
 
 def public_game(game: KernelGame, seat: int) -> KernelGame:

@@ -1,0 +1,89 @@
+"""``SPEC``: American Sniff's one registration with the shared layers (``sniff_twelve.core.spec``).
+
+>>> SPEC.name, SPEC.players, SPEC.ROW_SIZE, SPEC.MAX_ACTIONS, SPEC.MAX_OBS
+('sniff', (2, 3, 4), 108, 114, 135)
+>>> SPEC.sides(4)
+((0, 2), (1, 3))
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+from sniff_env import kernels as K
+from sniff_env import observation, rewards, search, view
+from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS
+from sniff_twelve.core.spec import GameSpec
+
+
+class SniffSpec(GameSpec):
+    """Sniff's names, state slots, sizes and kernels."""
+
+    name, package, title = "sniff", "sniff_env", "American Sniff"
+    players = (2, 3, 4)  # S1
+    action_feature_names = search.ACTION_FEATURES
+    RNG, STATUS, LIVE, CUR, STEPS = K.RNG, K.STATUS, K.LIVE, K.CUR, K.STEPS
+    ROW_SIZE = K.STATE_SIZE
+    MAX_ACTIONS, MAX_OBS, MAX_CRITIC = NUM_ACTIONS, observation.OBS_SIZE, observation.CRITIC_SIZE
+    SNAPSHOT_SIZE = rewards.SNAPSHOT_SIZE
+
+    new_game = K.new_match  # a new match always opens with a placement
+    apply_action = K.apply_action
+    legal_mask_into = K.legal_mask_into
+    write_observation = observation.write_observation
+    write_state = observation.write_state
+    write_view = view.write_view
+    resample = view.resample
+    snapshot = rewards.snapshot
+    write_rewards = rewards.write_rewards
+    action_features = search.action_features
+    greedy_action = search.greedy_action
+    heuristic_action = search.heuristic_action
+
+    @staticmethod
+    def sides(num_players: int) -> tuple[tuple[int, ...], ...] | None:
+        """The seats of each side: two sides (partnerships 0+2 / 1+3 with 4, S1), or ``None``
+        with 3 players (every seat for itself)."""
+        return {2: ((0,), (1,)), 3: None, 4: ((0, 2), (1, 3))}[num_players]
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def play_forced(s, params, modes):
+        """``forced="auto"`` (``modes[1]``): draw and pass for the seat to act while that is all it
+        can do (S19, S21)."""
+        if not modes[1]:
+            return
+        while s[K.STATUS] == K.LIVE:
+            cur = s[K.CUR]
+            if K.playable_mask(s, s[K.HAND + cur]) != 0:
+                return
+            K.apply_action(s, params, DRAW if K.can_draw(s, params) else PASS)
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def forced_action(s, params, mask):
+        """The learner's DRAW or PASS when that is all it can do (S19, S21), else ``-1``."""
+        K.legal_mask_into(s, params, mask)
+        if mask[DRAW]:
+            return DRAW
+        if mask[PASS]:
+            return PASS
+        return -1
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def obs_size(params):
+        return observation.OBS_SIZE
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def critic_size(params):
+        return observation.CRITIC_SIZE
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def num_actions(params):
+        return NUM_ACTIONS
+
+
+SPEC = SniffSpec()

@@ -1,0 +1,78 @@
+"""``SPEC``: the one registration of "12" with the shared layers (``sniff_twelve.core.spec``).
+
+>>> SPEC.name, SPEC.players, SPEC.ROW_SIZE, SPEC.MAX_ACTIONS, SPEC.MAX_OBS
+('twelve', (2, 3, 4, 5, 6, 7), 225, 13, 69)
+>>> SPEC.sides(2), SPEC.sides(3)
+(((0,), (1,)), None)
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+from sniff_twelve.core.spec import GameSpec
+from twelve_env import kernels as K
+from twelve_env import observation, rewards, search, view
+from twelve_env.cards import MAX_RANKS
+
+_OBS_END, _CRITIC_END = observation.OBS.end(), observation.CRITIC.end()  # (a, b): a * ranks + b
+
+
+class TwelveSpec(GameSpec):
+    """The names, state slots, sizes and kernels of "12"."""
+
+    name, package, title = "twelve", "twelve_env", '"12"'
+    players = (2, 3, 4, 5, 6, 7)  # T4
+    action_feature_names = search.ACTION_FEATURES
+    RNG, STATUS, LIVE, CUR, STEPS = K.RNG, K.STATUS, K.LIVE, K.CUR, K.STEPS
+    ROW_SIZE = K.STATE_SIZE
+    MAX_ACTIONS, MAX_OBS, MAX_CRITIC = MAX_RANKS, observation.obs_size(MAX_RANKS), observation.critic_size(MAX_RANKS)
+    SNAPSHOT_SIZE = rewards.SNAPSHOT_SIZE
+
+    new_game = K.new_game
+    apply_action = K.apply_action
+    legal_mask_into = K.legal_mask_into
+    write_observation = observation.write_observation
+    write_state = observation.write_state
+    write_view = view.write_view
+    resample = view.resample
+    snapshot = rewards.snapshot
+    write_rewards = rewards.write_rewards
+    action_features = search.action_features
+    greedy_action = search.greedy_action
+    heuristic_action = search.heuristic_action
+
+    @staticmethod
+    def sides(num_players: int) -> tuple[tuple[int, ...], ...] | None:
+        """Two sides with 2 players, else ``None``: every seat for itself."""
+        return ((0,), (1,)) if num_players == 2 else None
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def play_forced(s, params, modes):
+        """No move is ever forced in "12"."""
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def forced_action(s, params, mask):
+        return -1
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def obs_size(params):
+        a, b = _OBS_END
+        return a * K.num_ranks(params) + b
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def critic_size(params):
+        a, b = _CRITIC_END
+        return a * K.num_ranks(params) + b
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def num_actions(params):
+        return K.num_ranks(params)
+
+
+SPEC = TwelveSpec()
