@@ -1,6 +1,6 @@
 """The strength ladder: ``python -m benchmarks.ladder [--deals N] [--workers W]``.
 
-Round robins of random < greedy < heuristic < ismcts on duplicate deals for 2-player Sniff,
+Round robins of random < greedy < heuristic < rollout on duplicate deals for 2-player Sniff,
 4-player partnership Sniff and 2-player "12" (Sniff also with ``ppo``, the shipped self-play
 checkpoints); prints each table (score ± 95% CI, Elo, and per match-up the deal's share of the
 outcome variance: luck against skill, ``sniff_twelve.tools.arena.luck_skill``) and writes
@@ -19,7 +19,7 @@ from sniff_twelve.tools import arena, report
 from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED, StopRequest
 from twelve_env.agents import arena_table as twelve_table
 
-LADDER = ["random", "greedy", "heuristic", "ismcts"]
+LADDER = ["random", "greedy", "heuristic", "rollout"]
 TABLES = {
     "sniff, 2 players": (lambda: sniff_table(2), [*LADDER, "ppo"]),
     "sniff, 4 players (partnerships)": (lambda: sniff_table(4), [*LADDER, "ppo"]),

@@ -1,4 +1,4 @@
-"""Built-in Sniff agents: ``random``, ``greedy``, ``heuristic``, ``ismcts``, ``pimc``, ``ppo``.
+"""Built-in Sniff agents: ``random``, ``greedy``, ``heuristic``, ``rollout``, ``pimc``, ``ppo``.
 
 >>> from sniff_env import Game
 >>> g = Game(num_players=2, seed=0)
@@ -9,14 +9,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sniff_env import search, solver
-from sniff_env.game import Game
 from sniff_env.spec import SPEC
-from sniff_twelve.agents.builtin import KernelPolicyAgent, PimcAgent, RandomAgent, SearchAgent, build_agent
+from sniff_twelve.agents.builtin import KernelPolicyAgent, PimcAgent, RandomAgent, RolloutAgent, build_agent
 from sniff_twelve.agents.policy import PolicyAgent
-from sniff_twelve.core.agent import Agent
 from sniff_twelve.tools.arena import Table
+
+if TYPE_CHECKING:
+    from sniff_env.game import Game
+    from sniff_twelve.core.agent import Agent
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
 
@@ -37,11 +40,11 @@ class HeuristicAgent(KernelPolicyAgent):
     policy = staticmethod(search.heuristic_action)
 
 
-class IsmctsAgent(SearchAgent):
-    """``SearchAgent`` over the Sniff kernels: re-deals the other hands (sizes, known voids) and the
+class SniffRolloutAgent(RolloutAgent):
+    """``RolloutAgent`` over the Sniff kernels: re-deals the other hands (sizes, known voids) and the
     boneyard; rollouts run to the end of the hand, greedy moves with random ones mixed in."""
 
-    search = staticmethod(search.pimc_action)
+    search = staticmethod(search.rollout_action)
 
 
 class SniffPimcAgent(PimcAgent):
@@ -63,15 +66,15 @@ AGENTS = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "heuristic": HeuristicAgent,
-    "ismcts": IsmctsAgent,
+    "rollout": SniffRolloutAgent,
     "pimc": SniffPimcAgent,
     "ppo": PpoAgent,
 }
 
 
 def make_agent(spec: str, **kwargs) -> Agent:
-    """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``ismcts`` (``ismcts:ITERATIONS``),
-    ``pimc`` (``pimc:WORLDS``) or ``ppo`` (``ppo:CHECKPOINT``)."""
+    """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``rollout`` (``rollout:ITERATIONS``;
+    ``ismcts`` is its old name), ``pimc`` (``pimc:WORLDS``) or ``ppo`` (``ppo:CHECKPOINT``)."""
     return build_agent(AGENTS, spec, **kwargs)
 
 

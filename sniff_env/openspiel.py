@@ -35,7 +35,7 @@ the other (3 players: −0.5 to each of the two others), 0 to all when the match
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyspiel
 
@@ -46,8 +46,10 @@ from sniff_env.rewards import REWARD_MODES
 from sniff_env.spec import SPEC
 from sniff_env.tiles import NUM_ACTIONS, NUM_TILES, TILES, action_name
 from sniff_twelve.core.options import check_int
-from sniff_twelve.core.view import SeatView
 from sniff_twelve.envs.openspiel import HIDDEN, MAX_INT, Adapter, Deal, KernelSpielGame, make_game_type
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.view import SeatView
 
 PARAMETERS: dict[str, Any] = {
     "players": 4,

@@ -191,7 +191,7 @@ def rollout(d, params, me, first, mask, scratch, rng, greedy_rate):
 
 
 @nb.njit(cache=True)
-def pimc_action(s, params, iterations, rng, greedy_rate):
+def rollout_action(s, params, iterations, rng, greedy_rate):
     """Determinized Monte-Carlo search: each iteration samples one determinization and one
     rollout stream, and scores every legal action on both (paired comparisons, so the luck of
     the deal cancels between actions). Returns the action with the best mean."""

@@ -3,12 +3,16 @@ texts (``PLAY_UI``, also the web app's "since your last turn" and result lines).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sniff_env import kernels as K
-from sniff_env.game import Game
 from sniff_env.render import render_text
 from sniff_env.spec import SPEC
 from sniff_env.tiles import ARM_NAMES, DRAW, action_name, decode_action
 from sniff_twelve.core.spec import GameUI
+
+if TYPE_CHECKING:
+    from sniff_env.game import Game
 
 
 def narrate(before: Game, after: Game, seat: int, action: int) -> str:

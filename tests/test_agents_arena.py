@@ -12,7 +12,7 @@ from sniff_env import Game as SniffGame
 from sniff_twelve.tools.arena import bradley_terry, run, schedule
 from twelve_env import Game as TwelveGame
 
-AGENT_SPECS = ["random", "greedy", "heuristic", "ismcts:4"]
+AGENT_SPECS = ["random", "greedy", "heuristic", "rollout:4"]
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
@@ -43,10 +43,27 @@ def test_twelve_agents_only_choose_legal_actions(deck, num_players, spec):
 
 
 def test_unknown_agent_is_a_clear_error():
-    with pytest.raises(ValueError, match="built-in agents: random, greedy, heuristic, ismcts"):
+    with pytest.raises(ValueError, match="built-in agents: random, greedy, heuristic, rollout"):
         sniff_agents.make_agent("alphazero")
     with pytest.raises(ValueError, match="iterations"):
-        twelve_agents.make_agent("ismcts:many")
+        twelve_agents.make_agent("rollout:many")
+
+
+@pytest.mark.parametrize("agents, game_cls", [(sniff_agents, SniffGame), (twelve_agents, TwelveGame)])
+def test_ismcts_is_the_old_name_of_rollout(agents, game_cls):
+    """The spec ``ismcts:N`` (the agent's first name) builds the ``rollout:N`` agent: same class,
+    same moves from the same seed; the registry lists only the new name."""
+    old, new = agents.make_agent("ismcts:5", seed=3), agents.make_agent("rollout:5", seed=3)
+    assert type(old) is type(new) and old.iterations == new.iterations == 5 and old.name == "rollout"
+    assert "rollout" in agents.AGENTS and "ismcts" not in agents.AGENTS
+    game_a, game_b = game_cls(seed=11), game_cls(seed=11)
+    for _ in range(8):
+        if game_a.is_terminal():
+            break
+        action = old.act(game_a)
+        assert action == new.act(game_b)
+        game_a.apply(action)
+        game_b.apply(action)
 
 
 def test_duplicate_deals_are_mirrored():
@@ -99,16 +116,16 @@ def _beats(result, entry, other):
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 4])
 def test_ladder_sniff(players):
-    """Fixed seed, CI-sized: greedy beats random and ismcts beats greedy, CIs excluding a draw."""
+    """Fixed seed, CI-sized: greedy beats random and rollout beats greedy, CIs excluding a draw."""
     result = run(
         sniff_agents.arena_table(players),
-        ["random", "greedy", "ismcts"],
+        ["random", "greedy", "rollout"],
         deals=12,
         seed=2024,
         workers=2,
         progress=False,
     )
-    for strong, weak in (("greedy", "random"), ("ismcts", "greedy")):
+    for strong, weak in (("greedy", "random"), ("rollout", "greedy")):
         ok, row = _beats(result, strong, weak)
         assert ok, row
 

@@ -113,7 +113,7 @@ def test_twelve_has_no_partnerships_to_cross_play():
 
 def test_an_interrupted_crossplay_writes_what_it_played_marked_partial(tmp_path):
     out, err, out_json = tmp_path / "stdout.txt", tmp_path / "stderr.txt", tmp_path / "cp.json"
-    args = ["-m", "sniff_env", "crossplay", "--agents", "ismcts:300", "greedy", "--deals", "200", "--workers", "1"]
+    args = ["-m", "sniff_env", "crossplay", "--agents", "rollout:300", "greedy", "--deals", "200", "--workers", "1"]
     with out.open("w") as stdout, err.open("w") as stderr:
         process = subprocess.Popen(
             [sys.executable, *args, "--json", str(out_json)], cwd=ROOT, stdout=stdout, stderr=stderr

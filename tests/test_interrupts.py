@@ -44,7 +44,7 @@ def test_an_interrupted_arena_writes_the_games_played_marked_partial(tmp_path):
         done = [int(n) for n in re.findall(r"(\d+)/\d+ \[", output)]
         return bool(done) and max(done) >= 2
 
-    args = ["-m", "sniff_env", "arena", "--players", "4", "--agents", "ismcts:200", "greedy", "--deals", "300"]
+    args = ["-m", "sniff_env", "arena", "--players", "4", "--agents", "rollout:200", "greedy", "--deals", "300"]
     args += ["--workers", "2", "--json", str(tmp_path / "arena.json"), "--records", str(tmp_path / "games.jsonl")]
     status, stdout, stderr = interrupt_when(args, some_games_done, tmp_path)
     assert status == 130, stderr[-800:]

@@ -44,9 +44,9 @@ from twelve_env.agents import make_agent as twelve_agent
 
 pytestmark = pytest.mark.slow
 
-SNIFF_SPECS = ("random", "greedy", "heuristic", "ismcts:8", "ppo")
-TWELVE_SPECS = ("random", "greedy", "heuristic", "ismcts:8")
-SLOW_SPECS = ("ismcts:8", "ppo")
+SNIFF_SPECS = ("random", "greedy", "heuristic", "rollout:8", "ppo")
+TWELVE_SPECS = ("random", "greedy", "heuristic", "rollout:8")
+SLOW_SPECS = ("rollout:8", "ppo")
 PPO_TABLES = (2, 4)  # the shipped checkpoints
 
 
@@ -111,7 +111,7 @@ class Twins:
     def run(self, actions: list[int], same_stretch: Callable[[Any], bool], slow_every: int = 1) -> bool:
         """Check positions until the pair stops being twins for ``me``, an action is illegal in the
         twin, the game ends or ``same_stretch`` (e.g. still the first hand) fails; whether all
-        ``actions`` were applied. ``ismcts`` and ``ppo`` are checked at every ``slow_every``-th
+        ``actions`` were applied. ``rollout`` and ``ppo`` are checked at every ``slow_every``-th
         position where the observer is to act and the hidden information differs (and at every
         such position where nothing is left to draw)."""
         orig, twin, me, stats = self.orig, self.twin, self.me, self.stats

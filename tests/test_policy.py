@@ -285,7 +285,7 @@ def test_vector_agent_actions_match_the_agents(package):
         actions = vec.agent_actions(name, rows)
         assert actions.tolist() == [agents.make_agent(name).act(vec.game(int(i))) for i in rows]
         assert vec.agent_actions(name).shape == (48,)
-    with pytest.raises(ValueError, match="agent_actions plays greedy, heuristic; got 'ismcts'"):
-        vec.agent_actions("ismcts")
+    with pytest.raises(ValueError, match="agent_actions plays greedy, heuristic; got 'rollout'"):
+        vec.agent_actions("rollout")
     with pytest.raises(ValueError, match="row indices below 48"):
         vec.agent_actions("greedy", [48])

@@ -27,11 +27,11 @@ import sniff_env
 import sniff_twelve.core.games
 import sniff_twelve.core.options
 import twelve_env
-from sniff_env.agents import IsmctsAgent as SniffIsmcts
+from sniff_env.agents import SniffRolloutAgent
 from sniff_env.agents import make_agent as sniff_make_agent
 from sniff_env.env import single_agent_env as sniff_single
 from sniff_env.tiles import PASS, TILES, action_name, decode_action, encode_action, tile_index
-from twelve_env.agents import IsmctsAgent as TwelveIsmcts
+from twelve_env.agents import TwelveRolloutAgent
 from twelve_env.agents import make_agent as twelve_make_agent
 from twelve_env.cards import NUM_RANKS, card_value, rank_name
 from twelve_env.env import single_agent_env as twelve_single
@@ -53,7 +53,7 @@ FUZZ = settings(
 FEW = settings(FUZZ, max_examples=12)
 
 MAX_LIMIT = 1_000_000_000
-BUILT_IN_AGENTS = ("random", "greedy", "heuristic", "ismcts", "pimc", "ppo")
+BUILT_IN_AGENTS = ("random", "greedy", "heuristic", "rollout", "pimc", "ppo")
 
 
 # --- strategies -----------------------------------------------------------------------------------
@@ -728,12 +728,12 @@ def test_twelve_bad_deals_raise_value_error(n, deck):
 # --- agents -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("make_agent", [sniff_make_agent, twelve_make_agent], ids=["sniff", "twelve"])
 def test_agent_specs_are_checked(make_agent):
-    """Bounds at every public entry: an agent spec is a ``str`` naming a built-in agent; ``ismcts:N``
+    """Bounds at every public entry: an agent spec is a ``str`` naming a built-in agent; ``rollout:N``
     needs an integer N ≥ 1; argument-less agents take none."""
-    for spec in ("ismcts:0", "ismcts:-3", "ismcts:1.5", "ismcts:x", "greedy:3", "random:1", "heuristic:x"):
+    for spec in ("rollout:0", "rollout:-3", "rollout:1.5", "rollout:x", "greedy:3", "random:1", "heuristic:x"):
         with pytest.raises(ValueError):
             make_agent(spec)
-    assert make_agent("ismcts:2").iterations == 2
+    assert make_agent("rollout:2").iterations == 2
     assert make_agent("greedy").name == "greedy"
 
     @FUZZ
@@ -751,14 +751,14 @@ def test_agent_specs_are_checked(make_agent):
         assert "spec" in str(error) or "agent" in str(error)
         error = raises_value("", make_agent, unknown)
         assert all(agent in str(error) for agent in BUILT_IN_AGENTS), f"built-in agents not listed in {error}"
-        raises_value("", make_agent, f"ismcts:{bad_iterations}")
+        raises_value("", make_agent, f"rollout:{bad_iterations}")
 
     check()
 
 
-@pytest.mark.parametrize("agent_cls", [SniffIsmcts, TwelveIsmcts], ids=["sniff", "twelve"])
+@pytest.mark.parametrize("agent_cls", [SniffRolloutAgent, TwelveRolloutAgent], ids=["sniff", "twelve"])
 def test_ismcts_iterations_follow_the_integer_rule(agent_cls):
-    """Bounds at every public entry: ismcts iterations are an integer ≥ 1."""
+    """Bounds at every public entry: rollout iterations are an integer ≥ 1."""
 
     @FEW
     @given(NOT_INTEGERS, outside(1))
@@ -1134,7 +1134,7 @@ def test_single_agent_env_options_are_checked(make, n):
         NOT_INTEGERS,
         outside(0, n - 1),
         st.one_of(
-            st.sampled_from(["nobody", "Greedy", "greedy:3", "ismcts:0", "ismcts:-3", "ismcts:x", "", "random "]),
+            st.sampled_from(["nobody", "Greedy", "greedy:3", "rollout:0", "rollout:-3", "rollout:x", "", "random "]),
             st.integers(),
             st.none(),
             st.just(["greedy"] * (n + 1)),

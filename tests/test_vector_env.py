@@ -154,8 +154,8 @@ def test_random_opponents_differ_from_greedy():
         lambda: sniff_env.vector_env(4, seat=2),
         lambda: sniff_env.vector_env(4, seat=-1),
         lambda: sniff_env.vector_env(4, num_players=5),
-        lambda: sniff_env.vector_env(4, opponents="ismcts"),
-        lambda: sniff_env.vector_env(4, opponents="ismcts:10"),
+        lambda: sniff_env.vector_env(4, opponents="rollout"),
+        lambda: sniff_env.vector_env(4, opponents="rollout:10"),
         lambda: sniff_env.vector_env(4, opponents="alphazero"),
         lambda: sniff_env.vector_env(4, opponents="ppo:/no/such/file.npz"),
         lambda: sniff_env.vector_env(4, opponents=3),
@@ -178,7 +178,7 @@ def test_bad_arguments_raise_value_error(call):
 
 def test_unsupported_spec_names_what_is_supported():
     with pytest.raises(ValueError, match="greedy, heuristic, random, ppo"):
-        sniff_env.vector_env(4, opponents="ismcts")
+        sniff_env.vector_env(4, opponents="rollout")
 
 
 def test_bad_actions_raise_and_change_nothing():
@@ -312,6 +312,6 @@ def test_policy_objects_and_set_opponents_seat_a_frozen_snapshot(tmp_path):
     four = sniff_env.vector_env(4, num_players=4, opponents="greedy", partner="greedy", seed=1)
     with pytest.raises(ValueError, match="the policy for seat 2 is for 2 players"):
         four.set_opponents("heuristic", partner=policy)
-    assert four._codes.tolist() == [-1, 0, 0, 0]  # unchanged
+    assert four._seating.codes.tolist() == [-1, 0, 0, 0]  # unchanged
     four.set_opponents("heuristic", partner="random")
-    assert four._codes.tolist() == [-1, 1, 2, 1]
+    assert four._seating.codes.tolist() == [-1, 1, 2, 1]

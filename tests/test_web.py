@@ -70,7 +70,7 @@ def test_pages_static_files_and_config(tmp_path):
     assert client.get("/static/secrets.txt").status_code == 404
     config = client.get("/api/config").json()
     assert config["players"] == [2, 3, 4] and config["defaults"]["target"] == 60
-    built_in = ["random", "greedy", "heuristic", "ismcts", "pimc"]  # and ppo where a checkpoint fits the table
+    built_in = ["random", "greedy", "heuristic", "rollout", "pimc"]  # and ppo where a checkpoint fits the table
     assert config["agents"] == {"2": [*built_in, "ppo", f"ppo:{checkpoint}"], "3": built_in, "4": [*built_in, "ppo"]}
     assert [o["name"] for o in config["options"]] == ["target", "settlement", "undrawn"]
     assert config["partners"]["4"] == [2, 3, 0, 1] and config["partners"]["2"] == [None, None]

@@ -1,4 +1,4 @@
-"""Built-in agents for "12": ``random``, ``greedy``, ``heuristic`` (card counting), ``ismcts``,
+"""Built-in agents for "12": ``random``, ``greedy``, ``heuristic`` (card counting), ``rollout``,
 ``pimc``, ``ppo`` (a checkpoint of your own: ``ppo:PATH``).
 
 >>> from twelve_env import Game
@@ -9,17 +9,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sniff_twelve.agents.builtin import KernelPolicyAgent, PimcAgent, RandomAgent, SearchAgent, build_agent
+from sniff_twelve.agents.builtin import KernelPolicyAgent, PimcAgent, RandomAgent, RolloutAgent, build_agent
 from sniff_twelve.agents.policy import PolicyAgent
-from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.rewards import rank_rewards
 from sniff_twelve.tools.arena import Table
 from twelve_env import search, solver
-from twelve_env.game import Game
 from twelve_env.spec import SPEC
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.agent import Agent
+    from twelve_env.game import Game
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
 
@@ -40,11 +43,11 @@ class HeuristicAgent(KernelPolicyAgent):
     policy = staticmethod(search.heuristic_action)
 
 
-class IsmctsAgent(SearchAgent):
-    """``SearchAgent`` over the "12" kernels: re-deals the other hands and the stock; rollouts
+class TwelveRolloutAgent(RolloutAgent):
+    """``RolloutAgent`` over the "12" kernels: re-deals the other hands and the stock; rollouts
     play one round of card-counting moves and compare scores then."""
 
-    search = staticmethod(search.pimc_action)
+    search = staticmethod(search.rollout_action)
     default_greedy_rate = 1.0
 
 
@@ -70,15 +73,15 @@ AGENTS = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "heuristic": HeuristicAgent,
-    "ismcts": IsmctsAgent,
+    "rollout": TwelveRolloutAgent,
     "pimc": TwelvePimcAgent,
     "ppo": PpoAgent,
 }
 
 
 def make_agent(spec: str, **kwargs) -> Agent:
-    """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``ismcts`` (``ismcts:ITERATIONS``),
-    ``pimc`` (``pimc:WORLDS``) or ``ppo`` (``ppo:CHECKPOINT``)."""
+    """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``rollout`` (``rollout:ITERATIONS``;
+    ``ismcts`` is its old name), ``pimc`` (``pimc:WORLDS``) or ``ppo`` (``ppo:CHECKPOINT``)."""
     return build_agent(AGENTS, spec, **kwargs)
 
 

@@ -26,9 +26,7 @@ One game is one episode (T15). ``reset(seed=…, options={"deal": {...}})`` fixe
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from sniff_twelve.core.options import check_choice
 from sniff_twelve.envs.aec import ClassicWrapper, KernelAECEnv, wrap
@@ -38,6 +36,9 @@ from twelve_env.game import Game, make_params
 from twelve_env.render import render_text
 from twelve_env.rewards import REWARD_MODES
 from twelve_env.spec import SPEC
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class raw_env(KernelAECEnv):

@@ -19,13 +19,14 @@ import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
 from PIL import Image, ImageDraw
 
 from sniff_twelve.tools import image as ei
 from twelve_env.cards import card_value, rank_name
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from twelve_env.game import Game
 
 WIDTH, HEIGHT = 1280, 800

@@ -32,12 +32,11 @@ observation and ``str(state)``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyspiel
 
 from sniff_twelve.core.options import check_int
-from sniff_twelve.core.view import SeatView
 from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, KernelSpielGame, make_game_type
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, NUM_RANKS, rank_name
@@ -45,6 +44,9 @@ from twelve_env.game import Game, make_params
 from twelve_env.observation import obs_fields, obs_size
 from twelve_env.rewards import REWARD_MODES
 from twelve_env.spec import SPEC
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.view import SeatView
 
 PARAMETERS: dict[str, Any] = {"players": 2, "deck": "bridge", "capture_extra_turn": False}
 

@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from sniff_twelve.core.spec import GameUI
 from twelve_env.cards import SIX, rank_name
-from twelve_env.game import Game
 from twelve_env.render import render_text
 from twelve_env.spec import SPEC
+
+if TYPE_CHECKING:
+    from twelve_env.game import Game
 
 
 def narrate(before: Game, after: Game, seat: int, action: int) -> str:

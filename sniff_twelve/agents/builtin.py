@@ -8,16 +8,18 @@ them. Write your own agent the same way: subclass ``Agent`` and implement ``choo
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError, check_int
 from sniff_twelve.core.rng import stream_state
-from sniff_twelve.core.spec import GameSpec
-from sniff_twelve.core.view import SeatView
 from sniff_twelve.search.solver import pimc_values, workspace
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.spec import GameSpec
+    from sniff_twelve.core.view import SeatView
 
 
 class RandomAgent(Agent):
@@ -42,18 +44,19 @@ class KernelPolicyAgent(Agent):
         return int(view.run(self.policy))
 
 
-class SearchAgent(Agent):
-    """Determinized Monte-Carlo search (``search(state, params, iterations, rng, greedy_rate)``):
-    samples the hidden information consistently with what is public and scores every legal
-    action by compiled rollouts on the same samples (mostly the game's rule-of-thumb moves,
-    partly random).
+class RolloutAgent(Agent):
+    """Determinized rollouts (``search(state, params, iterations, rng, greedy_rate)``): samples
+    the hidden information consistently with what is public and scores every legal action by
+    compiled rollouts on the same samples (mostly the game's rule-of-thumb moves, partly random).
+    The spec is ``rollout:N``; ``ismcts:N``, its first name, is kept as an alias (it never was a
+    tree search).
 
     Args:
         iterations: determinizations per move (strength and time per move scale with it).
         greedy_rate: share of rollout moves played by the rule of thumb, 0–1.
     """
 
-    name = "ismcts"
+    name = "rollout"
     spec_argument = "iterations"
     search: staticmethod
     default_greedy_rate = 0.8
@@ -123,14 +126,19 @@ class PimcAgent(Agent):
         return f"{type(self).__name__}(iterations={self.iterations})"
 
 
+#: old agent names that still build the agent now named otherwise
+ALIASES = {"ismcts": "rollout"}
+
+
 def build_agent(registry: dict[str, type[Agent]], spec: str, **kwargs) -> Agent:
     """An agent from ``spec``: a registered name, optionally followed by ``:`` and the agent's
-    argument — iterations for search agents (``"ismcts:500"``, at least 1), a checkpoint path for
-    policy agents (``"ppo:runs/sniff4/best.npz"``). Unknown names raise ``ValueError`` listing the
-    registered ones."""
+    argument — iterations for search agents (``"rollout:500"``, at least 1), a checkpoint path for
+    policy agents (``"ppo:runs/sniff4/best.npz"``). An old name in ``ALIASES`` builds the agent
+    it became. Unknown names raise ``ValueError`` listing the registered ones."""
     if not isinstance(spec, str):
-        raise ArgumentTypeError(f"an agent spec is a string such as 'greedy' or 'ismcts:200'; got {spec!r}")
+        raise ArgumentTypeError(f"an agent spec is a string such as 'greedy' or 'rollout:200'; got {spec!r}")
     name, _, arg = spec.partition(":")
+    name = ALIASES.get(name, name)
     if name not in registry:
         raise ValueError(f"unknown agent {name!r}; built-in agents: {', '.join(registry)}")
     cls = registry[name]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -10,7 +11,9 @@ from sniff_twelve.batch.mlp import MlpPolicy
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.games import game_package
 from sniff_twelve.core.options import check_seed
-from sniff_twelve.core.view import SeatView
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.view import SeatView
 
 
 class PolicyAgent(Agent):

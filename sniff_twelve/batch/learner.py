@@ -9,7 +9,7 @@ legal move from the row's stream, or a packed ``MlpPolicy`` (``pack_policies``, 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numba as nb
 import numpy as np
@@ -19,6 +19,9 @@ from sniff_twelve.core.agent import seat_specs
 from sniff_twelve.core.options import ArgumentTypeError
 from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
 from sniff_twelve.core.rng import pick_legal
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.spec import GameSpec
 
 #: deals a reset tries before it gives up on options under which the learner never gets a turn
 MAX_REDEALS = 100
@@ -75,39 +78,102 @@ def mlp_choice(obs, mask, feats, meta, weights):
     return best
 
 
+class Seating(NamedTuple):
+    """Who plays the seats: an agent code per seat (``LEARNER`` at the learner's) and the packed
+    checkpoints of the ``MLP`` seats (``pack_policies``)."""
+
+    codes: np.ndarray  # [P] int32
+    meta: np.ndarray  # [P, META_SIZE] int64
+    weights: np.ndarray  # float32
+
+
+class LearnerBuffers(NamedTuple):
+    """Every array of ``N`` rows the drivers read and write (``learner_buffers`` sizes them)."""
+
+    states: np.ndarray  # [N, ROW_SIZE] int32: the games
+    views: np.ndarray  # [N, ROW_SIZE] int32: the acting seat's view, written on the way
+    streams: np.ndarray  # [N, 2] int32: each row's deal stream (set before a reset)
+    agent_streams: np.ndarray  # [N, 2] int32: each row's stream for the random agent
+    scratch: np.ndarray  # [N, SNAPSHOT_SIZE] int32: what the reward kernel compares against
+    seat_rewards: np.ndarray  # [N, P] float64: the last move's reward per seat
+    pending: np.ndarray  # [N] float64: the learner's reward before its first decision, paid next step
+    obs: np.ndarray  # [N, W] float32: the learner's observation (W: with the action features)
+    final_obs: np.ndarray  # [N, W] float32: its last observation of a game that just ended
+    mask: np.ndarray  # [N, A] bool: its legal actions
+    feats: np.ndarray  # [N, MAX_ACTIONS, F] float32: action features of the seat being observed
+    work_masks: np.ndarray  # [N, MAX_ACTIONS] bool: scratch for the other seats' masks
+    obs_bufs: np.ndarray  # [N, MAX_OBS] float32: scratch for the other seats' observations
+    rewards: np.ndarray  # [N] float64: the learner's reward this step
+    terminated: np.ndarray  # [N] bool
+    truncated: np.ndarray  # [N] bool
+
+
+def learner_buffers(
+    spec: GameSpec, params: np.ndarray, num_envs: int, num_players: int, use_features: bool
+) -> LearnerBuffers:
+    """Zeroed buffers for ``num_envs`` rows of the game ``spec`` under ``params``, the scratch
+    sized for the widest mask and observation the spec declares."""
+    n, features = num_envs, len(spec.action_feature_names)
+    obs_size, _, num_actions = spec.widths(params)
+    width = obs_size + (num_actions * features if use_features else 0)
+    rows = (n, spec.ROW_SIZE)
+    return LearnerBuffers(
+        states=np.zeros(rows, dtype=np.int32),
+        views=np.zeros(rows, dtype=np.int32),
+        streams=np.zeros((n, 2), dtype=np.int32),
+        agent_streams=np.zeros((n, 2), dtype=np.int32),
+        scratch=np.zeros((n, spec.SNAPSHOT_SIZE), dtype=np.int32),
+        seat_rewards=np.zeros((n, num_players), dtype=np.float64),
+        pending=np.zeros(n, dtype=np.float64),
+        obs=np.zeros((n, width), dtype=np.float32),
+        final_obs=np.zeros((n, width), dtype=np.float32),
+        mask=np.zeros((n, num_actions), dtype=np.bool_),
+        feats=np.zeros((n, spec.MAX_ACTIONS, max(features, 1)), dtype=np.float32),
+        work_masks=np.zeros((n, spec.MAX_ACTIONS), dtype=np.bool_),
+        obs_bufs=np.zeros((n, spec.MAX_OBS), dtype=np.float32),
+        rewards=np.zeros(n, dtype=np.float64),
+        terminated=np.zeros(n, dtype=np.bool_),
+        truncated=np.zeros(n, dtype=np.bool_),
+    )
+
+
 # --- the compiled drivers: one learning seat per row, the game's kernels from its ``GameSpec`` ---
 
 
 @nb.njit(cache=True)
-def _agent_move(g, s, params, cur, code, meta, weights, stream, view, mask, obs_buf, feats):
-    """The compiled agent ``code`` of seat ``cur``, on that seat's view."""
+def _agent_move(g, s, params, cur, seating, buf, i):
+    """The compiled agent of seat ``cur`` in row ``i``, on that seat's view."""
+    code, view, feats = seating.codes[cur], buf.views[i], buf.feats[i]
     g.write_view(s, params, cur, view)
     if code == GREEDY:
         return g.greedy_action(view, params)
     if code == HEURISTIC:
         return g.heuristic_action(view, params)
+    mask = buf.work_masks[i, : g.MAX_ACTIONS]
     g.legal_mask_into(view, params, mask)
     if code == RANDOM:
-        return pick_legal(mask, stream, 0)
-    g.write_observation(view, params, cur, obs_buf)
-    if meta[cur, FEATURES] > 0:
+        return pick_legal(mask, buf.agent_streams[i], 0)
+    obs = buf.obs_bufs[i, : g.MAX_OBS]
+    g.write_observation(view, params, cur, obs)
+    if seating.meta[cur, FEATURES] > 0:
         g.action_features(view, params, feats)
-    return mlp_choice(obs_buf[: g.obs_size(params)], mask, feats, meta[cur], weights)
+    return mlp_choice(obs[: g.obs_size(params)], mask, feats, seating.meta[cur], seating.weights)
 
 
 @nb.njit(cache=True)
-def _advance(g, s, params, mode, learner, codes, meta, weights, stream, before, rewards, view, mask, obs_buf, feats):
-    """Play the other seats and the learner's forced moves (Sniff's DRAW/PASS) until the learner
-    must decide or the game ends → (the learner's reward on the way, status)."""
+def _advance(g, s, params, mode, learner, seating, buf, i):
+    """Play the other seats and the learner's forced moves (Sniff's DRAW/PASS) in row ``i`` until
+    the learner must decide or the game ends → (the learner's reward on the way, status)."""
     total, status = 0.0, LIVE
+    before, rewards = buf.scratch[i], buf.seat_rewards[i]
     while True:
         cur = s[g.CUR]
         if cur == learner:
-            a = g.forced_action(s, params, mask)
+            a = g.forced_action(s, params, buf.work_masks[i, : g.MAX_ACTIONS])
             if a < 0:
                 break
         else:
-            a = _agent_move(g, s, params, cur, codes[cur], meta, weights, stream, view, mask, obs_buf, feats)
+            a = _agent_move(g, s, params, cur, seating, buf, i)
         g.snapshot(s, before)
         g.apply_action(s, params, a)
         status = g.write_rewards(s, params, before, mode, rewards)
@@ -118,27 +184,24 @@ def _advance(g, s, params, mode, learner, codes, meta, weights, stream, before, 
 
 
 @nb.njit(cache=True)
-def _deal_learner(
-    g, s, params, mode, learner, codes, meta, weights, stream, before, rewards, view, mask, obs_buf, feats
-):  # fmt: skip
+def _deal_learner(g, s, params, mode, learner, seating, buf, i):
     """Deal from the row's stream until a game reaches the learner's first decision (at most
     ``MAX_REDEALS`` deals) → (the learner's reward before that decision, whether one came)."""
     for _ in range(MAX_REDEALS):
         g.new_game(s, params, s[g.RNG], s[g.RNG + 1])
-        pending, status = _advance(
-            g, s, params, mode, learner, codes, meta, weights, stream, before, rewards, view, mask, obs_buf, feats
-        )
+        pending, status = _advance(g, s, params, mode, learner, seating, buf, i)
         if status == LIVE:
             return pending, True
     return 0.0, False
 
 
 @nb.njit(cache=True)
-def _present_learner(g, s, params, learner, view, obs, mask, feats, use_features):
-    """The learner's observation (from its view), legal mask and, optionally, action features."""
+def _present_learner(g, s, params, learner, use_features, buf, i, obs):
+    """The learner's observation ``obs`` (from its view), legal mask and, optionally, action features."""
+    view, feats = buf.views[i], buf.feats[i]
     g.write_view(s, params, learner, view)
     g.write_observation(view, params, learner, obs)
-    g.legal_mask_into(s, params, mask)
+    g.legal_mask_into(s, params, buf.mask[i])
     if use_features:
         g.action_features(view, params, feats)
         base, nf = g.obs_size(params), feats.shape[1]
@@ -147,61 +210,60 @@ def _present_learner(g, s, params, learner, view, obs, mask, feats, use_features
                 obs[base + a * nf + f] = feats[a, f]
 
 
+@nb.njit(cache=True)
+def _reset_row(g, params, mode, learner, use_features, seating, buf, i):
+    """Deal row ``i`` from its stream and play to the learner's first decision → whether one came."""
+    s = buf.states[i]
+    s[g.RNG], s[g.RNG + 1] = buf.streams[i, 0], buf.streams[i, 1]
+    buf.pending[i], ok = _deal_learner(g, s, params, mode, learner, seating, buf, i)
+    _present_learner(g, s, params, learner, use_features, buf, i, buf.obs[i])
+    return ok
+
+
+@nb.njit(cache=True)
+def _step_row(g, params, mode, learner, use_features, seating, buf, i, action):
+    """Row ``i``: the learner's ``action``, then play on to its next decision, dealing again when
+    the game ends (its last learner observation to ``buf.final_obs``)."""
+    s, before, rewards = buf.states[i], buf.scratch[i], buf.seat_rewards[i]
+    g.snapshot(s, before)
+    g.apply_action(s, params, action)
+    status = g.write_rewards(s, params, before, mode, rewards)
+    total = rewards[learner] + buf.pending[i]
+    buf.pending[i] = 0.0
+    if status == LIVE:
+        more, status = _advance(g, s, params, mode, learner, seating, buf, i)
+        total += more
+    buf.rewards[i] = total
+    buf.terminated[i] = status == TERMINATED
+    buf.truncated[i] = status == TRUNCATED
+    if status != LIVE:
+        _present_learner(g, s, params, learner, use_features, buf, i, buf.final_obs[i])
+        buf.pending[i], _ = _deal_learner(g, s, params, mode, learner, seating, buf, i)
+    _present_learner(g, s, params, learner, use_features, buf, i, buf.obs[i])
+
+
+# Each prange body is one call of a per-row function. Written inline, the row's body lost stores
+# into arrays reached through ``buf`` under numba 0.68's parfor pass (terminated rows reported as
+# live); tests/test_vector_env.py compares every row with single_agent_env and catches it.
+
+
 @nb.njit(cache=True, parallel=True)
-def learner_reset(
-    g, states, params, mode, learner, codes, meta, weights, agent_streams, scratch, views, rewards, obs, mask, feats,
-    work_masks, obs_bufs, use_features, pending, streams,
-):  # fmt: skip
-    """Deal every row from ``streams`` and play up to the learner's first decision; returns the
-    number of rows where ``MAX_REDEALS`` deals never reached one."""
+def learner_reset(g, params, mode, learner, use_features, seating, buf):
+    """Deal every row from ``buf.streams`` and play up to the learner's first decision; returns
+    the number of rows where ``MAX_REDEALS`` deals never reached one."""
     failures = 0
-    for i in nb.prange(states.shape[0]):
-        s = states[i]
-        s[g.RNG], s[g.RNG + 1] = streams[i, 0], streams[i, 1]
-        work_mask = work_masks[i, : g.MAX_ACTIONS]
-        obs_buf = obs_bufs[i, : g.MAX_OBS]
-        pending[i], ok = _deal_learner(
-            g, s, params, mode, learner, codes, meta, weights, agent_streams[i], scratch[i], rewards[i], views[i],
-            work_mask, obs_buf, feats[i],
-        )  # fmt: skip
-        if not ok:
+    for i in nb.prange(buf.states.shape[0]):
+        if not _reset_row(g, params, mode, learner, use_features, seating, buf, i):
             failures += 1
-        _present_learner(g, s, params, learner, views[i], obs[i], mask[i], feats[i], use_features)
     return failures
 
 
 @nb.njit(cache=True, parallel=True)
-def learner_step(
-    g, states, params, mode, learner, codes, meta, weights, agent_streams, scratch, views, rewards, obs, mask, feats,
-    work_masks, obs_bufs, use_features, pending, actions, out_rewards, terminated, truncated, final_obs,
-):  # fmt: skip
+def learner_step(g, params, mode, learner, use_features, seating, buf, actions):
     """Apply the learner's action in every row, play on to its next decision; a finished game's
-    last learner observation goes to ``final_obs`` and the row is dealt again (same call)."""
-    for i in nb.prange(states.shape[0]):
-        s = states[i]
-        work_mask = work_masks[i, : g.MAX_ACTIONS]
-        obs_buf = obs_bufs[i, : g.MAX_OBS]
-        g.snapshot(s, scratch[i])
-        g.apply_action(s, params, actions[i])
-        status = g.write_rewards(s, params, scratch[i], mode, rewards[i])
-        total = rewards[i, learner] + pending[i]
-        pending[i] = 0.0
-        if status == LIVE:
-            more, status = _advance(
-                g, s, params, mode, learner, codes, meta, weights, agent_streams[i], scratch[i], rewards[i], views[i],
-                work_mask, obs_buf, feats[i],
-            )  # fmt: skip
-            total += more
-        out_rewards[i] = total
-        terminated[i] = status == TERMINATED
-        truncated[i] = status == TRUNCATED
-        if status != LIVE:
-            _present_learner(g, s, params, learner, views[i], final_obs[i], work_mask, feats[i], use_features)
-            pending[i], _ = _deal_learner(
-                g, s, params, mode, learner, codes, meta, weights, agent_streams[i], scratch[i], rewards[i], views[i],
-                work_mask, obs_buf, feats[i],
-            )  # fmt: skip
-        _present_learner(g, s, params, learner, views[i], obs[i], mask[i], feats[i], use_features)
+    last learner observation goes to ``buf.final_obs`` and the row is dealt again (same call)."""
+    for i in nb.prange(buf.states.shape[0]):
+        _step_row(g, params, mode, learner, use_features, seating, buf, i, actions[i])
 
 
 def pack_policies(policies: dict[int, Any], num_players: int) -> tuple[np.ndarray, np.ndarray]:
@@ -247,7 +309,7 @@ def seat_codes(
     make_agent,
     obs_size: int,
     num_actions: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> Seating:
     """The agent code of every seat (``LEARNER`` at ``seat``) and the packed checkpoints. A spec
     is a compiled agent's name, ``ppo`` / ``ppo:PATH``, or an ``MlpPolicy`` (e.g. a frozen
     snapshot of the learner)."""
@@ -280,4 +342,4 @@ def seat_codes(
         codes[other] = MLP
         policies[other] = policy
     meta, weights = pack_policies(policies, num_players)
-    return codes, meta, weights
+    return Seating(codes, meta, weights)

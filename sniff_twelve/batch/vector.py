@@ -12,13 +12,17 @@ The ``VectorGame`` owns its rows: the arrays it returns are read-only views of i
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numba as nb
 import numpy as np
 
-from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.options import ArgumentTypeError, check_int, check_seed
 from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
 from sniff_twelve.core.rng import pick_legal, seed_key, stream_states
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.game import KernelGame
 
 #: the built-in agents ``batch_agent_actions`` plays, by index
 RULE_AGENTS = ("greedy", "heuristic")

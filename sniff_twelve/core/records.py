@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sniff_twelve.core.game import KernelGame
+if TYPE_CHECKING:
+    from sniff_twelve.core.game import KernelGame
 
 FORMAT = "sniff-twelve-record"
 VERSION = 1

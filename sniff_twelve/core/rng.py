@@ -13,7 +13,7 @@ import numpy as np
 
 from sniff_twelve.core.options import check_seed
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _LOW32 = np.uint64(0xFFFFFFFF)
@@ -37,7 +37,8 @@ def _join(hi, lo):
 
 
 @nb.njit(cache=True, inline="always")
-def _mix(x):
+def mix64(x):
+    """splitmix64's finalizer: a 64-bit word mixed so every input bit moves every output bit."""
     z = (x ^ (x >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2
     return z ^ (z >> np.uint64(31))
@@ -48,7 +49,7 @@ def stream_states(key, first_index, out):
     """Write the stream words of games ``first_index, first_index + 1, …`` into ``out[i, 0:2]``."""
     base = _join(key[0], key[1])
     for i in range(out.shape[0]):
-        z = _mix(base + np.uint64(first_index + i + 1) * _GOLDEN)
+        z = mix64(base + np.uint64(first_index + i + 1) * GOLDEN)
         out[i, 0] = np.int32(np.uint32(z >> np.uint64(32)))
         out[i, 1] = np.int32(np.uint32(z & _LOW32))
 
@@ -56,10 +57,10 @@ def stream_states(key, first_index, out):
 @nb.njit(cache=True, inline="always")
 def next_u64(state, slot):
     """Advance the splitmix64 stream stored at ``state[slot], state[slot + 1]``."""
-    x = _join(state[slot], state[slot + 1]) + _GOLDEN
+    x = _join(state[slot], state[slot + 1]) + GOLDEN
     state[slot] = np.int32(np.uint32(x >> np.uint64(32)))
     state[slot + 1] = np.int32(np.uint32(x & _LOW32))
-    return _mix(x)
+    return mix64(x)
 
 
 @nb.njit(cache=True, inline="always")

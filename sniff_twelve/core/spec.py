@@ -39,12 +39,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import numpy as np
 from numba.core.dispatcher import Dispatcher
 
 from sniff_twelve.core.hooks import GameHooks
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class GameSpec(GameHooks):

@@ -10,7 +10,7 @@ centralised critics, ``render_mode`` ``"ansi"`` / ``"human"``. A game subclass s
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import numpy as np
@@ -23,7 +23,9 @@ from pettingzoo.utils.env_logger import EnvLogger
 from sniff_twelve.core.game import IllegalActionError, KernelGame
 from sniff_twelve.core.options import check_choice, check_int, check_seed
 from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
-from sniff_twelve.core.spec import GameSpec
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.spec import GameSpec
 
 
 def _forwarded(name: str, before_reset_error: bool = True) -> property:

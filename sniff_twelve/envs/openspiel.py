@@ -29,15 +29,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pyspiel
 
-from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.options import check_int
-from sniff_twelve.core.spec import GameSpec
-from sniff_twelve.core.view import SeatView
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.spec import GameSpec
+    from sniff_twelve.core.view import SeatView
 
 #: owner of a dealt position nobody sees (boneyard, stock) / that everybody sees (a face-up card)
 HIDDEN, PUBLIC = -1, -2

@@ -18,7 +18,7 @@ again from its own random stream, up to ``MAX_REDEALS`` times, and only the fina
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import numpy as np
@@ -26,10 +26,12 @@ from gymnasium import spaces
 
 from sniff_twelve.batch.learner import MAX_REDEALS
 from sniff_twelve.core.agent import Agent, seat_specs
-from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.options import check_choice, check_int, check_seed
 from sniff_twelve.core.rewards import LIVE, TERMINATED
-from sniff_twelve.core.spec import GameSpec
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.spec import GameSpec
 
 
 class SingleAgentEnv(gymnasium.Env):

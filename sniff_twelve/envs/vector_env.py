@@ -27,7 +27,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from sniff_twelve.batch.learner import MAX_REDEALS, learner_reset, learner_step, seat_codes
+from sniff_twelve.batch.learner import MAX_REDEALS, learner_buffers, learner_reset, learner_step, seat_codes
 from sniff_twelve.batch.vector import first_illegal
 from sniff_twelve.core.options import ArgumentTypeError, check_flag, check_int, check_seed
 from sniff_twelve.core.rng import seed_key, stream_states
@@ -77,23 +77,7 @@ class KernelVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(num_actions)
         self.observation_space = spaces.Box(-np.inf, np.inf, shape=(n, width), dtype=np.float32)
         self.action_space = spaces.MultiDiscrete(np.full(n, num_actions))
-        self._states = np.zeros((n, spec.ROW_SIZE), dtype=np.int32)
-        self._views = np.zeros((n, spec.ROW_SIZE), dtype=np.int32)
-        self._scratch = np.zeros((n, spec.SNAPSHOT_SIZE), dtype=np.int32)
-        self._seat_rewards = np.zeros((n, num_players), dtype=np.float64)
-        self._obs = np.zeros((n, width), dtype=np.float32)
-        self._final_obs = np.zeros((n, width), dtype=np.float32)
-        self._mask = np.zeros((n, num_actions), dtype=np.bool_)
-        self._feats = np.zeros((n, spec.MAX_ACTIONS, max(features, 1)), dtype=np.float32)
-        # per-row scratch the drivers reuse every step (a mask and an observation under any option)
-        self._work_masks = np.zeros((n, spec.MAX_ACTIONS), dtype=np.bool_)
-        self._obs_bufs = np.zeros((n, spec.MAX_OBS), dtype=np.float32)
-        self._streams = np.zeros((n, 2), dtype=np.int32)
-        self._agent_streams = np.zeros((n, 2), dtype=np.int32)
-        self._pending = np.zeros(n, dtype=np.float64)
-        self._rewards = np.zeros(n, dtype=np.float64)
-        self._terminated = np.zeros(n, dtype=np.bool_)
-        self._truncated = np.zeros(n, dtype=np.bool_)
+        self._buf = learner_buffers(spec, params, n, num_players, self._use_features)
         self._seed = check_seed(seed)
         self._seed_rng: np.random.Generator | None = None
 
@@ -103,7 +87,7 @@ class KernelVectorEnv(VectorEnv):
         frozen snapshot of the learner for self-play; ``partner`` only with 4-player Sniff."""
         if partner is not None and self.num_players != 4:
             raise ValueError(f"a {self.num_players}-player table has no partner seat; got partner={partner!r}")
-        self._codes, self._meta, self._weights = self._seat_agents(opponents, partner)
+        self._seating = self._seat_agents(opponents, partner)
 
     # --- gymnasium API -----------------------------------------------------------------------------
     def reset(self, *, seed: int | list | None = None, options: dict[str, Any] | None = None):
@@ -124,15 +108,15 @@ class KernelVectorEnv(VectorEnv):
         else:
             key_seed = None
         key = seed_key(key_seed)
-        stream_states(key, 0, self._streams)
-        stream_states(key, self.num_envs, self._agent_streams)
-        failures = learner_reset(*self._common(), self._streams)
+        stream_states(key, 0, self._buf.streams)
+        stream_states(key, self.num_envs, self._buf.agent_streams)
+        failures = learner_reset(*self._driver_args())
         if failures:
             raise ValueError(
                 f"in {MAX_REDEALS} deals the game always ended before seat {self.seat} had a decision: "
                 "are the options (a tiny target?) leaving the learner no turn?"
             )
-        return self._obs.copy(), {}
+        return self._buf.obs.copy(), {}
 
     def step(self, actions):
         actions = np.asarray(actions)
@@ -141,58 +125,39 @@ class KernelVectorEnv(VectorEnv):
         if actions.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},); got {actions.shape}")
         actions = actions.astype(np.int64, copy=False)
-        bad = first_illegal(self._mask, actions)
+        bad = first_illegal(self._buf.mask, actions)
         if bad >= 0:
-            legal = np.flatnonzero(self._mask[bad]).tolist()
+            legal = np.flatnonzero(self._buf.mask[bad]).tolist()
             raise ValueError(f"action {int(actions[bad])} is illegal in row {bad}; legal there: {legal}")
-        learner_step(*self._common(), actions, self._rewards, self._terminated, self._truncated, self._final_obs)
+        learner_step(*self._driver_args(), actions)
+        buf = self._buf
         infos: dict[str, Any] = {}
-        done = self._terminated | self._truncated
+        done = buf.terminated | buf.truncated
         if done.any():
             final = np.full(self.num_envs, None, dtype=object)
             for i in np.flatnonzero(done):
-                final[i] = self._final_obs[i].copy()
+                final[i] = buf.final_obs[i].copy()
             infos = {"final_obs": final, "_final_obs": done.copy(), "final_info": {}, "_final_info": done.copy()}
-        return self._obs.copy(), self._rewards.copy(), self._terminated.copy(), self._truncated.copy(), infos
+        return buf.obs.copy(), buf.rewards.copy(), buf.terminated.copy(), buf.truncated.copy(), infos
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions in every row → ``[N, A]`` bool (a copy)."""
-        return self._mask.copy()
+        return self._buf.mask.copy()
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
 
     # --- helpers ----------------------------------------------------------------------------------
-    def _common(self) -> tuple:
-        return (
-            self._hooks,
-            self._states,
-            self._params,
-            self._mode,
-            self.seat,
-            self._codes,
-            self._meta,
-            self._weights,
-            self._agent_streams,
-            self._scratch,
-            self._views,
-            self._seat_rewards,
-            self._obs,
-            self._mask,
-            self._feats,
-            self._work_masks,
-            self._obs_bufs,
-            self._use_features,
-            self._pending,
-        )
+    def _driver_args(self) -> tuple:
+        return self._hooks, self._params, self._mode, self.seat, self._use_features, self._seating, self._buf
 
     def game(self, index: int):
         """A ``Game`` copy of row ``index`` as it stands now (the learner is to act)."""
         index = check_int("index", index, 0, self.num_envs - 1)
-        return self._game_cls._from_row(self._states[index], self._params)
+        return self._game_cls._from_row(self._buf.states[index], self._params)
 
     @property
     def pending_rewards(self) -> np.ndarray:
         """The learner's reward from the other seats' moves before its first decision of each
         row's current game, paid with its next step (a copy)."""
-        return self._pending.copy()
+        return self._buf.pending.copy()

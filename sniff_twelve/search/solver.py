@@ -29,15 +29,18 @@ calls and made stale by a generation number, so a call does not clear it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numba as nb
 import numpy as np
 
-from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.options import check_int
-from sniff_twelve.core.rng import _GOLDEN, _mix
-from sniff_twelve.core.spec import GameSpec
+from sniff_twelve.core.rng import GOLDEN, mix64
 from sniff_twelve.core.view import SeatView
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.spec import GameSpec
 
 INF = 1 << 30
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -372,7 +375,9 @@ def pimc_values(view, params, g, seat, worlds, horizon, rng, w, gen, out):
 def fold(h1, h2, x):
     """Mix the non-negative integer ``x`` into both key words (two independent splitmix chains)."""
     v = np.uint64(x)
-    return _mix(h1 + v * _GOLDEN + np.uint64(0x632BE59BD9B4E019)), _mix((h2 ^ v) * _ODD + np.uint64(0x8CB92BA72F3D8DD7))
+    return mix64(h1 + v * GOLDEN + np.uint64(0x632BE59BD9B4E019)), mix64(
+        (h2 ^ v) * _ODD + np.uint64(0x8CB92BA72F3D8DD7)
+    )
 
 
 _WORKSPACES: dict[type, Workspace] = {}

@@ -28,15 +28,17 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.options import check_int
 from sniff_twelve.core.records import parse_record, replay_steps, split_records
 from sniff_twelve.tools.arena import mean_ci
 from sniff_twelve.tools.interrupt import StopRequest
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.game import KernelGame
 
 Solve = Callable[..., Any]
 

@@ -21,12 +21,14 @@ import multiprocessing
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sniff_twelve.core.spec import GameSpec
 from sniff_twelve.tools.interrupt import StopRequest, ignore_interrupts
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.spec import GameSpec
 
 
 @dataclass(frozen=True)

@@ -10,15 +10,18 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
 from sniff_twelve.core.records import replay_steps, split_records
 from sniff_twelve.tools import analyze, arena, report
-from sniff_twelve.tools.arena import Table
 from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED
 from sniff_twelve.tools.play import add_play_options
-from sniff_twelve.web.table import WebGame
+
+if TYPE_CHECKING:
+    from sniff_twelve.tools.arena import Table
+    from sniff_twelve.web.table import WebGame
 
 #: ``narrate(before, after, seat, action)``: the text for one move (it may include a table)
 Narrate = Callable[[KernelGame, KernelGame, int, int], str]
@@ -102,7 +105,7 @@ def build_parser(
         "--agents",
         nargs="+",
         default=["random", "greedy", "heuristic"],
-        help="entries: agent names (random, greedy, heuristic, ismcts[:ITERATIONS], pimc[:WORLDS], ppo[:CHECKPOINT]); "
+        help="entries: agent names (random, greedy, heuristic, rollout[:ITERATIONS], pimc[:WORLDS], ppo[:CHECKPOINT]); "
         "'a+b' is a mixed partnership",
     )
     arena.add_argument("--deals", type=int, default=50, help="deals per match-up (each played from both sides)")

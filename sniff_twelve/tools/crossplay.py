@@ -19,15 +19,17 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from sniff_twelve.core.optional import MissingExtraError, pyplot
 from sniff_twelve.tools import arena
-from sniff_twelve.tools.arena import Table
 from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED
 from sniff_twelve.tools.report import partial_note
+
+if TYPE_CHECKING:
+    from sniff_twelve.tools.arena import Table
 
 
 def check(table: Table, agents: Sequence[str], opponents: str, deals: int) -> None:

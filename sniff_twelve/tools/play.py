@@ -15,11 +15,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from sniff_twelve.core.agent import Agent, seat_specs
-from sniff_twelve.core.game import KernelGame
-from sniff_twelve.core.spec import GameUI
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.spec import GameUI
 
 AgentFactory = Callable[[str], Agent]
 
@@ -207,7 +209,7 @@ def add_play_options(parser: argparse.ArgumentParser, default_agent: str = "heur
         default=[default_agent],
         metavar="AGENT",
         help="agent for every opponent, or one per opponent seat in seat order "
-        f"(random, greedy, heuristic, ismcts[:ITERATIONS], pimc[:WORLDS], ppo[:CHECKPOINT]; default {default_agent})",
+        f"(random, greedy, heuristic, rollout[:ITERATIONS], pimc[:WORLDS], ppo[:CHECKPOINT]; default {default_agent})",
     )
     parser.add_argument("--ascii", action="store_true", help="plain text without colours or boxes")
 

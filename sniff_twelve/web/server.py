@@ -36,19 +36,22 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from sniff_twelve.core.agent import Agent
-from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.records import replay_steps
 from sniff_twelve.web.table import WebGame, public_game
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+
+    from sniff_twelve.core.agent import Agent
+    from sniff_twelve.core.game import KernelGame
 
 MAX_BODY = 8 * 1024  #: bytes a request body may have
 MAX_SESSIONS = 1000  #: games held at once; the least recently used goes first

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sniff_twelve.core.agent import Agent
-from sniff_twelve.core.game import KernelGame
-from sniff_twelve.core.spec import GameUI
+if TYPE_CHECKING:
+    from sniff_twelve.core.agent import Agent
+    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.spec import GameUI
 
 
 @dataclass(frozen=True)
