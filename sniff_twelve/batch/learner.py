@@ -244,7 +244,7 @@ def _step_row(g, params, mode, learner, use_features, seating, buf, i, action):
 
 # Each prange body is one call of a per-row function. Written inline, the row's body lost stores
 # into arrays reached through ``buf`` under numba 0.68's parfor pass (terminated rows reported as
-# live); tests/test_vector_env.py compares every row with single_agent_env and catches it.
+# live); tests/envs/test_vector_env.py compares every row with single_agent_env and catches it.
 
 
 @nb.njit(cache=True, parallel=True)

@@ -155,6 +155,8 @@ class KernelVectorGame:
         self._params = params
         self.params = read_only(params)
         self._modes = modes
+        #: the modes ``spec.play_forced`` reads after each action (read-only)
+        self.modes = read_only(modes)
         self._game_cls = game_cls
         self._hooks = spec = game_cls.spec
         obs_size, _, num_actions = spec.widths(params)

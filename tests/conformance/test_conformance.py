@@ -1,0 +1,64 @@
+"""The checks every game must pass (``sniff_twelve.tools.conformance``), run on both games and
+every variant table in ``tests/conftest.py``, and shown able to fail."""
+
+from __future__ import annotations
+
+import zlib
+
+import pytest
+
+import sniff_env
+import twelve_env
+from sniff_twelve.core.agent import Agent
+from sniff_twelve.tools import conformance
+from tests.conftest import GAMES, TABLES, table_id
+
+CASES = [(game, options) for game, tables in TABLES.items() for options in tables]
+
+
+@pytest.mark.parametrize("check", list(conformance.CHECKS))
+@pytest.mark.parametrize("game, options", CASES, ids=[f"{g}-{table_id(o)}" for g, o in CASES])
+def test_game_passes(game, options, check):
+    conformance.CHECKS[check](GAMES[game], options)
+
+
+def test_every_table_size_is_covered(game_package):
+    covered = {options["num_players"] for options in TABLES[game_package.Game.spec.name]}
+    assert covered >= {min(game_package.Game.spec.players), max(game_package.Game.spec.players)}
+
+
+class Peeker(Agent):
+    """Plays the lowest or the highest legal move by a checksum of the referee's row: its choice
+    depends on tiles and cards its seat cannot see."""
+
+    def act(self, game) -> int:
+        legal = game.legal_actions()
+        return legal[0] if zlib.crc32(game.state_array.tobytes()) % 2 else legal[-1]
+
+
+@pytest.mark.parametrize("package", [sniff_env, twelve_env], ids=["sniff", "twelve"])
+def test_the_twin_check_catches_an_agent_that_peeks(package, monkeypatch):
+    agents = pytest.importorskip(f"{package.__name__}.agents")
+    monkeypatch.setattr(conformance, "TWIN_AGENTS", ("peeker",))
+    monkeypatch.setattr(agents, "make_agent", lambda spec: Peeker())
+    with pytest.raises(AssertionError, match="peeker moved differently on a twin"):
+        conformance.check_no_peek_twins(package, {"num_players": 3}, games=8)
+
+
+def test_the_bounds_check_catches_a_row_taken_unchecked(monkeypatch):
+    monkeypatch.setattr(sniff_env.Game, "from_state", classmethod(lambda cls, state, params: None))
+    with pytest.raises(AssertionError, match="from_state took"):
+        conformance.check_bounds(sniff_env, {"num_players": 2})
+
+
+def test_the_vector_check_catches_a_row_that_drifts(monkeypatch):
+    original = twelve_env.VectorGame.step
+
+    def drifting(self, actions):
+        out = original(self, actions)
+        self._states[0, twelve_env.Game.spec.CUR + 3] += 1  # a slot the mirror game never sees change
+        return out
+
+    monkeypatch.setattr(twelve_env.VectorGame, "step", drifting)
+    with pytest.raises(AssertionError, match="row 0 left the game it mirrors"):
+        conformance.check_vector_matches_game(twelve_env, {"num_players": 2})

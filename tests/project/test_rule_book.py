@@ -1,0 +1,53 @@
+"""The repository stands alone: the rule book ships with it (``docs/rules.md``, the originals in
+``docs/seeds``, the public contract in ``docs/api.md``), every rule number the code and tests
+cite is defined there, and no tracked file points outside the repository."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "docs" / "rules.md"
+CITED = re.compile(r"(?<![\w.])([ST]\d{1,2}a?)(?![\w])")
+
+
+def test_every_cited_rule_number_is_defined_in_docs_rules():
+    defined = set(re.findall(r"\*\*([ST]\d{1,2}a?)\*\*", RULES.read_text(encoding="utf-8")))
+    assert {"S1", "S27", "T1", "T15", "S4a"} <= defined
+    sources = [
+        p for d in ("sniff_env", "twelve_env", "sniff_twelve", "tests", "examples") for p in (ROOT / d).rglob("*.py")
+    ]
+    sources.append(ROOT / "README.md")
+    cited = {(m, p.name) for p in sources for m in CITED.findall(p.read_text(encoding="utf-8"))}
+    missing = sorted((rule, name) for rule, name in cited if rule not in defined)
+    assert not missing, f"rule numbers cited but not in docs/rules.md: {missing}"
+
+
+def test_vendored_rule_book_equals_the_team_copy_where_present():
+    """The team's copy beside a checkout (``shared/``) and ``docs/`` must not drift apart."""
+    for parent in ROOT.parents:
+        shared = parent / "shared"
+        if (shared / "RULES.md").is_file():
+            assert (shared / "RULES.md").read_text(encoding="utf-8") == RULES.read_text(encoding="utf-8")
+            assert (shared / "API.md").read_text(encoding="utf-8") == (ROOT / "docs" / "api.md").read_text("utf-8")
+            for seed in (shared / "seeds").glob("*.txt"):
+                assert (ROOT / "docs" / "seeds" / seed.name).read_bytes() == seed.read_bytes()
+    assert len(list((ROOT / "docs" / "seeds").glob("*.txt"))) == 3
+
+
+def test_no_tracked_file_points_outside_the_repository():
+    """A clone has no team folder beside it and no machine paths: nothing may refer to them."""
+    outside = re.compile("|".join([r"\.\./" + "shared", "/" + "work/", "/" + r"shared/(RULES|API|ECOSYSTEM|seeds)"]))
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    files = listed.stdout.split() if listed.returncode == 0 else [str(p.relative_to(ROOT)) for p in ROOT.rglob("*.py")]
+    assert len(files) > 50
+    offenders = []
+    for name in files:
+        path = ROOT / name
+        if path.suffix in {".py", ".md", ".toml", ".txt", ".cfg", ".yml", ".yaml", ""} and path.is_file():
+            offenders += [
+                f"{name}: {m.group(0)}" for m in outside.finditer(path.read_text(encoding="utf-8", errors="replace"))
+            ]
+    assert not offenders, offenders

@@ -1,0 +1,391 @@
+"""Smoke runs of the RL-framework examples (a few hundred steps): they produce a model that loads
+and acts legally; and the frameworks' own entry points accept our envs unchanged (RLlib's default
+env check and registered names, sb3-contrib's documented ``MaskablePPO`` loop). Marked ``train``:
+they need the ``train`` extra (torch, sb3-contrib) and, for RLlib, the ``rllib`` extra.
+
+Tianshou is not a dependency (PettingZoo's Tianshou tutorials pin tianshou 0.5.0, which needs
+``numpy<2``); its tutorials were run by hand in a separate venv with only the env line changed."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.train
+@pytest.mark.parametrize(
+    ("game", "env_args"),
+    [("sniff", ["--envs", "8"]), ("twelve", ["--envs", "8"]), ("twelve", ["--env", "single"])],
+)
+def test_sb3_maskable_ppo_smoke(game, env_args, tmp_path):
+    """The example trains on ``vector_env`` (action features appended) by default and on the
+    single-seat env with ``--env single``; the exported checkpoint is the trained actor."""
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason="needs the train extra")
+    example = _example("sb3_maskable_ppo")
+    argv = ["--game", game, "--timesteps", "256", "--eval-every", "128", "--eval-games", "4", "--arena-deals", "2"]
+    summary = example.main([*argv, *env_args, "--out", str(tmp_path)])
+    assert summary["arena"]["deals"] == 2 and 0.0 <= summary["arena"]["score"] <= 1.0
+    assert 0.0 <= summary["win_rate"] <= 1.0 and len(summary["curve"]) == 2
+    assert summary["features"] == (summary["env"] == "vector")
+    assert json.loads((tmp_path / "summary.json").read_text())["timesteps"] == 256
+    assert (tmp_path / "learning_curve.png").stat().st_size > 1000
+    model = sb3_contrib.MaskablePPO.load(tmp_path / "model.zip", device="cpu")
+    from sniff_twelve.batch.mlp import MlpPolicy
+
+    policy = MlpPolicy.load(tmp_path / "policy.npz")
+    package = importlib.import_module(f"{game}_env")
+    venv = package.vector_env(16, opponents="random", seed=3, action_features=summary["features"])
+    obs, _ = venv.reset()
+    for _ in range(30):
+        mask = venv.action_masks()
+        actions, _ = model.predict(obs, action_masks=mask, deterministic=False)
+        assert mask[np.arange(16), actions].all(), "the trained model chose an illegal action"
+        # the exported checkpoint is the same actor: same most likely action in every row
+        best, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        for i in range(16):
+            game_i = venv.game(i)
+            features = game_i.action_features() if summary["features"] else None
+            assert policy.act(game_i.observation(0), mask[i], features) == int(best[i])
+        obs, *_ = venv.step(actions)
+    if summary["env"] == "single":
+        assert np.isfinite(summary["mean_reward"])
+
+
+def _example(name):
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        return __import__(name)
+    finally:
+        sys.path.pop(0)
+
+
+def _brute_force_gae(seat, learner, values, rewards, done, boot, gamma, lam):
+    """Per (game, seat): the chain of that seat's decisions, each collecting the rewards up to the
+    seat's next decision in the same episode; GAE along the chain."""
+    steps, n, players = rewards.shape
+    adv = np.zeros((steps, n))
+    for i in range(n):
+        for p in range(players):
+            times = [t for t in range(steps) if seat[t, i] == p]
+            deltas = []
+            for k, t in enumerate(times):
+                end = times[k + 1] if k + 1 < len(times) else steps
+                ended = next((u for u in range(t, end) if done[u, i]), None)
+                if ended is not None:
+                    reward, next_value = rewards[t : ended + 1, i, p].sum(), 0.0
+                else:
+                    reward = rewards[t:end, i, p].sum()
+                    next_value = values[end, i] if end < steps else boot[i, p]
+                deltas.append((t, reward + gamma * next_value - values[t, i], ended is not None))
+            gae = 0.0
+            for t, delta, episode_ended in reversed(deltas):
+                gae = delta + (0.0 if episode_ended else gamma * lam * gae)
+                if learner[t, i]:
+                    adv[t, i] = gae
+    return adv
+
+
+@pytest.mark.train
+def test_selfplay_gae_follows_each_seats_own_decisions():
+    pytest.importorskip("torch", reason="needs the train extra")
+    example = _example("selfplay_ppo")
+    rng = np.random.default_rng(0)
+    steps, n, players = 40, 6, 4
+    seat = rng.integers(0, players, (steps, n)).astype(np.int32)
+    learner = rng.random((steps, n)) < 0.8
+    values = rng.normal(size=(steps, n)).astype(np.float32)
+    rewards = (rng.normal(size=(steps, n, players)) * (rng.random((steps, n, players)) < 0.3)).astype(np.float32)
+    done = rng.random((steps, n)) < 0.05
+    boot = rng.normal(size=(n, players)).astype(np.float32)
+    adv, ret = np.zeros_like(values), np.zeros_like(values)
+    example.seat_gae(seat, learner, values, rewards, done, boot, 0.97, 0.9, adv, ret)
+    expected = _brute_force_gae(seat, learner, values, rewards, done, boot, 0.97, 0.9)
+    np.testing.assert_allclose(adv, expected, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(ret[learner], (adv + values)[learner], rtol=1e-5)
+
+
+@pytest.mark.train
+def test_selfplay_update_survives_a_one_sample_minibatch():
+    """16 learner decisions in minibatches of 5 leave one of 1: its advantage std is undefined, and
+    a NaN there once poisoned a run's weights (the next move was an illegal action 0)."""
+    torch = pytest.importorskip("torch", reason="needs the train extra")
+    example = _example("selfplay_ppo")
+    argv = ["--game", "twelve", "--players", "2", "--envs", "4", "--rollout", "4", "--minibatch", "5"]
+    args = example.build_parser().parse_args([*argv, "--hidden", "16", "--epochs", "1"])
+    args.reward_scale = example.REWARD_SCALE[args.game]
+    trainer = example.Trainer(args)
+    obs, mask, player = trainer.vec.reset()
+    trainer.assign_roles(np.arange(args.envs))
+    boot = trainer.collect(obs, mask, player)[3]
+    stats = trainer.update(boot, 0.0)
+    assert stats["samples"] == 16
+    assert np.isfinite(stats["policy_loss"])
+    assert all(torch.isfinite(p).all() for p in trainer.model.parameters())
+
+
+@pytest.mark.train
+def test_selfplay_ppo_smoke(tmp_path):
+    """A few updates of self-play PPO (4-player partnerships, pool in use): checkpoints that load,
+    equal the torch network, play legally in the arena; resume continues the step count; a fresh
+    run's ``--save-at`` snapshot replaces a stale file, a resumed run keeps it."""
+    torch = pytest.importorskip("torch", reason="needs the train extra")
+    example = _example("selfplay_ppo")
+    argv = ["--players", "4", "--envs", "8", "--rollout", "64", "--eval-every", "1", "--eval-deals", "1"]
+    argv += ["--snapshot-every", "1", "--pool-rate", "0.5", "--pool-agents", "greedy", "--final-deals", "1"]
+    argv += ["--imitate", "heuristic", "--imitate-share", "0.5", "--out", str(tmp_path), "--quiet", "--threads", "1"]
+    (tmp_path / "at_0min.npz").write_bytes(b"left by an earlier run")
+    summary = example.main([*argv, "--steps", "1024", "--save-at", "0"])
+    assert summary["env_steps"] == 1024 and summary["steps_per_second"] > 0
+    assert len(summary["evals"]) == 2 and {"greedy", "heuristic"} <= set(summary["evals"][0])
+    assert summary["final"]["chosen"] in ("latest", "best") and (tmp_path / "final.npz").exists()
+    assert (tmp_path / "learning_curve.png").stat().st_size > 1000
+    from sniff_env import Game
+    from sniff_env.agents import make_agent
+    from sniff_twelve.batch.mlp import MlpPolicy
+
+    policy = MlpPolicy.load(tmp_path / "latest.npz")
+    assert policy.meta["env_steps"] == 1024 and policy.uses_action_features
+    state = torch.load(tmp_path / "trainer.pt", weights_only=False)
+    trainer = example.Trainer(example.build_parser().parse_args([*argv, "--reward-scale", "0.05"]))
+    trainer.model.load_state_dict(state["model"])
+    game = Game(num_players=4, seed=9)
+    agent = make_agent(f"ppo:{tmp_path / 'best.npz'}")
+    for _ in range(60):
+        obs, mask, features = game.observation(), game.legal_mask(), game.action_features()
+        with torch.no_grad():
+            logits, value = trainer.model(torch.from_numpy(obs[None]), torch.from_numpy(features[None]))
+        np.testing.assert_allclose(
+            policy.logits(obs, mask, features)[mask], logits[0].numpy()[mask], rtol=1e-4, atol=1e-4
+        )
+        np.testing.assert_allclose(policy.value(obs), value.item(), rtol=1e-4, atol=1e-4)
+        action = agent.act(game)
+        assert mask[action]
+        game.apply(action)
+    assert MlpPolicy.load(tmp_path / "at_0min.npz").meta["env_steps"] == 512  # the first update's policy
+    resumed = example.main([*argv, "--steps", "1536", "--resume", "--save-at", "0"])
+    assert resumed["env_steps"] == 1536 and len(resumed["evals"]) == 3
+    assert MlpPolicy.load(tmp_path / "at_0min.npz").meta["env_steps"] == 512  # kept on resume
+
+
+@pytest.mark.train
+def test_rllib_selfplay_smoke(tmp_path):
+    """One RLlib PPO iteration on the masked multi-agent env; the exported NumPy policy equals the
+    RLlib module and plays legally."""
+    pytest.importorskip("ray.rllib", reason="needs the rllib extra")
+    torch = pytest.importorskip("torch")
+    example = _example("rllib_selfplay")
+    summary = example.main(
+        [
+            "--players",
+            "2",
+            "--iterations",
+            "1",
+            "--batch",
+            "256",
+            "--env-runners",
+            "0",
+            "--eval-deals",
+            "1",
+            "--eval-against",
+            "random",
+            "--out",
+            str(tmp_path),
+        ]
+    )
+    assert summary["env_steps"] >= 256 and "vs_random" in summary
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    from sniff_twelve.batch.mlp import MlpPolicy
+    from sniff_twelve.envs.rllib import RllibEnv
+
+    module = RLModule.from_checkpoint(str(tmp_path / "checkpoint/learner_group/learner/rl_module/main"))
+    policy = MlpPolicy.load(tmp_path / "policy.npz")
+    env = RllibEnv(example.env_config(example.build_parser().parse_args(["--players", "2"])))
+    obs, _ = env.reset(seed=4)
+    for _ in range(80):
+        [(agent, o)] = obs.items()
+        legal = o["action_mask"] > 0
+        batch = {"obs": {k: torch.from_numpy(v[None]) for k, v in o.items()}}
+        logits = module.forward_inference(batch)["action_dist_inputs"][0].detach().numpy()
+        np.testing.assert_allclose(policy.logits(o["observations"], legal)[legal], logits[legal], rtol=1e-4, atol=1e-4)
+        action = policy.act(o["observations"], legal)
+        assert legal[action]
+        obs, rewards, terminated, truncated, _ = env.step({agent: action})
+        assert set(rewards) == set(env.possible_agents)
+        if terminated["__all__"] or truncated["__all__"]:
+            obs, _ = env.reset()
+
+
+@pytest.mark.train
+def test_selfplay_ppo_smoke_twelve(tmp_path):
+    """The same trainer on "12" (one look-ahead feature: the cards a play captures)."""
+    pytest.importorskip("torch", reason="needs the train extra")
+    example = _example("selfplay_ppo")
+    argv = ["--game", "twelve", "--players", "2", "--envs", "8", "--rollout", "32", "--steps", "512"]
+    argv += ["--eval-deals", "1", "--final-deals", "1", "--out", str(tmp_path), "--quiet", "--threads", "1"]
+    summary = example.main(argv)
+    assert summary["env_steps"] == 512 and summary["action_features"] == ["captured"]
+    from twelve_env import Game
+    from twelve_env.agents import make_agent
+
+    agent = make_agent(f"ppo:{tmp_path / 'final.npz'}")
+    game = Game(seed=2)
+    while not game.is_terminal():
+        action = agent.act(game)
+        assert game.legal_mask()[action]
+        game.apply(action)
+    with pytest.raises(ValueError, match="two-sided table"):
+        example.main(["--game", "twelve", "--players", "3", "--out", str(tmp_path)])
+
+
+@pytest.mark.train
+@pytest.mark.parametrize("game", ["sniff", "twelve"])
+def test_sb3_docs_loop_takes_the_0d_array_predict_returns(game, tmp_path):
+    """sb3-contrib's MaskablePPO docs example with only the env line changed: learn, maskable
+    ``evaluate_policy``, save/load, and the ``predict(obs, action_masks=...)`` loop, whose action is
+    a 0-d array passed straight to ``step``."""
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason="needs the train extra")
+    from sb3_contrib.common.maskable.evaluation import evaluate_policy
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    env = importlib.import_module(f"{game}_env.env").single_agent_env(num_players=2)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, gamma=0.4, seed=32, n_steps=64, batch_size=32, device="cpu")
+    model.learn(64)
+    mean_reward, _ = evaluate_policy(model, env, n_eval_episodes=1, warn=False)
+    assert np.isfinite(mean_reward)
+    model.save(tmp_path / "ppo_mask")
+    model = sb3_contrib.MaskablePPO.load(tmp_path / "ppo_mask", device="cpu")
+    obs, _ = env.reset(seed=0)
+    while True:
+        action_masks = get_action_masks(env)
+        action, _states = model.predict(obs, action_masks=action_masks)
+        assert isinstance(action, np.ndarray) and action.shape == ()
+        obs, _reward, terminated, truncated, info = env.step(action)
+        assert "illegal_action" not in info
+        if terminated or truncated:
+            break
+
+
+RLLIB_CONFIGS = [
+    {"game": "sniff", "num_players": 2},
+    {"game": "sniff", "num_players": 4, "forced": "auto", "reward": "points"},
+    {"game": "twelve", "num_players": 2},
+    {"game": "twelve", "num_players": 5, "deck": "numbers"},
+]
+
+
+@pytest.mark.train
+@pytest.mark.parametrize("config", RLLIB_CONFIGS, ids=lambda c: "-".join(map(str, c.values())))
+def test_rllib_default_env_check_passes(config):
+    """RLlib's default pre-check (``check_multiagent_environments``, what ``MultiAgentEnvRunner``
+    runs unless ``disable_env_checking=True``) steps a random *unmasked* action: it passes whether
+    that action is legal (the game goes on) or not (the episode ends), and both cases occur here."""
+    pytest.importorskip("ray.rllib", reason="needs the rllib extra")
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+    from sniff_twelve.envs.rllib import RllibEnv
+
+    ended = []
+    for seed in range(60):
+        env = RllibEnv(config)
+        for space in env.action_spaces.values():
+            space.seed(seed)
+        step = env.step
+
+        def spy(action_dict, step=step):
+            result = step(action_dict)
+            ended.append(result[2]["__all__"])
+            return result
+
+        env.step = spy
+        check_multiagent_environments(env)
+    assert len(ended) == 60 and set(ended) == {True, False}
+
+
+@pytest.mark.train
+@pytest.mark.parametrize("config", RLLIB_CONFIGS, ids=lambda c: "-".join(map(str, c.values())))
+def test_rllib_unmasked_illegal_action_ends_the_episode(config):
+    """PettingZoo's illegal-move convention: −1 to the actor, 0 to the others, everyone terminated
+    with a final observation, the game unchanged; a value that is no action id raises instead."""
+    pytest.importorskip("ray.rllib", reason="needs the rllib extra")
+    from sniff_twelve.envs.rllib import RllibEnv
+
+    env = RllibEnv(config)
+    agents = env.possible_agents
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(5):  # into the game a little
+        [(agent, o)] = obs.items()
+        obs, _, terminated, _, _ = env.step({agent: int(rng.choice(np.flatnonzero(o["action_mask"])))})
+        assert not terminated["__all__"]
+    [(actor, o)] = obs.items()
+    state = env.env.state()
+    n = env.action_spaces[actor].n
+    for bad in (1.5, "3", None, True, -1, n):
+        with pytest.raises(ValueError, match="action"):
+            env.step({actor: bad})
+    np.testing.assert_array_equal(env.env.state(), state)
+    illegal = np.flatnonzero(o["action_mask"] == 0)[0]  # an np.int64, as Discrete.sample() gives
+    obs, rewards, terminated, truncated, infos = env.step({actor: illegal})
+    assert rewards == {agent: -1.0 if agent == actor else 0.0 for agent in agents}
+    assert terminated == dict.fromkeys([*agents, "__all__"], True)
+    assert truncated == dict.fromkeys([*agents, "__all__"], False)
+    assert set(obs) == set(agents) and all(env.observation_spaces[a].contains(obs[a]) for a in agents)
+    assert infos[actor] == {"illegal_action": True} and env.agents == agents
+    np.testing.assert_array_equal(env.env.state(), state)
+    with pytest.raises(ValueError, match="call reset"):
+        env.step({actor: int(np.flatnonzero(o["action_mask"])[0])})
+    obs, _ = env.reset(seed=3)
+    [(agent, o)] = obs.items()
+    assert o["action_mask"].any()
+
+
+REGISTERED_NAMES = """
+import sniff_twelve.envs.rllib  # registers "sniff" and "twelve"; nothing else below names our code
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
+from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+from ray.tune.registry import ENV_CREATOR, _global_registry
+
+for game in ("sniff", "twelve"):
+    config = (
+        PPOConfig()
+        .environment(game, env_config={"num_players": 3})
+        .multi_agent(policies={"p0"}, policy_mapping_fn=lambda agent_id, episode, **kwargs: "p0")
+        .rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule))
+    )
+    assert not config.disable_env_checking
+    runner = MultiAgentEnvRunner(config=config)  # makes the env by name and runs RLlib's env check
+    env = runner.env.envs[0].unwrapped
+    assert type(env) is sniff_twelve.envs.rllib.RllibEnv, type(env)
+    assert env.env.metadata["name"] == game + "_v0" and len(env.possible_agents) == 3
+    assert sum(map(len, runner.sample(num_timesteps=60))) >= 60
+    runner.stop()
+try:
+    _global_registry.get(ENV_CREATOR, "sniff")({"game": "twelve"})
+except ValueError as e:
+    assert "registered as 'sniff'" in str(e)
+else:
+    raise AssertionError("a disagreeing game key was accepted")
+print("REGISTERED OK")
+"""
+
+
+@pytest.mark.train
+def test_rllib_config_names_the_game_after_import():
+    """``config.environment("sniff" | "twelve")`` resolves in RLlib's own env runner once
+    ``sniff_twelve.envs.rllib`` is imported (a fresh interpreter, as a user's script), with the default env check."""
+    pytest.importorskip("ray.rllib", reason="needs the rllib extra")
+    done = subprocess.run(
+        [sys.executable, "-c", REGISTERED_NAMES], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0 and "REGISTERED OK" in done.stdout, done.stderr[-3000:]

@@ -1,0 +1,170 @@
+"""The perfect-information solvers beyond the brute-force comparison (``tests/search/test_solver_reference.py``):
+principal variations replay through ``Game`` to exactly the value, settlements decide moves (S23–S24,
+S4a), the node budget gives true bounds, and bad input is refused without touching the game."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import sniff_env
+import twelve_env
+from sniff_env.solver import solve as solve_sniff
+from sniff_env.tiles import tile_index
+from twelve_env.solver import solve as solve_twelve
+
+
+def sniff_difference(game: sniff_env.Game, root: int) -> int:
+    """The root's side's score minus the others' (one other side, or both others with 3 players)."""
+    mine = game.side_of(root)
+    return sum(score if side == mine else -score for side, score in enumerate(game.scores))
+
+
+def twelve_difference(game: twelve_env.Game, root: int) -> int:
+    return sum(score if seat == root else -score for seat, score in enumerate(game.scores))
+
+
+def random_position(make, stop, seed):
+    """A live game played at random from the deal until ``stop(game)`` (or until the next move
+    would end it)."""
+    rng = random.Random(seed)
+    game = make(seed)
+    while not stop(game):
+        after = game.clone()
+        after.apply(rng.choice(game.legal_actions()))
+        if after.is_terminal():
+            break
+        game = after
+    return game
+
+
+def sniff_endgame(seed: int) -> sniff_env.Game:
+    n = (2, 3, 4)[seed % 3]
+    settlement = ("deduct", "allfives")[seed % 2]
+    return random_position(
+        lambda s: sniff_env.Game(num_players=n, seed=s, target=60, settlement=settlement, undrawn=seed % 3),
+        lambda g: sum(g.hand_sizes) + g.boneyard_size <= 13,
+        seed,
+    )
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_sniff_principal_variation_replays_to_the_value(seed):
+    """S17–S25: playing the principal variation through ``Game`` earns exactly ``value`` (credits,
+    settlement or the match-winning credit), and the hand ends with its last action."""
+    game = sniff_endgame(seed)
+    solution = solve_sniff(game)
+    root, hand, before = game.current_player, game.hands_played, sniff_difference(game, game.current_player)
+    replay = game.clone()
+    for i, action in enumerate(solution.pv):
+        assert replay.hands_played == hand and not replay.is_terminal(), f"the hand ended before action {i}"
+        replay.apply(action)
+    assert replay.hands_played == hand + 1 or replay.is_terminal()
+    assert sniff_difference(replay, root) - before == solution.value
+    assert solution.pv[0] in solution.best
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_twelve_principal_variation_replays_to_the_value(seed):
+    """T8–T15: the principal variation earns exactly ``value`` of T15 score difference and ends the game."""
+    n = (2, 3, 4, 5)[seed % 4]
+    game = random_position(
+        lambda s: twelve_env.Game(num_players=n, seed=s, deck=("bridge", "numbers")[s % 2]),
+        lambda g: g.stock_size <= 8,
+        seed,
+    )
+    root, before = game.current_player, twelve_difference(game, game.current_player)
+    solution = solve_twelve(game)
+    replay = game.clone()
+    for action in solution.pv:
+        replay.apply(action)
+    assert replay.is_terminal()
+    assert twelve_difference(replay, root) - before == solution.value
+
+
+def test_the_settlement_decides_the_opening():
+    """S21–S24: both openings block the hand at once; the deduction of the tiles kept decides.
+    Opening [6|6] keeps [1|2] (3 pips, −5); opening [1|2] keeps [6|6] (12 pips, −10)."""
+    deal = {"hands": [[(1, 2), (6, 6)], [(0, 0)]], "boneyard": [], "opener": 0}
+    game = sniff_env.Game(num_players=2, seed=0, deal=deal)
+    six, one_two = tile_index((6, 6)) * 4, tile_index((1, 2)) * 4
+    solution = solve_sniff(game)
+    assert solution.action_values == {one_two: -10, six: -5}
+    assert solution.best == [six] and solution.value == -5
+    # S4a All Fives: the lowest hand (seat 1, no pips) scores the opener's rounded pips instead
+    allfives = solve_sniff(sniff_env.Game(num_players=2, seed=0, deal=deal, settlement="allfives"))
+    assert allfives.action_values == {one_two: -10, six: -5}
+
+
+def test_the_other_sides_deduction_and_a_domino_count():
+    """S14, S17, S21–S24, worked by hand. Opening [5|5] credits 10 (S14), blocks the hand, and
+    seat 1's [0|1] + [1|1] (3 pips) is deducted as 5: +15. Opening [0|0] lets seat 1 play [0|1],
+    seat 0 pass and seat 1 go out with [1|1]; seat 0's [5|5] is deducted: −10."""
+    deal = {"hands": [[(5, 5), (0, 0)], [(0, 1), (1, 1)]], "boneyard": [], "opener": 0}
+    solution = solve_sniff(sniff_env.Game(num_players=2, seed=0, deal=deal))
+    five, blank = tile_index((5, 5)) * 4, tile_index((0, 0)) * 4
+    assert solution.action_values == {five: 15, blank: -10}
+    assert solution.best == [five] and solution.pv == [five]
+
+
+def test_a_match_winning_credit_ends_the_value():
+    """S25: a credit that reaches the target ends the match; nothing after it counts."""
+    deal = {"hands": [[(0, 5), (6, 6)], [(1, 1), (2, 2)]], "boneyard": [], "opener": 0}
+    game = sniff_env.Game(num_players=2, seed=0, deal=deal, target=5)
+    solution = solve_sniff(game)
+    five = tile_index((0, 5)) * 4
+    assert solution.action_values[five] == 5 and solution.best == [five] and solution.pv == [five]
+
+
+def test_budget_gives_bounds_around_the_exact_value():
+    game = sniff_env.Game(num_players=4, seed=3)
+    exact = solve_sniff(game)
+    cut = solve_sniff(game, max_nodes=max(exact.nodes // 4, 1))
+    assert exact.exact and not cut.exact
+    assert cut.lower <= exact.value <= cut.upper
+    assert cut.value == cut.lower and cut.pv == []
+    for action, value in cut.action_values.items():
+        assert value == exact.action_values[action]
+    assert set(cut.best) <= set(cut.action_values)
+
+
+def test_solving_leaves_the_game_as_it_was():
+    game = sniff_env.Game(num_players=4, seed=5)
+    game.apply(game.legal_actions()[0])
+    state, history = game.state_array.copy(), list(game.history)
+    solve_sniff(game)
+    assert np.array_equal(game.state_array, state) and game.history == history
+
+
+@pytest.mark.parametrize(
+    ("solve", "make"),
+    [(solve_sniff, lambda: sniff_env.Game(num_players=2, seed=1)), (solve_twelve, lambda: twelve_env.Game(seed=1))],
+)
+def test_bad_input_is_refused(solve, make):
+    game = make()
+    with pytest.raises(TypeError, match="seat view"):
+        solve(game.seat_view())
+    with pytest.raises(TypeError, match="Game"):
+        solve(game.state_array)
+    with pytest.raises(ValueError, match="max_nodes"):
+        solve(game, max_nodes=0)
+    other = twelve_env.Game(seed=1) if solve is solve_sniff else sniff_env.Game(seed=1)
+    with pytest.raises(TypeError, match="Game"):
+        solve(other)
+    rng = random.Random(0)
+    while not game.is_terminal():
+        game.apply(rng.choice(game.legal_actions()))
+    with pytest.raises(ValueError, match="finished"):
+        solve(game)
+
+
+def test_a_finished_one_hand_episode_is_refused():
+    """``hand_episode``: the hand is over and no next one is dealt, so there is nothing to solve."""
+    game = sniff_env.Game(num_players=2, seed=2, hand_episode=True)
+    rng = random.Random(2)
+    while not game.is_terminal():
+        game.apply(rng.choice(game.legal_actions()))
+    with pytest.raises(ValueError, match="finished"):
+        solve_sniff(game)

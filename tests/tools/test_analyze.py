@@ -1,0 +1,113 @@
+"""``analyze``: every decision of a record graded against the solver — a worked position whose loss
+is known by hand, arena and web records through the CLI, a stop that keeps what was graded, and
+bad input refused with one line."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import sniff_env
+import twelve_env
+from sniff_env.solver import solve
+from sniff_env.tiles import tile_index
+from sniff_twelve.tools import analyze
+from tests.tools.test_interrupts import interrupt_when
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYS = {"decisions", "hindsight_loss", "hindsight_loss_ci95", "expected_loss", "expected_loss_ci95", "optimal_share"}
+
+
+def blunder_record() -> dict:
+    """S14, S17, S21–S24 (the position of ``test_solver``): opening [5|5] is worth +15 to seat 0,
+    opening [0|0] −10; seat 0 opens [0|0], a loss of 25 whatever the world (every tile is seen:
+    the two tiles seat 0 cannot see are seat 1's)."""
+    deal = {"hands": [[(5, 5), (0, 0)], [(0, 1), (1, 1)]], "boneyard": [], "opener": 0}
+    game = sniff_env.Game(num_players=2, seed=0, deal=deal, hand_episode=True)
+    game.apply(tile_index((0, 0)) * 4)
+    while not game.is_terminal():
+        game.apply(game.legal_actions()[0])
+    return {**game.to_record(), "agents": {"0": "alice", "1": "bob"}}
+
+
+def test_a_known_blunder_costs_its_points():
+    record = blunder_record()
+    result = analyze.analyze([record], sniff_env.Game, solve, lambda g: g.hands_played, worlds=3, progress=False)
+    alice, bob = result["agents"]["alice"], result["agents"]["bob"]
+    assert alice["decisions"] == 1 and alice["hindsight_loss"] == 25 and alice["expected_loss"] == 25
+    assert alice["optimal_share"] == 0 and alice["costliest"][0]["best"] == ["[5|5] west"]
+    assert bob["decisions"] == 1 and bob["hindsight_loss"] == 0 and bob["optimal_share"] == 1  # two mirror spots
+    assert result["deals"] == [{"record": 0, "deal": 0, "par": 15}]
+    assert set(alice) >= KEYS
+
+
+def test_web_records_name_the_human(tmp_path):
+    record = blunder_record()
+    record.pop("agents")
+    (tmp_path / "20261202-000000-sniff-0000.json").write_text(
+        json.dumps({**record, "human_seat": 0, "agents": {"1": "greedy"}})
+    )
+    result = analyze.analyze(
+        analyze.read_records([tmp_path], sniff_env.Game), sniff_env.Game, solve, lambda g: g.hands_played,
+        worlds=1, progress=False,
+    )  # fmt: skip
+    assert set(result["agents"]) == {"human", "greedy"} and result["agents"]["human"]["hindsight_loss"] == 25
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.parametrize(("package", "players"), [("sniff_env", "2"), ("twelve_env", "2")])
+def test_cli_grades_arena_records(tmp_path, package, players):
+    """The arena's records name their agents; the JSON holds the documented keys per agent and a
+    par per deal ("12" games from the deal are beyond the budget: their pars are unsolved)."""
+    records, out = tmp_path / "games.jsonl", tmp_path / "analysis.json"
+    options = ["--players", players, "--agents", "random", "greedy", "--deals", "1", "--workers", "1"]
+    done = run("-m", package, "arena", *options, "--records", str(records), "--no-progress", cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    done = run("-m", package, "analyze", str(records), "--worlds", "2", "--json", str(out), "--max-nodes", "300000",
+               "--no-progress", cwd=ROOT)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    assert set(result["agents"]) == {"random", "greedy"} and result["records"] == 2
+    for row in result["agents"].values():
+        assert set(row) >= KEYS and row["decisions"] > 0 and row["hindsight_loss"] >= 0 <= row["expected_loss"]
+    assert result["deals"] and all("par" in d for d in result["deals"])
+    assert "hindsight loss" in done.stdout
+
+
+def test_cli_refuses_bad_input(tmp_path):
+    sniff_record = tmp_path / "sniff.json"
+    sniff_record.write_text(json.dumps(blunder_record()))
+    done = run("-m", "twelve_env", "analyze", str(sniff_record), cwd=ROOT)
+    assert done.returncode != 0 and "not 'twelve'" in done.stderr and "Traceback" not in done.stderr
+    done = run("-m", "sniff_env", "analyze", str(sniff_record), "--max-nodes", "0", cwd=ROOT)
+    assert "max_nodes" in done.stderr and "Traceback" not in done.stderr
+    done = run("-m", "sniff_env", "analyze", str(tmp_path / "missing.json"), cwd=ROOT)
+    assert done.returncode != 0 and "missing.json" in done.stderr and "Traceback" not in done.stderr
+    with pytest.raises(ValueError, match="not 'twelve'"):
+        analyze.read_records([sniff_record], twelve_env.Game)
+
+
+def test_an_interrupted_analysis_keeps_what_was_graded(tmp_path):
+    records, out = tmp_path / "games.jsonl", tmp_path / "analysis.json"
+    options = ["--players", "4", "--agents", "random", "greedy", "--deals", "3", "--workers", "2"]
+    assert (
+        run("-m", "sniff_env", "arena", *options, "--records", str(records), "--no-progress", cwd=ROOT).returncode == 0
+    )
+
+    def some_graded(output: str) -> bool:
+        return any(int(n) >= 20 for n in re.findall(r"(\d+)/\d+ \[", output))
+
+    args = ["-m", "sniff_env", "analyze", str(records), "--worlds", "4", "--json", str(out)]
+    status, _, stderr = interrupt_when(args, some_graded, tmp_path)
+    assert status == 130, stderr[-800:]
+    result = json.loads(out.read_text())
+    graded = sum(row["decisions"] + row["unsolved"] for row in result["agents"].values())
+    assert result["partial"] and graded >= 20 and "interrupted" in stderr and "Traceback" not in stderr
