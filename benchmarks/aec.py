@@ -1,7 +1,7 @@
 """The AEC figures, ours and PettingZoo's ``connect_four_v3``, measured in interleaved windows.
 
 Two loops, both with masked random actions: the lean loop (``np.flatnonzero(mask)``, what the
-issue's targets use) and the loop of PettingZoo's AEC documentation
+targets use) and the loop of PettingZoo's AEC documentation
 (``env.action_space(agent).sample(mask)``). The second spends ~15 µs per step in gymnasium's
 sampling whatever the env, so every ratio it reports is smaller; the two loops disagreeing is
 that constant, not the envs.

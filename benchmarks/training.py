@@ -38,7 +38,7 @@ RECIPES = {
 OPPONENTS = ("greedy", "heuristic", "ppo")
 MARKS = (2.0, 5.0, 10.0)
 QUICK_MARKS = (0.05, 0.1, 0.2)
-#: the issue's targets: (recipe, minutes, opponent) → lowest score
+#: the targets: (recipe, minutes, opponent) → lowest score
 TARGETS = {("sniff4", 10.0, "greedy"): 0.75, ("sniff4", 10.0, "heuristic"): 0.65}
 
 
