@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 FORMAT = "sniff-twelve-record"
 VERSION = 1
-RNG_SLOTS = slice(0, 2)  # both games keep their stream in slots 0 and 1
 
 
 def _plain(value: Any) -> Any:
@@ -48,7 +47,7 @@ def make_record(game: KernelGame) -> dict[str, Any]:
             "version": VERSION,
             "game": game.record_name,
             "options": game.record_options(),
-            "start": {"stream": initial[RNG_SLOTS].tolist(), "deal": game.deal_of(initial)},
+            "start": {"stream": initial[_stream(game)].tolist(), "deal": game.deal_of(initial)},
             "actions": list(game.history),
             "events": game.record_events(),
             "result": game.record_result(),
@@ -131,6 +130,11 @@ def _starting_game(record: dict[str, Any], game_cls: type[KernelGame]) -> Kernel
         game = game_cls(seed=0, deal=start.get("deal"), **record["options"])
     except TypeError as error:
         raise ValueError(f"record options are not this game's options: {error}") from None
-    game._state[RNG_SLOTS] = stream
-    game.initial_state[RNG_SLOTS] = stream
+    game._state[_stream(game)] = stream
+    game.initial_state[_stream(game)] = stream
     return game
+
+
+def _stream(game: KernelGame) -> slice:
+    """The two slots of the game's random stream (``GameSpec.RNG``)."""
+    return slice(game.spec.RNG, game.spec.RNG + 2)

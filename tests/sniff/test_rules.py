@@ -350,7 +350,7 @@ def test_s14_both_side_arms_covered_sniff_counts_nothing():
 
 # --------------------------------------------------------------------------- S16 worked example
 def test_s16_example_with_line_sides_in_the_other_order():
-    """S16 (mirrored; the original order is in test_sniff_examples.py): [4|4] alone 8; [4|6] on line
+    """S16 (mirrored; the original order is in test_worked_examples.py): [4|4] alone 8; [4|6] on line
     side B: 6 + 8 = 14; [1|4] on line side A opens the arms: 6 + 1 + 4 + 4 = 15, credit 15;
     [2|4] on side arm B: 6 + 1 + 2 + 4 = 13."""
     g = make([[(4, 4), (1, 4), (0, 0)], [(4, 6), (2, 4), (0, 1)]], boneyard=[(0, 2)])
