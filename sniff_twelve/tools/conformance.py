@@ -17,7 +17,8 @@ random games, and raises ``AssertionError`` saying what broke. ``CHECKS`` lists 
 - ``check_no_peek_twins``: a world sampled from a seat's view looks the same to that seat —
   view row, observation, legal moves — and every cheap built-in agent picks the same move in it.
 - ``check_vector_matches_game``: ``VectorGame`` rows step exactly as ``Game`` does.
-- ``check_bounds``: out-of-range slots in a raw row are refused by ``Game.from_state``.
+- ``check_bounds``: out-of-range slots in a raw row are refused by ``Game.from_state``, and a
+  fuzzed row is either refused or a game whose moves and observation can be computed.
 - ``check_pettingzoo`` / ``check_gymnasium``: the frameworks' own checkers on ``env`` and
   ``single_agent_env`` (the options must suit those constructors).
 """
@@ -188,6 +189,17 @@ def check_bounds(package: ModuleType, options: dict[str, Any], games: int = 5) -
         except ValueError:
             continue
         raise AssertionError(f"from_state took a row of {size} slots")
+    rng = np.random.default_rng(games)
+    for _ in range(20 * games):  # fuzz: a row is refused, or it is a game whose moves can be asked for
+        row = game.state_array.copy()
+        slots = rng.integers(0, row.size, size=rng.integers(1, 4))
+        row[slots] = rng.integers(-3, 300, size=slots.size)
+        try:
+            fuzzed = cls.from_state(row, game._params)
+        except ValueError:
+            continue
+        fuzzed.legal_actions()
+        fuzzed.observation()
 
 
 def check_pettingzoo(package: ModuleType, options: dict[str, Any], games: int = 5) -> None:
