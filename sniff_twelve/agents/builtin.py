@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
+from sniff_twelve.agents.external import FORM, import_agent, is_import_spec
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError, check_int
 from sniff_twelve.core.rng import stream_state
@@ -134,13 +135,16 @@ def build_agent(registry: dict[str, type[Agent]], spec: str, **kwargs) -> Agent:
     """An agent from ``spec``: a registered name, optionally followed by ``:`` and the agent's
     argument — iterations for search agents (``"rollout:500"``, at least 1), a checkpoint path for
     policy agents (``"ppo:runs/sniff4/best.npz"``). An old name in ``ALIASES`` builds the agent
-    it became. Unknown names raise ``ValueError`` listing the registered ones."""
+    it became; ``py:package.module:Name[:ARG]`` an agent from outside (``sniff_twelve.agents.external``).
+    Unknown names raise ``ValueError`` listing the registered ones."""
     if not isinstance(spec, str):
         raise ArgumentTypeError(f"an agent spec is a string such as 'greedy' or 'rollout:200'; got {spec!r}")
+    if is_import_spec(spec):
+        return import_agent(spec, **kwargs)
     name, _, arg = spec.partition(":")
     name = ALIASES.get(name, name)
     if name not in registry:
-        raise ValueError(f"unknown agent {name!r}; built-in agents: {', '.join(registry)}")
+        raise ValueError(f"unknown agent {name!r}; built-in agents: {', '.join(registry)}; or {FORM}")
     cls = registry[name]
     if arg:
         argument = getattr(cls, "spec_argument", None)

@@ -50,6 +50,12 @@ class Table:
         return self.sides is not None
 
 
+class AgentFailedError(ValueError):
+    """An agent raised, or chose an illegal action, during an arena game: the run stops and the
+    message names the agent, its seat, the move and the game's seed (the game itself is left as
+    it was before that move: an illegal action is refused)."""
+
+
 @dataclass(frozen=True)
 class GameTask:
     table: Table
@@ -71,7 +77,14 @@ def play(task: GameTask) -> dict[str, Any]:
     game = package.Game(num_players=task.table.num_players, seed=task.seed, **task.table.options)
     opener = game.current_player
     while not game.is_terminal():
-        game.apply(agents[game.current_player].act(game))
+        seat = game.current_player
+        try:
+            game.apply(agents[seat].act(game))
+        except Exception as error:  # an agent from outside may fail in any way: name it, stop the run
+            raise AgentFailedError(
+                f"agent {task.seating[seat]!r} at seat {seat} failed on move {len(game.history) + 1} of the game "
+                f"with seed {task.seed}: {type(error).__name__}: {error}"
+            ) from None
     result = {**agents_module.match_outcome(game), "opener": opener, "seating": list(task.seating), "seed": task.seed}
     if task.record:
         result["record"] = {**game.to_record(), "agents": {str(seat): name for seat, name in enumerate(task.seating)}}

@@ -1,0 +1,140 @@
+"""Agents from outside, by import path (``py:package.module:Name[:ARG]``): built wherever games are
+played (worker processes and the CLI included), refused with one clear line when the spec is
+wrong, and stopped with the agent named when one fails in a game."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import sniff_env
+import twelve_env
+from sniff_env.agents import arena_table, make_agent
+from sniff_twelve.tools import arena, conformance
+from twelve_env.agents import make_agent as make_twelve_agent
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PLUGIN = '''
+from sniff_twelve.core.agent import Agent
+
+
+class FirstLegal(Agent):
+    """The lowest legal action, from the seat's view."""
+
+    name = "first-legal"
+
+    def __init__(self, offset="0"):
+        self.offset = int(offset)
+
+    def choose(self, view):
+        legal = view.legal_actions()
+        return legal[min(self.offset, len(legal) - 1)]
+
+
+def make(offset):
+    return FirstLegal(offset)
+
+
+def not_an_agent():
+    return 42
+
+
+class Raises(Agent):
+    def choose(self, view):
+        raise RuntimeError("lost its way")
+
+
+class Illegal(Agent):
+    def choose(self, view):
+        return 10_000
+
+
+def broken(arg):
+    raise KeyError(arg)
+'''
+
+
+@pytest.fixture
+def plugin(tmp_path, monkeypatch) -> str:
+    """A module ``plug_agents`` importable here and in every process started from here."""
+    (tmp_path / "plug_agents.py").write_text(textwrap.dedent(PLUGIN))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), str(ROOT)]))
+    sys.modules.pop("plug_agents", None)
+    return "plug_agents"
+
+
+def test_a_class_or_a_factory_with_its_argument(plugin):
+    agent = make_agent(f"py:{plugin}:FirstLegal")
+    assert type(agent).__name__ == "FirstLegal" and agent.offset == 0
+    assert make_agent(f"py:{plugin}:FirstLegal:2").offset == 2
+    assert make_agent(f"py:{plugin}:make:3").offset == 3
+    game = sniff_env.Game(num_players=2, seed=4)
+    assert agent.act(game) == game.legal_actions()[0]
+    assert make_twelve_agent(f"py:{plugin}:FirstLegal").act(twelve_env.Game(seed=1)) in range(13)
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("py:", "write py:package.module:Name or py:package.module:Name:ARG"),
+        ("py:plug_agents", "write py:package.module:Name"),
+        ("py:plug_agents:", "write py:package.module:Name"),
+        ("py:no_such_module_here:X", "module 'no_such_module_here' does not import (ModuleNotFoundError"),
+        ("py:plug_agents:Missing", "has no agent class or factory 'Missing'"),
+        ("py:plug_agents:not_an_agent", "not_an_agent gave a int, not an Agent"),
+        ("py:plug_agents:broken:x", "broken('x') raised KeyError"),
+    ],
+)
+def test_a_bad_spec_is_one_clear_line(plugin, spec, message):
+    with pytest.raises(ValueError, match="agent spec") as info:
+        make_agent(spec)
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_an_outside_agent_plays_in_the_arena_with_worker_processes(plugin):
+    table = arena_table(2)
+    entry = f"py:{plugin}:FirstLegal"
+    result = arena.run(table, [entry, "greedy"], deals=2, seed=3, workers=2, progress=False)
+    assert result["games_played"] == 4 and entry in [row["entry"] for row in result["entries"]]
+    serial = arena.run(table, [entry, "greedy"], deals=2, seed=3, workers=1, progress=False)
+    assert [g["outcome"] for g in serial["games"]] == [g["outcome"] for g in result["games"]]
+
+
+def test_the_cli_takes_outside_agents(plugin):
+    entry = f"py:{plugin}:FirstLegal"
+    args = ["-m", "sniff_env", "arena", "--players", "2", "--agents", entry, "random", "--deals", "2"]
+    run = subprocess.run([sys.executable, *args, "--no-progress", "--workers", "2"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert entry in run.stdout
+
+
+@pytest.mark.parametrize(
+    "name, says",
+    [("Raises", "RuntimeError: lost its way"), ("Illegal", "action 10000 (out of range) is illegal")],
+)
+def test_an_agent_that_fails_in_a_game_stops_the_run_with_its_name(plugin, name, says):
+    entry = f"py:{plugin}:{name}"
+    with pytest.raises(arena.AgentFailedError) as info:
+        arena.run(arena_table(2), [entry, "greedy"], deals=1, seed=5, progress=False)
+    message = str(info.value)
+    assert f"agent {entry!r} at seat" in message and "with seed" in message and says in message
+    run = subprocess.run(
+        [sys.executable, "-m", "sniff_env", "arena", "--players", "2", "--agents", entry, "greedy", "--deals", "1"],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode != 0 and f"error: agent {entry!r} at seat" in run.stderr
+
+
+def test_the_twin_check_runs_on_an_outside_agent(plugin, monkeypatch):
+    """The seat-view boundary holds for agents from outside: they are handed the same view."""
+    monkeypatch.setattr(conformance, "TWIN_AGENTS", (f"py:{plugin}:FirstLegal", f"py:{plugin}:FirstLegal:5"))
+    conformance.check_no_peek_twins(sniff_env, {"num_players": 4}, games=6)
+    conformance.check_no_peek_twins(twelve_env, {"num_players": 3}, games=6)
