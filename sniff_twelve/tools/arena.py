@@ -13,11 +13,13 @@ the scores, each match-up reports how much of its outcome variance the deal expl
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib
 import itertools
 import math
 import multiprocessing
+import pickle
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -25,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from sniff_twelve.core.agent import Agent
+from sniff_twelve.core.options import ArgumentTypeError
 from sniff_twelve.tools.interrupt import StopRequest, ignore_interrupts
 
 if TYPE_CHECKING:
@@ -62,6 +66,8 @@ class GameTask:
     seating: tuple[str, ...]  # agent name per seat
     seed: int
     record: bool = False
+    #: agents given as objects, by the name that stands for them in ``seating`` (copied per game)
+    objects: dict[str, Agent] = field(default_factory=dict)
 
 
 def play(task: GameTask) -> dict[str, Any]:
@@ -71,7 +77,7 @@ def play(task: GameTask) -> dict[str, Any]:
     agents_module = importlib.import_module(f"{task.table.package}.agents")
     agents = []
     for seat, name in enumerate(task.seating):
-        agent = agents_module.make_agent(name)
+        agent = copy.deepcopy(task.objects[name]) if name in task.objects else agents_module.make_agent(name)
         agent.reset(task.seed * 31 + seat)
         agents.append(agent)
     game = package.Game(num_players=task.table.num_players, seed=task.seed, **task.table.options)
@@ -153,6 +159,39 @@ def schedule(
                     entry_of_seat = arrangement
                 tasks.append((Slot(matchup, entry_of_seat), GameTask(table, seating, deal_seed)))
     return tasks
+
+
+def name_entries(entries: Sequence[str | Agent], workers: int = 1) -> tuple[list[str], dict[str, Agent]]:
+    """Entries as names: a spec string stays itself, an ``Agent`` object is named after its
+    ``name`` (``#2``, ``#3`` … when taken) and returned in the second value, to be copied into
+    every game. With worker processes an object must pickle; else a ``ValueError`` suggests
+    naming it by import path (``py:``) instead."""
+    names: list[str] = []
+    objects: dict[str, Agent] = {}
+    taken = {name for entry in entries if isinstance(entry, str) for name in entry.split("+")}
+    for entry in entries:
+        if isinstance(entry, str):
+            names.append(entry)
+            continue
+        if not isinstance(entry, Agent):
+            raise ArgumentTypeError(f"an entry is an agent spec (a string) or an Agent; got {entry!r}")
+        base = str(getattr(entry, "name", type(entry).__name__)).replace("+", "-")
+        name, k = base, 1
+        while name in taken:
+            k += 1
+            name = f"{base}#{k}"
+        taken.add(name)
+        names.append(name)
+        objects[name] = entry
+        if workers > 1:
+            try:
+                pickle.dumps(entry)
+            except Exception as error:  # anything pickle may raise for an object it cannot take
+                raise ValueError(
+                    f"agent {name!r} cannot be sent to worker processes ({type(error).__name__}: {error}); "
+                    "play it with workers=1, or give it as py:package.module:Name"
+                ) from None
+    return names, objects
 
 
 def mean_ci(values: Iterable[float]) -> tuple[float, float]:
@@ -297,7 +336,7 @@ def summarize(entries: Sequence[str], slotted: list[tuple[Slot, dict[str, Any]]]
 
 def run(
     table: Table,
-    entries: Sequence[str],
+    entries: Sequence[str | Agent],
     deals: int,
     seed: int = 0,
     workers: int = 1,
@@ -305,15 +344,17 @@ def run(
     records: bool = False,
 ) -> dict[str, Any]:
     """Play the whole round robin and summarise it (see ``summarize``); results are JSON-ready.
-    With ``records`` every game in ``results["games"]`` carries its replayable ``"record"``."""
+    ``entries`` are agent specs or ``Agent`` objects (``name_entries``). With ``records`` every
+    game in ``results["games"]`` carries its replayable ``"record"``."""
     if len(entries) < 2:
         raise ValueError("an arena needs at least two entries")
-    if len(set(entries)) != len(entries):
+    if len({e if isinstance(e, str) else id(e) for e in entries}) != len(entries):
         raise ValueError(f"entries must differ; got {list(entries)}")
-    check_entries(table, entries)
+    entries, objects = name_entries(entries, workers)
+    check_entries(table, entries, objects)
     scheduled = schedule(table, entries, deals, seed)
     slots = [slot for slot, _ in scheduled]
-    tasks = [dataclasses.replace(task, record=records) for _, task in scheduled]
+    tasks = [dataclasses.replace(task, record=records, objects=objects) for _, task in scheduled]
     results = play_tasks(tasks, workers, progress)
     summary = summarize(entries, list(zip(slots, results, strict=False)))
     return {
@@ -331,12 +372,14 @@ def run(
     }
 
 
-def check_entries(table: Table, entries: Iterable[str]) -> None:
+def check_entries(table: Table, entries: Iterable[str], objects: dict[str, Agent] | None = None) -> None:
     """``ValueError`` (before any game) for an unknown agent spec, or one that cannot play at ``table``."""
     agents_module = importlib.import_module(f"{table.package}.agents")
+    objects = objects or {}
     for entry in entries:
-        for name in entry.split("+"):
-            agents_module.make_agent(name).check_table(table.num_players)
+        for name in [entry] if entry in objects else entry.split("+"):
+            agent = objects[name] if name in objects else agents_module.make_agent(name)
+            agent.check_table(table.num_players)
 
 
 def play_tasks(tasks: Sequence[GameTask], workers: int = 1, progress: bool = True) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ A table needs two sides of two seats (4-player Sniff); others raise ``ValueError
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 import sys
@@ -29,10 +30,13 @@ from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED
 from sniff_twelve.tools.report import partial_note
 
 if TYPE_CHECKING:
+    from sniff_twelve.core.agent import Agent
     from sniff_twelve.tools.arena import Table
 
 
-def check(table: Table, agents: Sequence[str], opponents: str, deals: int) -> None:
+def check(
+    table: Table, agents: Sequence[str], opponents: str, deals: int, objects: dict[str, Agent] | None = None
+) -> None:
     """``ValueError`` with a one-line message for anything that would make the run meaningless,
     before any game: a table without two-seat partnerships, fewer than two or repeated agents, an
     unknown agent spec, fewer than one deal."""
@@ -46,11 +50,11 @@ def check(table: Table, agents: Sequence[str], opponents: str, deals: int) -> No
     if len(set(agents)) != len(agents):
         raise ValueError(f"agents must differ; got {list(agents)}")
     for spec in [*agents, opponents]:
-        if "+" in spec:
+        if "+" in spec and spec not in (objects or {}):
             raise ValueError(f"{spec!r}: crossplay forms the partnerships itself; give single agent specs")
     if deals < 1:
         raise ValueError(f"deals must be at least 1; got {deals}")
-    arena.check_entries(table, [*agents, opponents])
+    arena.check_entries(table, [*agents, opponents], objects)
 
 
 def schedule(
@@ -68,8 +72,8 @@ def schedule(
 
 def run(
     table: Table,
-    agents: Sequence[str],
-    opponents: str,
+    agents: Sequence[str | Agent],
+    opponents: str | Agent,
     deals: int,
     seed: int = 0,
     workers: int = 1,
@@ -77,11 +81,16 @@ def run(
 ) -> dict[str, Any]:
     """Play every ordered pair of ``agents`` as partners against ``opponents+opponents`` on ``deals``
     duplicate deals and summarise (see ``summarize``); an interrupted run (Ctrl-C, SIGTERM)
-    summarises the games played so far, marked ``"partial"``. JSON-ready."""
-    agents = list(agents)
-    check(table, agents, opponents, deals)
+    summarises the games played so far, marked ``"partial"``. Agents are specs or ``Agent``
+    objects (``arena.name_entries``). JSON-ready."""
+    if len({a if isinstance(a, str) else id(a) for a in agents}) != len(agents):
+        raise ValueError(f"agents must differ; got {list(agents)}")
+    names, objects = arena.name_entries([*agents, opponents], workers)
+    agents, opponents = names[:-1], names[-1]
+    check(table, agents, opponents, deals, objects)
     scheduled = schedule(table, agents, opponents, deals, seed)
-    results = arena.play_tasks([task for _, task in scheduled], workers, progress)
+    tasks = [dataclasses.replace(task, objects=objects) for _, task in scheduled]
+    results = arena.play_tasks(tasks, workers, progress)
     summary = summarize(agents, [(slot, result) for (slot, _), result in zip(scheduled, results, strict=False)])
     return {
         "game": table.package,

@@ -138,3 +138,35 @@ def test_the_twin_check_runs_on_an_outside_agent(plugin, monkeypatch):
     monkeypatch.setattr(conformance, "TWIN_AGENTS", (f"py:{plugin}:FirstLegal", f"py:{plugin}:FirstLegal:5"))
     conformance.check_no_peek_twins(sniff_env, {"num_players": 4}, games=6)
     conformance.check_no_peek_twins(twelve_env, {"num_players": 3}, games=6)
+
+
+def test_agent_objects_play_in_the_arena_and_in_cross_play(plugin):
+    """``arena.run`` and cross-play take ``Agent`` objects beside specs: named after the agent
+    (``#2`` on a clash), copied into every game, pickled for worker processes."""
+    import plug_agents
+
+    from sniff_twelve.tools import crossplay
+
+    table = arena_table(2)
+    first, second = plug_agents.FirstLegal(), plug_agents.FirstLegal("1")
+    by_object = arena.run(table, [first, second, "greedy"], deals=2, seed=3, workers=2, progress=False)
+    assert [row["entry"] for row in by_object["entries"]] == ["first-legal", "first-legal#2", "greedy"]
+    specs = [f"py:{plugin}:FirstLegal", f"py:{plugin}:FirstLegal:1", "greedy"]
+    by_spec = arena.run(table, specs, deals=2, seed=3, workers=1, progress=False)
+    assert [g["outcome"] for g in by_object["games"]] == [g["outcome"] for g in by_spec["games"]]
+    assert first.offset == 0 and not hasattr(first, "rng")  # the caller's object is never played on
+    four = arena_table(4)
+    matrix = crossplay.run(four, [first, "greedy"], "random", deals=1, seed=2, progress=False)
+    assert matrix["agents"] == ["first-legal", "greedy"] and matrix["games_played"] == 4 * 2
+
+
+def test_an_agent_that_cannot_travel_to_workers_is_told_to_use_py(plugin):
+    import plug_agents
+
+    agent = plug_agents.FirstLegal()
+    agent.scorer = lambda view: 0  # a lambda does not pickle
+    with pytest.raises(ValueError, match=r"cannot be sent to worker processes .* py:package\.module:Name"):
+        arena.run(arena_table(2), [agent, "greedy"], deals=1, workers=2, progress=False)
+    assert arena.run(arena_table(2), [agent, "greedy"], deals=1, workers=1, progress=False)["games_played"] == 2
+    with pytest.raises(TypeError, match="an entry is an agent spec"):
+        arena.run(arena_table(2), [3, "greedy"], deals=1, progress=False)
