@@ -95,6 +95,13 @@ def build_parser(
         metavar="PATH",
         help="a policy checkpoint offered as agent ppo:PATH on the start page (repeatable)",
     )
+    serve.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="another agent offered on the start page, e.g. py:package.module:Name (repeatable)",
+    )
     serve.add_argument("--players", type=int, choices=list(players), default=default_players, help="start page default")
     for args, kwargs in [*extra, *serve_extra]:
         serve.add_argument(*args, **kwargs)
@@ -226,8 +233,13 @@ def run_serve(args: argparse.Namespace, spec: WebGame, options: Sequence[str] = 
             spec.make_agent(f"ppo:{path}")
         except ValueError as err:
             raise SystemExit(f"error: --checkpoint {path}: {err}") from None
+    for agent in args.agent:
+        try:
+            spec.make_agent(agent)
+        except ValueError as err:
+            raise SystemExit(f"error: --agent {agent}: {err}") from None
     defaults = {"players": args.players, **{name: getattr(args, name) for name in options}}
-    serve(spec, args.host, args.port, args.records, args.checkpoint, defaults)
+    serve(spec, args.host, args.port, args.records, args.checkpoint, defaults, agents=args.agent)
     return 0
 
 

@@ -210,7 +210,8 @@ class Sessions:
 
 class Server:
     """The routes' work: ``spec``'s games, records in ``records``, ``checkpoints`` offered as
-    ``ppo:PATH`` agents, ``defaults`` (players and game options) on the start page."""
+    ``ppo:PATH`` agents and ``agents`` (more specs, e.g. ``py:package.module:Name``) beside the
+    built-ins, ``defaults`` (players and game options) on the start page."""
 
     def __init__(
         self,
@@ -219,10 +220,11 @@ class Server:
         checkpoints: Sequence[str] = (),
         defaults: dict[str, Any] | None = None,
         max_sessions: int = MAX_SESSIONS,
+        agents: Sequence[str] = (),
     ) -> None:
         self.spec = spec
         self.records = Path(records)
-        self.agents = [*spec.agents, *(f"ppo:{path}" for path in checkpoints)]
+        self.agents = [*spec.agents, *(f"ppo:{path}" for path in checkpoints), *agents]
         #: per number of players, the agents that can play at such a table (a checkpoint fits one)
         self.seatable = {n: [name for name in self.agents if self._plays(name, n)] for n in spec.players}
         self.defaults = {"players": spec.players[0], "agent": "heuristic", **(defaults or {})}
@@ -428,10 +430,11 @@ def create_app(
     checkpoints: Sequence[str] = (),
     defaults: dict[str, Any] | None = None,
     max_sessions: int = MAX_SESSIONS,
+    agents: Sequence[str] = (),
 ) -> Starlette:
     """The ASGI app serving ``spec``'s game (see the module docstring); ``app.state.server`` is its
     ``Server``."""
-    server = Server(spec, records, checkpoints, defaults, max_sessions)
+    server = Server(spec, records, checkpoints, defaults, max_sessions, agents)
     page = _static("page.html").replace("__TITLE__", spec.ui.title.strip('"')).replace("__GAME__", spec.name)
 
     async def html(request: Request) -> Response:
@@ -508,8 +511,9 @@ def serve(
     records: Path,
     checkpoints: Sequence[str] = (),
     defaults: dict[str, Any] | None = None,
+    agents: Sequence[str] = (),
 ) -> None:
     """Run the app with uvicorn until Ctrl-C."""
-    app = create_app(spec, records, checkpoints, defaults)
+    app = create_app(spec, records, checkpoints, defaults, agents=agents)
     print(f"{spec.ui.title} on http://{host}:{port}/  (records: {Path(records).resolve()}; Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")

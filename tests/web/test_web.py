@@ -330,11 +330,16 @@ def test_serve_command_needs_the_web_extra_and_good_checkpoints(monkeypatch, cap
     with pytest.raises(SystemExit, match=r"--checkpoint nope\.npz: .*nope\.npz"):
         main(["serve", "--checkpoint", "nope.npz"])
     calls = []
-    monkeypatch.setattr("sniff_twelve.web.server.serve", lambda *args: calls.append(args))
+    monkeypatch.setattr("sniff_twelve.web.server.serve", lambda *args, **kwargs: calls.append((args, kwargs)))
     assert main(["serve", "--port", "8123", "--players", "2", "--target", "90", "--records", "out"]) == 0
-    spec, host, port, records, checkpoints, defaults = calls[0]
+    (spec, host, port, records, checkpoints, defaults), kwargs = calls[0]
     assert (spec.name, host, port, records, checkpoints) == ("sniff", "127.0.0.1", 8123, Path("out"), [])
-    assert defaults == {"players": 2, "target": 90}
+    assert defaults == {"players": 2, "target": 90} and kwargs == {"agents": []}
+    with pytest.raises(SystemExit, match=r"--agent py:nowhere:X: .*does not import"):
+        main(["serve", "--agent", "py:nowhere:X"])
+    assert main(["serve", "--agent", "py:sniff_twelve.agents.builtin:RandomAgent"]) == 0
+    assert calls[-1][1] == {"agents": ["py:sniff_twelve.agents.builtin:RandomAgent"]}
+
     monkeypatch.setitem(sys.modules, "starlette", None)
     with pytest.raises(SystemExit) as stop:
         main(["serve"])
@@ -353,6 +358,15 @@ class Script:
 
     def act(self, game) -> int:
         return self.actions[len(game.history)]
+
+
+def test_an_agent_from_outside_plays_a_session(tmp_path):
+    """``serve --agent py:…`` offers it on the start page; a session seats it and plays on."""
+    spec = "py:sniff_twelve.agents.builtin:RandomAgent"
+    client, _ = make_client(SNIFF, tmp_path, agents=[spec])
+    assert spec in client.get("/api/config").json()["agents"]["2"]
+    token = new_session(client, players=2, agents={"1": spec}, seed=4)
+    assert play_out(client, token)["over"]
 
 
 def twin_prefix(orig, twin, me: int, actions: list[int]) -> int:
