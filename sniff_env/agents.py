@@ -62,6 +62,9 @@ class PpoAgent(PolicyAgent):
     checkpoint_dir = CHECKPOINTS
 
 
+#: the entry-point group where installed packages register sniff agents (``sniff_twelve.agents.external``)
+AGENT_GROUP = "sniff_env.agents"
+
 AGENTS = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
@@ -75,7 +78,7 @@ AGENTS = {
 def make_agent(spec: str, **kwargs) -> Agent:
     """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``rollout`` (``rollout:ITERATIONS``;
     ``ismcts`` is its old name), ``pimc`` (``pimc:WORLDS``) or ``ppo`` (``ppo:CHECKPOINT``)."""
-    return build_agent(AGENTS, spec, **kwargs)
+    return build_agent(AGENTS, spec, group=AGENT_GROUP, **kwargs)
 
 
 def match_outcome(game: Game) -> dict:

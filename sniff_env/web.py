@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sniff_env import kernels as K
-from sniff_env.agents import AGENTS, make_agent
+from sniff_env.agents import AGENT_GROUP, AGENTS, make_agent
 from sniff_env.game import SETTLEMENTS, Game
 from sniff_env.image import PIPS, table_layout
 from sniff_env.tiles import ARM_NAMES, decode_action
 from sniff_env.ui import PLAY_UI
+from sniff_twelve.agents.external import installed_agents
 from sniff_twelve.web import svg
 from sniff_twelve.web.table import Move, Option, WebGame
 
@@ -239,7 +240,7 @@ def moves(game: Game, seat: int) -> list[Move]:
 WEB = WebGame(
     game_cls=Game,
     make_agent=make_agent,
-    agents=tuple(AGENTS),
+    agents=(*AGENTS, *installed_agents(AGENT_GROUP)),
     options=(
         Option("target", "Target score (empty: 250 / 200 / 200)", "int"),
         Option("settlement", "Settlement (S4a variant: allfives)", "choice", "deduct", SETTLEMENTS),

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from sniff_twelve.agents.external import FORM, import_agent, is_import_spec
+from sniff_twelve.agents.external import FORM, import_agent, installed_agents, is_import_spec
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError, check_int
 from sniff_twelve.core.rng import stream_state
@@ -131,11 +131,12 @@ class PimcAgent(Agent):
 ALIASES = {"ismcts": "rollout"}
 
 
-def build_agent(registry: dict[str, type[Agent]], spec: str, **kwargs) -> Agent:
+def build_agent(registry: dict[str, type[Agent]], spec: str, group: str | None = None, **kwargs) -> Agent:
     """An agent from ``spec``: a registered name, optionally followed by ``:`` and the agent's
     argument — iterations for search agents (``"rollout:500"``, at least 1), a checkpoint path for
     policy agents (``"ppo:runs/sniff4/best.npz"``). An old name in ``ALIASES`` builds the agent
-    it became; ``py:package.module:Name[:ARG]`` an agent from outside (``sniff_twelve.agents.external``).
+    it became; ``py:package.module:Name[:ARG]`` an agent from outside, and so does a name an
+    installed package registers in the entry-point ``group`` (``sniff_twelve.agents.external``).
     Unknown names raise ``ValueError`` listing the registered ones."""
     if not isinstance(spec, str):
         raise ArgumentTypeError(f"an agent spec is a string such as 'greedy' or 'rollout:200'; got {spec!r}")
@@ -144,7 +145,13 @@ def build_agent(registry: dict[str, type[Agent]], spec: str, **kwargs) -> Agent:
     name, _, arg = spec.partition(":")
     name = ALIASES.get(name, name)
     if name not in registry:
-        raise ValueError(f"unknown agent {name!r}; built-in agents: {', '.join(registry)}; or {FORM}")
+        installed = installed_agents(group) if group else {}
+        if name in installed:
+            return import_agent(f"py:{installed[name]}" + (f":{arg}" if arg else ""), **kwargs)
+        listed = f"built-in agents: {', '.join(registry)}"
+        if installed:
+            listed += f"; installed: {', '.join(installed)}"
+        raise ValueError(f"unknown agent {name!r}; {listed}; or {FORM}")
     cls = registry[name]
     if arg:
         argument = getattr(cls, "spec_argument", None)

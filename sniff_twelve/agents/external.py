@@ -1,9 +1,18 @@
-"""Agents from outside the library, named by import path: ``py:package.module:Name[:ARG]``.
+"""Agents from outside the library: by import path, ``py:package.module:Name[:ARG]``, or by the
+name an installed package gives them in its game's entry-point group.
 
 ``Name`` is an ``Agent`` subclass or a factory returning an ``Agent``; ``ARG`` (a string) is its one
 argument. The spec is a string, so it travels to worker processes, which build the agent again
 there; any spec a built-in agent accepts works the same way (``make_agent``, ``arena``,
 ``crossplay``, ``ladder``). Whatever goes wrong is one ``ValueError`` naming the spec.
+
+A package registers agents under the group ``sniff_env.agents`` or ``twelve_env.agents``; in its
+``pyproject.toml``::
+
+    [project.entry-points."sniff_env.agents"]
+    belief = "my_agents.belief:BeliefAgent"
+
+and ``belief`` (``belief:ARG``) is then an agent spec like the built-ins, listed beside them.
 
 >>> from sniff_env.agents import make_agent
 >>> agent = make_agent("py:sniff_twelve.agents.builtin:RandomAgent")
@@ -14,6 +23,7 @@ there; any spec a built-in agent accepts works the same way (``make_agent``, ``a
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 from typing import Any
 
 from sniff_twelve.core.agent import Agent
@@ -50,6 +60,11 @@ def import_agent(spec: str, **kwargs: Any) -> Agent:
             "(subclass sniff_twelve.core.agent.Agent and implement choose(view))"
         )
     return agent
+
+
+def installed_agents(group: str) -> dict[str, str]:
+    """``name → "package.module:Name"`` for every agent an installed package registers in ``group``."""
+    return {entry.name: entry.value for entry in importlib.metadata.entry_points(group=group)}
 
 
 def _say(error: BaseException) -> str:

@@ -170,3 +170,37 @@ def test_an_agent_that_cannot_travel_to_workers_is_told_to_use_py(plugin):
     assert arena.run(arena_table(2), [agent, "greedy"], deals=1, workers=1, progress=False)["games_played"] == 2
     with pytest.raises(TypeError, match="an entry is an agent spec"):
         arena.run(arena_table(2), [3, "greedy"], deals=1, progress=False)
+
+
+@pytest.fixture
+def installed(plugin, tmp_path) -> str:
+    """``plug_agents`` installed as a distribution registering ``first-legal`` for both games
+    (its ``.dist-info`` on the path, as pip leaves it)."""
+    info = tmp_path / "plug_agents-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: plug-agents\nVersion: 0.1\n")
+    groups = "".join(
+        f"[{group}]\nfirst-legal = plug_agents:FirstLegal\n" for group in ("sniff_env.agents", "twelve_env.agents")
+    )
+    (info / "entry_points.txt").write_text(groups)
+    return "first-legal"
+
+
+def test_an_installed_package_adds_agents_by_name(installed):
+    assert make_agent(installed).offset == 0 and make_agent(f"{installed}:2").offset == 2
+    assert make_twelve_agent(installed).act(twelve_env.Game(seed=1)) in range(13)
+    with pytest.raises(ValueError, match=f"built-in agents: .*; installed: {installed}"):
+        make_agent("nobody")
+    listed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from sniff_env.web import WEB; from twelve_env.web import WEB as T; print(WEB.agents, T.agents)",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert listed.stdout.count(f"'{installed}'") == 2, listed.stderr
+    args = ["-m", "sniff_env", "arena", "--players", "2", "--agents", installed, "greedy", "--deals", "1"]
+    run = subprocess.run([sys.executable, *args, "--no-progress", "--workers", "2"], capture_output=True, text=True)
+    assert run.returncode == 0 and installed in run.stdout, run.stderr
