@@ -1,10 +1,11 @@
-"""The strength ladder: ``python -m benchmarks.ladder [--deals N] [--workers W]``.
+"""The strength ladder: ``python -m benchmarks.ladder [--deals N] [--workers W] [--agent SPEC …]``.
 
 Round robins of random < greedy < heuristic < rollout on duplicate deals for 2-player Sniff,
 4-player partnership Sniff and 2-player "12" (Sniff also with ``ppo``, the shipped self-play
 checkpoints); prints each table (score ± 95% CI, Elo, and per match-up the deal's share of the
 outcome variance: luck against skill, ``sniff_twelve.tools.arena.luck_skill``) and writes
-``benchmarks/results/ladder.json``.
+``benchmarks/results/ladder.json``. ``--agent`` puts more agents on every table's ladder (your
+own as ``py:package.module:Name``).
 """
 
 from __future__ import annotations
@@ -34,13 +35,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
     parser.add_argument("--game", choices=["sniff", "twelve"], help="only this game's tables")
+    parser.add_argument("--agent", action="append", default=[], metavar="SPEC", help="another agent (repeatable)")
     args = parser.parse_args(argv)
     results = {}
     with StopRequest() as stop:  # Ctrl-C / SIGTERM: keep the tables so far, the current one partial
         for name, (table, entries) in TABLES.items():
             if args.game and (name.startswith("sniff") != (args.game == "sniff")):
                 continue
-            result = arena.run(table(), entries, args.deals, seed=args.seed, workers=args.workers)
+            try:
+                result = arena.run(table(), [*entries, *args.agent], args.deals, seed=args.seed, workers=args.workers)
+            except ValueError as error:
+                raise SystemExit(f"error: {error}") from None
             result.pop("games")
             results[name] = result
             print(f"\n### {name}\n")

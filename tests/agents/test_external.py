@@ -115,6 +115,30 @@ def test_the_cli_takes_outside_agents(plugin):
     assert entry in run.stdout
 
 
+def test_outside_agents_in_cross_play_the_ladder_and_analyze(plugin, tmp_path):
+    """The CLIs that play many games (cross-play with worker processes, the ladder) take a py:
+    agent, and analyze grades its moves from the arena's records."""
+    entry = f"py:{plugin}:FirstLegal"
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        run = subprocess.run([sys.executable, "-m", *args], capture_output=True, text=True, cwd=tmp_path)
+        assert run.returncode == 0, run.stderr
+        return run
+
+    matrix = cli(
+        "sniff_env", "crossplay", "--agents", entry, "greedy", "--deals", "1", "--workers", "2", "--no-progress"
+    )
+    assert entry in matrix.stdout
+    ladder = cli(
+        "benchmarks.ladder", "--game", "twelve", "--deals", "1", "--workers", "1", "--agent", entry, "--out", "."
+    )
+    assert entry in ladder.stdout and (tmp_path / "ladder.json").exists()
+    records = tmp_path / "games.jsonl"
+    cli("twelve_env", "arena", "--players", "2", "--agents", entry, "greedy", "--deals", "1", "--records", str(records))
+    graded = cli("twelve_env", "analyze", str(records), "--worlds", "1", "--json", "a.json", "--no-progress")
+    assert entry in graded.stdout
+
+
 @pytest.mark.parametrize(
     "name, says",
     [("Raises", "RuntimeError: lost its way"), ("Illegal", "action 10000 (out of range) is illegal")],
