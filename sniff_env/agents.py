@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from sniff_env import search, solver
 from sniff_env.spec import SPEC
 from sniff_twelve.agents.builtin import KernelPolicyAgent, PimcAgent, RandomAgent, RolloutAgent, build_agent
+from sniff_twelve.agents.frameworks import Sb3Agent
 from sniff_twelve.agents.policy import PolicyAgent
 from sniff_twelve.tools.arena import Table
 
@@ -72,12 +73,14 @@ AGENTS = {
     "rollout": SniffRolloutAgent,
     "pimc": SniffPimcAgent,
     "ppo": PpoAgent,
+    "sb3": Sb3Agent,
 }
 
 
 def make_agent(spec: str, **kwargs) -> Agent:
     """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``rollout`` (``rollout:ITERATIONS``;
-    ``ismcts`` is its old name), ``pimc`` (``pimc:WORLDS``) or ``ppo`` (``ppo:CHECKPOINT``)."""
+    ``ismcts`` is its old name), ``pimc`` (``pimc:WORLDS``), ``ppo`` (``ppo:CHECKPOINT``) or
+    ``sb3`` (``sb3:PATH``, a Stable-Baselines3 model)."""
     return build_agent(AGENTS, spec, group=AGENT_GROUP, **kwargs)
 
 
