@@ -228,3 +228,8 @@ def test_an_installed_package_adds_agents_by_name(installed):
     args = ["-m", "sniff_env", "arena", "--players", "2", "--agents", installed, "greedy", "--deals", "1"]
     run = subprocess.run([sys.executable, *args, "--no-progress", "--workers", "2"], capture_output=True, text=True)
     assert run.returncode == 0 and installed in run.stdout, run.stderr
+
+
+def test_the_twin_check_runs_on_an_installed_agent(installed, monkeypatch):
+    monkeypatch.setattr(conformance, "TWIN_AGENTS", (installed, f"{installed}:3"))
+    conformance.check_no_peek_twins(sniff_env, {"num_players": 3}, games=5)
