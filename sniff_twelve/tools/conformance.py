@@ -122,7 +122,8 @@ def check_record_round_trip(package: ModuleType, options: dict[str, Any], games:
         assert np.array_equal(replay.state_array, game.state_array) and replay.history == game.history
 
 
-def check_no_peek_twins(package: ModuleType, options: dict[str, Any], games: int = 5) -> None:
+def check_no_peek_twins(package: ModuleType, options: dict[str, Any], games: int = 5) -> list[str]:
+    """The twins of the module docstring; returns the agent specs it checked (those the table seats)."""
     make_agent = importlib.import_module(f"{package.__name__}.agents").make_agent
     agents = []
     for spec in TWIN_AGENTS:
@@ -148,6 +149,7 @@ def check_no_peek_twins(package: ModuleType, options: dict[str, Any], games: int
                 mine = agent.act(game)
                 agent.reset(seed)
                 assert agent.act(twin) == mine, f"{spec} moved differently on a twin: it read hidden information"
+    return [spec for spec, _ in agents]
 
 
 def check_vector_matches_game(package: ModuleType, options: dict[str, Any], games: int = 5) -> None:

@@ -160,8 +160,9 @@ def test_an_agent_that_fails_in_a_game_stops_the_run_with_its_name(plugin, name,
 def test_the_twin_check_runs_on_an_outside_agent(plugin, monkeypatch):
     """The seat-view boundary holds for agents from outside: they are handed the same view."""
     monkeypatch.setattr(conformance, "TWIN_AGENTS", (f"py:{plugin}:FirstLegal", f"py:{plugin}:FirstLegal:5"))
-    conformance.check_no_peek_twins(sniff_env, {"num_players": 4}, games=6)
-    conformance.check_no_peek_twins(twelve_env, {"num_players": 3}, games=6)
+    for package, players in ((sniff_env, 4), (twelve_env, 3)):
+        checked = conformance.check_no_peek_twins(package, {"num_players": players}, games=6)
+        assert checked == list(conformance.TWIN_AGENTS)
 
 
 def test_agent_objects_play_in_the_arena_and_in_cross_play(plugin):
@@ -232,4 +233,4 @@ def test_an_installed_package_adds_agents_by_name(installed):
 
 def test_the_twin_check_runs_on_an_installed_agent(installed, monkeypatch):
     monkeypatch.setattr(conformance, "TWIN_AGENTS", (installed, f"{installed}:3"))
-    conformance.check_no_peek_twins(sniff_env, {"num_players": 3}, games=5)
+    assert conformance.check_no_peek_twins(sniff_env, {"num_players": 3}, games=5) == [installed, f"{installed}:3"]

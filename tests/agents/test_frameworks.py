@@ -66,7 +66,7 @@ def test_models_play_in_the_arena_with_workers_and_see_only_their_seat(models, m
     result = arena.run(arena_table(2), specs, deals=1, seed=1, workers=2, progress=False)
     assert result["games_played"] == 6 and np.isfinite([row["score"] for row in result["entries"]]).all()
     monkeypatch.setattr(conformance, "TWIN_AGENTS", (f"sb3:{models['maskable']}", f"sb3:{models['dqn']}"))
-    conformance.check_no_peek_twins(sniff_env, {"num_players": 2}, games=4)
+    assert conformance.check_no_peek_twins(sniff_env, {"num_players": 2}, games=4) == list(conformance.TWIN_AGENTS)
 
 
 def test_bad_models_are_one_clear_line(models, tmp_path, monkeypatch):

@@ -62,3 +62,13 @@ def test_the_vector_check_catches_a_row_that_drifts(monkeypatch):
     monkeypatch.setattr(twelve_env.VectorGame, "step", drifting)
     with pytest.raises(AssertionError, match="row 0 left the game it mirrors"):
         conformance.check_vector_matches_game(twelve_env, {"num_players": 2})
+
+
+def test_the_twin_check_covers_every_cheap_built_in_agent():
+    assert conformance.check_no_peek_twins(sniff_env, {"num_players": 4}) == list(conformance.TWIN_AGENTS)
+    assert conformance.check_no_peek_twins(twelve_env, {"num_players": 2}) == [
+        "random",
+        "greedy",
+        "heuristic",
+        "rollout:4",
+    ]
