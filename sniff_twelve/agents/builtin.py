@@ -1,9 +1,8 @@
-"""The agents that need no game knowledge, and the spec strings that name agents.
+"""The agents every game builds on its own kernels, and the spec strings that name agents.
 
-An agent picks the action of the seat to act. The arena, ``play`` and the environments call
-``act(game)``; it hands the agent only that seat's view (``Game.seat_view()``, ``sniff_twelve.core.view``) and
-the built-in agents choose from it in ``choose(view)`` — what the seat cannot see never reaches
-them. Write your own agent the same way: subclass ``Agent`` and implement ``choose``.
+``RandomAgent``, ``KernelPolicyAgent`` (one compiled policy of the view row), ``RolloutAgent``
+(determinized rollouts) and ``PimcAgent`` (exact solving of sampled worlds) choose from the seat's
+view only (the interface: ``sniff_twelve.core.agent``); ``build_agent`` turns a spec into one.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 An agent picks the action of the seat to act. Callers use ``act(game)``; it hands the agent only
 that seat's view (``Game.seat_view()``, ``sniff_twelve.core.view``) and an agent chooses from it in
 ``choose(view)`` — what the seat cannot see never reaches it. Write your own agent the same way:
-subclass ``Agent`` and implement ``choose``.
+subclass ``Agent`` and implement ``choose``; ``py:package.module:Name`` then names it wherever an
+agent spec goes (``sniff_twelve.agents.external``).
 """
 
 from __future__ import annotations
