@@ -23,15 +23,18 @@ if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
 
 
-def _load(path: Path) -> tuple[str, Any]:
-    """``(kind, model)``: the algorithm the ``.zip`` was saved by, loaded on the CPU."""
-    optional_import("sb3_contrib", "train", "the sb3:PATH agent")
-    import torch
-    from sb3_contrib import MaskablePPO
-    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-    from stable_baselines3 import DQN, PPO
-    from stable_baselines3.common.save_util import load_from_zip_file
-    from stable_baselines3.dqn.policies import DQNPolicy
+def _load(path: Path) -> tuple[str, Any, Any]:
+    """``(kind, model, torch)``: the algorithm the ``.zip`` was saved by, loaded on the CPU."""
+    try:
+        import torch
+        from sb3_contrib import MaskablePPO
+        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+        from stable_baselines3 import DQN, PPO
+        from stable_baselines3.common.save_util import load_from_zip_file
+        from stable_baselines3.dqn.policies import DQNPolicy
+    except ImportError as error:  # the train extra: say so in one line
+        optional_import(error.name or "sb3_contrib", "train", "the sb3:PATH agent")
+        raise
 
     torch.set_num_threads(1)
     try:
@@ -42,10 +45,10 @@ def _load(path: Path) -> tuple[str, Any]:
     if not isinstance(policy, type):
         raise ValueError(f"sb3:{path}: the file names no policy class")
     if issubclass(policy, MaskableActorCriticPolicy):
-        return "maskable", MaskablePPO.load(path, device="cpu")
+        return "maskable", MaskablePPO.load(path, device="cpu"), torch
     if issubclass(policy, DQNPolicy):
-        return "dqn", DQN.load(path, device="cpu")
-    return "ppo", PPO.load(path, device="cpu")
+        return "dqn", DQN.load(path, device="cpu"), torch
+    return "ppo", PPO.load(path, device="cpu"), torch
 
 
 class Sb3Agent(Agent):
@@ -60,7 +63,7 @@ class Sb3Agent(Agent):
         self.path = Path(path)
         if not self.path.is_file():
             raise ValueError(f"sb3:{path}: no such file")
-        self.kind, self.model = _load(self.path)
+        self.kind, self.model, self._torch = _load(self.path)
         self.inputs = int(np.prod(self.model.observation_space.shape))
         self.reset(seed)
 
@@ -83,12 +86,11 @@ class Sb3Agent(Agent):
         )
 
     def choose(self, view: SeatView) -> int:
-        import torch
-
         obs, mask = self._input(view), view.legal_mask()
         if self.kind == "maskable":
             action, _ = self.model.predict(obs, action_masks=mask, deterministic=True)
             return int(action)
+        torch = self._torch
         with torch.no_grad():
             tensor = torch.as_tensor(obs[None], dtype=torch.float32)
             if self.kind == "dqn":
