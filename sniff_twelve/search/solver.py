@@ -101,11 +101,23 @@ class Workspace:
 
 
 @nb.njit(cache=True, inline="always")
-def _expand(g, params, s, depth, root, kids, moves, mask):
-    """Apply every legal action of ``s`` into the children's rows at ``depth``, with its action, its
-    gain (change of the score difference) and whether the search ends there. Returns the count.
-    (The hot loops index the work arrays with scalars: an array view costs reference counting.)"""
+def _legal_count(g, params, s, mask):
+    """Fill ``mask`` with the legal actions of ``s``; returns how many there are and the last one."""
     g.legal_mask_into(s, params, mask)
+    count, last = 0, -1
+    for a in range(g.MAX_ACTIONS):
+        if mask[a]:
+            count += 1
+            last = a
+    return count, last
+
+
+@nb.njit(cache=True, inline="always")
+def _expand(g, params, s, depth, root, kids, moves, mask):
+    """Apply every action of ``s`` legal in ``mask`` into the children's rows at ``depth``, with
+    its action, its gain (change of the score difference) and whether the search ends there.
+    Returns the count. (The hot loops index the work arrays with scalars: an array view costs
+    reference counting.)"""
     base = g.score_difference(s, params, root)
     count = 0
     for a in range(g.MAX_ACTIONS):
@@ -185,21 +197,26 @@ def _open(g, params, s, depth, alpha, beta, root, table, kids, moves, order, for
         if max_nodes > 0 and counters[NODES] > max_nodes:
             counters[ABORTED] = 1
             return True, 0
-        h1, h2 = g.key(row, params)
-        slot = np.int64(h1 & np.uint64(table.shape[0] - 1))
-        settled, v, lo, hi, first = _probe(table, gen, h1, h2, slot, alpha - offset, beta - offset)
-        if settled:
-            counters[HITS] += 1
-            return True, offset + v
-        count = _expand(g, params, row, depth, root, kids, moves, mask)
+        count, last = _legal_count(g, params, row, mask)
         if count > 1:
             break
-        offset += moves[depth, 0, 1]
-        if moves[depth, 0, 2]:
-            return True, offset
-        row = forced[depth]
+        # forced: played through here, so the table never holds it (no key, no probe)
+        played = forced[depth]
         for k in range(row.shape[0]):
-            row[k] = kids[depth, 0, k]
+            played[k] = row[k]
+        base = g.score_difference(played, params, root)
+        events = g.apply_action(played, params, last)
+        offset += g.score_difference(played, params, root) - base
+        if g.ends(played, params, events):
+            return True, offset
+        row = played
+    h1, h2 = g.key(row, params)
+    slot = np.int64(h1 & np.uint64(table.shape[0] - 1))
+    settled, v, lo, hi, first = _probe(table, gen, h1, h2, slot, alpha - offset, beta - offset)
+    if settled:
+        counters[HITS] += 1
+        return True, offset + v
+    count = _expand(g, params, row, depth, root, kids, moves, mask)
     maximize = g.maximizes(row, params, root)
     _order(moves, depth, count, first, maximize, order)
     frames[depth, F_ALPHA], frames[depth, F_BETA], frames[depth, F_ALPHA0], frames[depth, F_BETA0] = lo, hi, lo, hi
@@ -292,7 +309,9 @@ def _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved
     stops when the budget runs out (``solved`` marks the finished ones). Returns the count."""
     solved[:] = False
     kids, moves, order = w[1], w[2], w[4]
-    count = _expand(g, params, s, 0, root, kids, moves, w[3][0])
+    mask = w[3][0]
+    _legal_count(g, params, s, mask)
+    count = _expand(g, params, s, 0, root, kids, moves, mask)
     _order(moves, 0, count, -1, True, order)
     guess = 0
     for j in range(count):
@@ -319,6 +338,7 @@ def _principal_variation(g, params, s, root, w, gen, counters, values, solved, p
     row = s.copy()
     kids, moves = w[1], w[2]
     for step in range(pv.shape[0]):
+        _legal_count(g, params, row, w[3][0])
         count = _expand(g, params, row, 0, root, kids, moves, w[3][0])
         chosen = 0
         for i in range(count):
