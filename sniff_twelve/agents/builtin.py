@@ -85,45 +85,57 @@ class PimcAgent(Agent):
     voids kept), solve every legal action exactly in each world (``sniff_twelve.search.solver``), play the best
     mean value (ties: the lowest action id). Only the view is read; the worlds are its guesses.
 
+    A world whose solve needs more than ``max_nodes`` nodes is replaced by another draw (at most
+    ``2 * iterations`` draws), so a move's time is bounded; the rare move none of whose worlds
+    fits plays the game's rule of thumb (``fallback``, the ``greedy`` agent's policy).
+
     Args:
         iterations: worlds per move (``pimc:K``; ``pimc`` alone = ``default_worlds``).
         seed: the stream the worlds are drawn from.
+        max_nodes: the node budget of one world's solve.
     """
 
     name = "pimc"
     spec_argument = "iterations"
     solver_hooks: ClassVar[GameSpec]
+    fallback: staticmethod
     default_worlds = 8
+    default_max_nodes = 500_000
     #: cards of the draw pile each world keeps (0: all of them, an exact solve of every world)
     horizon = 0
 
-    def __init__(self, iterations: int | None = None, seed: int | None = None) -> None:
+    def __init__(self, iterations: int | None = None, seed: int | None = None, max_nodes: int | None = None) -> None:
         self.iterations = check_int("iterations", self.default_worlds if iterations is None else iterations, 1, 100_000)
+        self.max_nodes = check_int("max_nodes", self.default_max_nodes if max_nodes is None else max_nodes, 1, 1 << 62)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.array(stream_state(seed), dtype=np.int32)
 
-    def action_values(self, view: SeatView) -> dict[int, float]:
+    def action_values(self, view: SeatView) -> dict[int, float] | None:
         """Every legal action's mean solved value over the sampled worlds (the seat's side's
-        points minus the others', from now to the end of the hand or game)."""
+        points minus the others', from now to the end of the hand or game); ``None`` when no
+        world was solved within the budget."""
         legal = view.legal_actions()
         hooks = self.solver_hooks
         ws = workspace(hooks)
         out = np.zeros(hooks.MAX_ACTIONS)
-        gen = ws.next_generation(self.iterations)
-        view.run(pimc_values, hooks, view.seat, self.iterations, self.horizon, self._rng, ws.tables, gen, out)
-        return {a: float(out[a]) for a in legal}
+        gen = ws.next_generation(2 * self.iterations)
+        args = (self.iterations, self.horizon, self.max_nodes, self._rng, ws.tables, gen, out)
+        _, solved = view.run(pimc_values, hooks, view.seat, *args)
+        return {a: float(out[a]) for a in legal} if solved else None
 
     def choose(self, view: SeatView) -> int:
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
         values = self.action_values(view)
+        if values is None:
+            return int(view.run(self.fallback))
         return max(legal, key=lambda a: (values[a], -a))
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(iterations={self.iterations})"
+        return f"{type(self).__name__}(iterations={self.iterations}, max_nodes={self.max_nodes})"
 
 
 #: old agent names that still build the agent now named otherwise

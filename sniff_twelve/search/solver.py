@@ -370,25 +370,37 @@ def solve_row(g, params, s, w, gen, max_nodes, values, solved, pv):
 
 
 @nb.njit(cache=True)
-def pimc_values(view, params, g, seat, worlds, horizon, rng, w, gen, out):
+def pimc_values(view, params, g, seat, worlds, horizon, max_nodes, rng, w, gen, out):
     """``out[a]``: the mean, over ``worlds`` worlds sampled from ``seat``'s view (``g.resample``),
-    of every legal action's exact value; world ``k`` searches with table generation ``gen + k``.
-    ``horizon > 0`` cuts each world's draw pile to that many cards (``g.shorten``). Returns the
-    nodes searched. ``view`` comes first so that ``SeatView.run`` can call it."""
+    of every legal action's exact value. A world whose solve needs more than ``max_nodes`` nodes
+    is dropped and another drawn, ``2 * worlds`` draws at most; draw ``k`` searches with table
+    generation ``gen + k``. ``horizon > 0`` cuts each world's draw pile to that many cards
+    (``g.shorten``). Returns the nodes searched and the worlds solved (``out`` is all zero when
+    none was). ``view`` comes first so that ``SeatView.run`` can call it."""
     out[:] = 0.0
     values = np.zeros(g.MAX_ACTIONS, dtype=np.int64)
     solved = np.zeros(g.MAX_ACTIONS, dtype=np.bool_)
     world = np.empty_like(view)
     counters = np.zeros(3, dtype=np.int64)
-    for k in range(worlds):
+    nodes, done = 0, 0
+    for k in range(2 * worlds):
+        if done == worlds:
+            break
         g.resample(view, params, seat, world, rng)
         if horizon > 0:
             g.shorten(world, horizon)
-        _root_values(g, params, world, seat, w, gen + k, counters, 0, values, solved)
+        counters[:] = 0
+        _root_values(g, params, world, seat, w, gen + k, counters, max_nodes, values, solved)
+        nodes += counters[NODES]
+        if counters[ABORTED]:
+            continue
+        done += 1
         for a in range(g.MAX_ACTIONS):
             if solved[a]:
-                out[a] += values[a] / worlds
-    return counters[NODES]
+                out[a] += values[a]
+    if done > 0:
+        out /= done
+    return nodes, done
 
 
 @nb.njit(cache=True, inline="always")

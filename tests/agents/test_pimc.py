@@ -138,3 +138,24 @@ def test_pimc_beats_random_in_the_arena():
     result = arena.run(table, ["pimc:2", "random"], deals=4, seed=5, workers=2, progress=False)
     pimc = next(row for row in result["entries"] if row["entry"] == "pimc:2")
     assert result["games_played"] == 8 and pimc["score"] > 0.5, result["entries"]
+
+
+@pytest.mark.parametrize(("package", "make_agent"), [(sniff_env, sniff_agent), (twelve_env, twelve_agent)])
+def test_pimc_drops_worlds_over_its_budget(package, make_agent):
+    """A world whose solve exceeds ``max_nodes`` counts for nothing; with no world solved, the
+    move is the ``greedy`` agent's. A budget every world fits changes nothing."""
+    for seed in range(6):
+        game = random_position(
+            lambda _, s=seed: package.Game(num_players=2, seed=s), lambda g: len(g.legal_actions()) > 1, seed
+        )
+        starved = make_agent("pimc:3", seed=seed, max_nodes=1)
+        assert starved.action_values(game.seat_view()) is None
+        assert starved.act(game) == make_agent("greedy").act(game)
+    game = late_position(sniff_env.Game(num_players=4, seed=3), lambda g: sum(g.hand_sizes) + g.boneyard_size <= 16, 3)
+    roomy = sniff_agent("pimc:4", seed=9, max_nodes=1 << 40).action_values(game.seat_view())
+    assert roomy == sniff_agent("pimc:4", seed=9).action_values(game.seat_view())
+
+
+def test_pimc_budget_is_checked():
+    with pytest.raises(ValueError, match="max_nodes"):
+        sniff_agent("pimc:2", max_nodes=0)
