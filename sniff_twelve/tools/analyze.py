@@ -13,7 +13,10 @@ minus the other side's, to the end of the hand or game):
   same information. Both are ≥ 0; expected loss is 0 when the move is that player's choice.
 
 A deal's *par* is the solver's value of its first position (perfect play on all sides), from
-side 0's point of view with two sides and from the first player's otherwise. A decision whose
+side 0's point of view with two sides and from the first player's otherwise; its *result* is what
+the deal's play really gave, in the same units (given a ``difference`` function), so
+``result - par`` is what the play won or lost against perfect play and the share of the results'
+variance that par explains (``par_r2``) is how much of the outcome the deal decided. A decision whose
 solve needs more than ``max_nodes`` nodes is counted as *unsolved* and left out of the means
 (whole "12" games from the deal are beyond an exact solve; their late decisions are graded).
 
@@ -82,6 +85,12 @@ def seat_agents(record: dict[str, Any], num_players: int) -> list[str]:
     return ["human" if seat == human else str(named.get(str(seat), f"seat {seat}")) for seat in range(num_players)]
 
 
+def par_seat(game: KernelGame) -> int:
+    """The seat whose point of view a deal's par and result take: seat 0 (side 0) with two
+    sides, else the deal's first player."""
+    return 0 if len(game.scores) == 2 else game.current_player
+
+
 def par_of(game: KernelGame, solve: Solve, max_nodes: int) -> int | None:
     """The deal's value under perfect play (module docstring), ``None`` if unsolved."""
     solution = solve(game, max_nodes=max_nodes)
@@ -120,10 +129,13 @@ def analyze(
     max_nodes: int = 2_000_000,
     seed: int = 0,
     progress: bool = True,
+    difference: Callable[[KernelGame, int], int] | None = None,
 ) -> dict[str, Any]:
     """Grade every decision of ``records`` (module docstring); JSON-ready. ``deal_index(game)``
-    numbers the deals of a record (Sniff: the hands played; "12": 0). Ctrl-C stops at the next
-    decision and returns what was graded, marked ``partial``."""
+    numbers the deals of a record (Sniff: the hands played; "12": 0); ``difference(game, seat)``,
+    the solver's score difference (``sniff_twelve.search.solver.score_difference``), adds every
+    deal's ``result``. Ctrl-C stops at the next decision and returns what was graded, marked
+    ``partial``."""
     worlds = check_int("worlds", worlds, 1, 10_000)
     max_nodes = check_int("max_nodes", max_nodes, 1, 1 << 62)
     total = sum(
@@ -138,17 +150,21 @@ def analyze(
     with StopRequest() as stop:
         for r, record in enumerate(records):
             agents: list[str] = []
-            deal = -1
+            deal, start = -1, 0
             for move, (position, action) in enumerate(replay_steps(record, game_cls)):
                 if stop:
                     partial = True
                     break
+                if difference is not None and deal >= 0 and (action is None or deal_index(position) != deal):
+                    pars[-1]["result"] = difference(position, pars[-1]["seat"]) - start
                 if action is None:
                     break
                 agents = agents or seat_agents(record, position.num_players)
                 if deal_index(position) != deal:
                     deal = deal_index(position)
-                    pars.append({"record": r, "deal": deal, "par": par_of(position, solve, max_nodes)})
+                    seat = par_seat(position)
+                    start = difference(position, seat) if difference is not None else 0
+                    pars.append({"record": r, "deal": deal, "seat": seat, "par": par_of(position, solve, max_nodes)})
                 if len(position.legal_actions()) < 2:
                     continue
                 seat = position.current_player
@@ -225,7 +241,17 @@ def summarize(
         "partial": partial,
         "agents": agents,
         "deals": pars,
+        "par_r2": par_r2(pars),
     }
+
+
+def par_r2(deals: list[dict[str, Any]]) -> float | None:
+    """The share of the variance of the deals' results that their par explains (the squared
+    correlation), over the deals with both; ``None`` with fewer than three or no spread."""
+    pairs = np.array([(d["par"], d["result"]) for d in deals if d["par"] is not None and "result" in d], dtype=float)
+    if len(pairs) < 3 or pairs[:, 0].std() == 0 or pairs[:, 1].std() == 0:
+        return None
+    return float(np.corrcoef(pairs[:, 0], pairs[:, 1])[0, 1] ** 2)
 
 
 def table(result: dict[str, Any]) -> str:
@@ -241,7 +267,10 @@ def table(result: dict[str, Any]) -> str:
         )
     pars = [d["par"] for d in result["deals"] if d["par"] is not None]
     if pars:
-        lines.append(f"deals: {len(result['deals'])}, par (side 0) mean {np.mean(pars):+.1f}, sd {np.std(pars):.1f}")
+        line = f"deals: {len(result['deals'])}, par (side 0) mean {np.mean(pars):+.1f}, sd {np.std(pars):.1f}"
+        if result.get("par_r2") is not None:
+            line += f"; par explains {result['par_r2']:.0%} of the variance of the deals' results"
+        lines.append(line)
     return "\n".join(lines)
 
 

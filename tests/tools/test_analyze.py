@@ -14,8 +14,9 @@ import pytest
 
 import sniff_env
 import twelve_env
-from sniff_env.solver import solve
+from sniff_env.solver import HOOKS, solve
 from sniff_env.tiles import tile_index
+from sniff_twelve.search.solver import score_difference
 from sniff_twelve.tools import analyze
 from tests.tools.test_interrupts import interrupt_when
 
@@ -42,8 +43,25 @@ def test_a_known_blunder_costs_its_points():
     assert alice["decisions"] == 1 and alice["hindsight_loss"] == 25 and alice["expected_loss"] == 25
     assert alice["optimal_share"] == 0 and alice["costliest"][0]["best"] == ["[5|5] west"]
     assert bob["decisions"] == 1 and bob["hindsight_loss"] == 0 and bob["optimal_share"] == 1  # two mirror spots
-    assert result["deals"] == [{"record": 0, "deal": 0, "par": 15}]
+    assert result["deals"] == [{"record": 0, "deal": 0, "seat": 0, "par": 15}]
     assert set(alice) >= KEYS
+
+
+def test_a_deal_result_is_what_its_play_gave():
+    """After the blunder (par 15) the play is forced or optimal: seat 1 goes out with no credit on
+    the way (S17: ends 0+1, then 0+2) and seat 0 is left holding [5|5], 10 pips deducted (S23–S24):
+    the deal's result for side 0 is −10."""
+    deal = analyze.analyze(
+        [blunder_record()], sniff_env.Game, solve, lambda g: g.hands_played, worlds=1, progress=False,
+        difference=score_difference(HOOKS),
+    )["deals"][0]  # fmt: skip
+    assert (deal["par"], deal["result"]) == (15, -10)
+
+
+def test_par_r2_is_the_squared_correlation():
+    deals = [{"par": p, "result": r} for p, r in ((0, 1), (10, 9), (20, 23), (30, 29))]
+    assert analyze.par_r2(deals) == pytest.approx(490**2 / (500 * 491))  # cov 490, variances 500 and 491
+    assert analyze.par_r2([*deals[:2], {"par": None, "result": 3}]) is None  # too few with both
 
 
 def test_web_records_name_the_human(tmp_path):
@@ -66,7 +84,8 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize(("package", "players"), [("sniff_env", "2"), ("twelve_env", "2")])
 def test_cli_grades_arena_records(tmp_path, package, players):
     """The arena's records name their agents; the JSON holds the documented keys per agent and a
-    par per deal ("12" games from the deal are beyond the budget: their pars are unsolved)."""
+    par and a result per deal ("12" games from the deal are beyond the budget: their pars are
+    unsolved)."""
     records, out = tmp_path / "games.jsonl", tmp_path / "analysis.json"
     options = ["--players", players, "--agents", "random", "greedy", "--deals", "1", "--workers", "1"]
     done = run("-m", package, "arena", *options, "--records", str(records), "--no-progress", cwd=ROOT)
@@ -78,8 +97,8 @@ def test_cli_grades_arena_records(tmp_path, package, players):
     assert set(result["agents"]) == {"random", "greedy"} and result["records"] == 2
     for row in result["agents"].values():
         assert set(row) >= KEYS and row["decisions"] > 0 and row["hindsight_loss"] >= 0 <= row["expected_loss"]
-    assert result["deals"] and all("par" in d for d in result["deals"])
-    assert "hindsight loss" in done.stdout
+    assert result["deals"] and all("par" in d and isinstance(d["result"], int) for d in result["deals"])
+    assert "par_r2" in result and "hindsight loss" in done.stdout
 
 
 def test_cli_refuses_bad_input(tmp_path):
