@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import random
 import shlex
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from benchmarks import aec, anchors, ours, solvers
+import sniff_env
+from benchmarks import aec, anchors, information, ours, solvers
+from sniff_env import kernels as SK
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,3 +94,29 @@ def test_time_to_skill_without_the_train_extra_says_what_to_install(monkeypatch,
         "error: python -m benchmarks.training needs torch, which is not installed: "
         'pip install "sniff-twelve[train]" (pip install -e ".[train]" in a checkout)'
     )
+
+
+def test_partner_worlds_keep_what_the_side_knows():
+    """The informed worlds of the value-of-information study deal only the opponents' tiles:
+    the seat's and its partner's hands stay, every hand keeps its size, and an opponent gets no
+    tile with a pip it is known to lack (S19, S21)."""
+    game = sniff_env.Game(num_players=4, seed=4)
+    rng = random.Random(4)
+    while sum(bin(int(v)).count("1") for v in game.state_array[SK.VOIDS : SK.VOIDS + 4]) < 2:
+        game.apply(rng.choice(game.legal_actions()))  # play until some seat is known to lack a pip
+    me = game.current_player
+    worlds = [information.partner_world(game, np.random.default_rng(k)) for k in range(30)]
+    for world in worlds:
+        assert world.hand(me) == game.hand(me) and world.hand((me + 2) % 4) == game.hand((me + 2) % 4)
+        assert world.hand_sizes == game.hand_sizes
+        for seat in ((me + 1) % 4, (me + 3) % 4):
+            voids = int(game.state_array[SK.VOIDS + seat])
+            assert not any(voids >> a & 1 or voids >> b & 1 for a, b in world.hand(seat))
+    assert len({tuple(w.hand((me + 1) % 4)) for w in worlds}) > 1
+
+
+def test_information_study_smoke(tmp_path):
+    information.main(["--deals", "1", "--worlds", "1", "--out", str(tmp_path)])
+    result = json.loads((tmp_path / "information.json").read_text())
+    for name in ("sniff4.partner.points_per_hand", "sniff4.all.points_per_hand", "twelve2.all_vs_greedy.win_share"):
+        assert result[name]["deals"] == 1 and np.isfinite(result[name]["mean"])
