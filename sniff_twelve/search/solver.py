@@ -332,7 +332,9 @@ def _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved
 
 @nb.njit(cache=True)
 def _principal_variation(g, params, s, root, w, gen, counters, values, solved, pv):
-    """From the solved root, follow at every step a child whose value equals its parent's."""
+    """From the solved root, follow at every step a child whose value equals its parent's: one
+    null-window test a child (no child of a maximising node is worth more than it, none of a
+    minimising node less, so reaching the parent's value is equalling it)."""
     target = -INF
     for a in range(g.MAX_ACTIONS):
         if solved[a] and values[a] > target:
@@ -342,12 +344,17 @@ def _principal_variation(g, params, s, root, w, gen, counters, values, solved, p
     for step in range(pv.shape[0]):
         _legal_count(g, params, row, w[3][0])
         count = _expand(g, params, row, 0, root, kids, moves, w[3][0])
+        maximize = g.maximizes(row, params, root)
         chosen = 0
-        for i in range(count):
-            v = moves[0, i, 1]
-            if not moves[0, i, 2]:
-                v += _search(g, params, kids[0, i], 1, -INF, INF, root, w, gen, counters, 0)
-            if v == target:
+        for i in range(count if count > 1 else 0):
+            need = target - moves[0, i, 1]  # what the rest after child i must be worth
+            if moves[0, i, 2]:
+                reached = need == 0
+            elif maximize:
+                reached = _search(g, params, kids[0, i], 1, need - 1, need, root, w, gen, counters, 0) >= need
+            else:
+                reached = _search(g, params, kids[0, i], 1, need, need + 1, root, w, gen, counters, 0) <= need
+            if reached:
                 chosen = i
                 break
         pv[step] = moves[0, chosen, 0]
