@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import sniff_env
-from benchmarks import aec, anchors, information, ours, solvers
+from benchmarks import aec, anchors, information, ours, pimc_curve, solvers
 from sniff_env import kernels as SK
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -120,3 +120,12 @@ def test_information_study_smoke(tmp_path):
     result = json.loads((tmp_path / "information.json").read_text())
     for name in ("sniff4.partner.points_per_hand", "sniff4.all.points_per_hand", "twelve2.all_vs_greedy.win_share"):
         assert result[name]["deals"] == 1 and np.isfinite(result[name]["mean"])
+
+
+def test_pimc_curve_smoke(tmp_path):
+    options = ["--worlds", "1", "--deals", "1", "--positions", "3", "--workers", "1", "--target", "30"]
+    pimc_curve.main([*options, "--out", str(tmp_path)])
+    result = json.loads((tmp_path / "pimc_curve.json").read_text())
+    (point,) = result["points"]
+    assert point["agent"] == "pimc:1" and point["ms_per_decision"] > 0 and 0 <= point["score"] <= 1
+    assert result["reference"] == "rollout:1024" and result["reference_ms"] > 0
