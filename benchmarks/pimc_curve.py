@@ -1,8 +1,8 @@
 """``pimc`` against a reference agent at its time per move: ``python -m benchmarks.pimc_curve``.
 
 For each ``pimc:K`` (``--worlds``, default 1 2 4 8): its mean time per decision on the same
-positions as the reference (4-player Sniff, decisions with a choice from the first two hands of
-``greedy`` matches; one core), and its score against the reference (``rollout:1024`` by default)
+positions as the reference (4-player Sniff, decisions with a choice from ``greedy`` matches,
+``benchmarks.timing.decision_positions``; one core), and its score against the reference (``rollout:1024`` by default)
 over duplicate deals of full matches (``sniff_twelve.tools.arena``). Prints the curve, writes
 ``benchmarks/results/pimc_curve.json`` and, with ``--plot FILE``, a PNG of score against time.
 """
@@ -12,37 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
-import time
 from pathlib import Path
 
 import sniff_env
+from benchmarks.timing import decision_positions, ms_per_decision
 from sniff_env.agents import arena_table, make_agent
 from sniff_twelve.tools import arena
-
-
-def decision_positions(count: int, seed: int = 5) -> list[sniff_env.Game]:
-    """``count`` 4-player positions with a choice, from the first two hands of greedy matches."""
-    rng, greedy, out = random.Random(seed), make_agent("greedy"), []
-    for deal in range(10 * count):
-        game = sniff_env.Game(num_players=4, seed=50_000 + deal)
-        while not game.is_terminal() and game.hands_played < 2:
-            if len(game.legal_actions()) > 1 and rng.random() < 0.5:
-                out.append(game.clone())
-                if len(out) == count:
-                    return out
-            game.apply(greedy.act(game))
-    return out
-
-
-def ms_per_decision(spec: str, positions: list[sniff_env.Game]) -> float:
-    """Mean milliseconds ``spec`` takes to choose, over ``positions`` (compiled first)."""
-    agent = make_agent(spec, seed=1)
-    agent.act(positions[0])
-    start = time.perf_counter()
-    for game in positions:
-        agent.act(game)
-    return (time.perf_counter() - start) / len(positions) * 1e3
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -57,12 +32,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
     parser.add_argument("--plot", type=Path, help="save the curve as a PNG")
     args = parser.parse_args(argv)
-    positions = decision_positions(args.positions)
-    reference_ms = ms_per_decision(args.reference, positions)
+    positions = decision_positions(
+        lambda seed: sniff_env.Game(num_players=4, seed=seed), make_agent("greedy"), args.positions
+    )
+    reference_ms = ms_per_decision(make_agent(args.reference), positions)
     rows = []
     for k in args.worlds:
         spec = f"pimc:{k}"
-        ms = ms_per_decision(spec, positions)
+        ms = ms_per_decision(make_agent(spec), positions)
         table = arena_table(4) if args.target is None else arena_table(4, target=args.target)
         result = arena.run(table, [spec, args.reference], args.deals, seed=args.seed, workers=args.workers)
         row = next(r for r in result["entries"] if r["entry"] == spec)

@@ -1,9 +1,15 @@
-"""Timing helpers: run a step function until a time budget is spent, return steps per second."""
+"""Timing helpers: run a step function until a time budget is spent, return steps per second; an
+agent's time per decision on shared positions."""
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.agent import Agent
 
 
 def window(chunk: Callable[[], int], seconds: float) -> float:
@@ -75,3 +81,29 @@ def aec_random_loop(env, seed: int, steps: int, sampler: str = "numpy") -> Calla
         return done
 
     return chunk
+
+
+def decision_positions(make_game: Callable[[int], Any], greedy: Agent, count: int, seed: int = 5) -> list:
+    """``count`` positions with a choice, a few from each of the games ``make_game(seed)`` played
+    by ``greedy`` (the shared positions that time per decision is measured on)."""
+    rng, out = random.Random(seed), []
+    for deal in range(100 * count):
+        game, taken = make_game(50_000 + deal), 0
+        while not game.is_terminal() and taken < max(1, count // 10):
+            if len(game.legal_actions()) > 1 and rng.random() < 0.2:
+                out.append(game.clone())
+                taken += 1
+                if len(out) == count:
+                    return out
+            game.apply(greedy.act(game))
+    return out
+
+
+def ms_per_decision(agent: Agent, positions: list) -> float:
+    """Mean milliseconds ``agent`` takes to choose over ``positions`` (one core, compiled first)."""
+    agent.reset(1)
+    agent.act(positions[0])
+    start = time.perf_counter()
+    for game in positions:
+        agent.act(game)
+    return (time.perf_counter() - start) / len(positions) * 1e3
