@@ -2,9 +2,10 @@
 
 For each ``pimc:K`` (``--worlds``, default 1 2 4 8): its mean time per decision on the same
 positions as the reference (4-player Sniff, decisions with a choice from ``greedy`` matches,
-``benchmarks.timing.decision_positions``; one core), and its score against the reference (``rollout:1024`` by default)
-over duplicate deals of full matches (``sniff_twelve.tools.arena``). Prints the curve, writes
-``benchmarks/results/pimc_curve.json`` and, with ``--plot FILE``, a PNG of score against time.
+``benchmarks.timing.decision_positions``; one core), and its score against the reference
+(``rollout:1024`` by default) over duplicate deals of full matches (``sniff_twelve.tools.arena``).
+Prints the curve, writes ``benchmarks/results/pimc_curve.json`` and, with ``--plot FILE``, a PNG
+of score against time.
 """
 
 from __future__ import annotations
