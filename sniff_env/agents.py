@@ -53,7 +53,6 @@ class SniffPimcAgent(PimcAgent):
     (sizes, known voids) and is solved exactly to the end of the hand (``sniff_env.solver``)."""
 
     solver_hooks = solver.HOOKS
-    fallback = staticmethod(search.greedy_action)
 
 
 class PpoAgent(PolicyAgent):

@@ -59,7 +59,6 @@ class TwelvePimcAgent(PimcAgent):
     of the true end, every world is solved exactly to it."""
 
     solver_hooks = solver.HOOKS
-    fallback = staticmethod(search.greedy_action)
     horizon = 10
 
 

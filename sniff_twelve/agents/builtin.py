@@ -87,7 +87,7 @@ class PimcAgent(Agent):
 
     A world whose solve needs more than ``max_nodes`` nodes is replaced by another draw (at most
     ``2 * iterations`` draws), so a move's time is bounded; the rare move none of whose worlds
-    fits plays the game's rule of thumb (``fallback``, the ``greedy`` agent's policy).
+    fits plays the game's rule of thumb (its spec's ``greedy_action``, the ``greedy`` agent's policy).
 
     Args:
         iterations: worlds per move (``pimc:K``; ``pimc`` alone = ``default_worlds``).
@@ -98,7 +98,6 @@ class PimcAgent(Agent):
     name = "pimc"
     spec_argument = "iterations"
     solver_hooks: ClassVar[GameSpec]
-    fallback: staticmethod
     default_worlds = 8
     default_max_nodes = 500_000
     #: cards of the draw pile each world keeps (0: all of them, an exact solve of every world)
@@ -131,7 +130,7 @@ class PimcAgent(Agent):
             return legal[0]
         values = self.action_values(view)
         if values is None:
-            return int(view.run(self.fallback))
+            return int(view.run(view.spec.greedy_action))
         return max(legal, key=lambda a: (values[a], -a))
 
     def __repr__(self) -> str:
