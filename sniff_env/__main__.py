@@ -46,10 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.command == "replay":
         return run_replay(args, Game, narrate)
     elif args.command == "analyze":
-        from sniff_env.solver import HOOKS, solve
-        from sniff_twelve.search.solver import score_difference
+        from sniff_env.solver import solve
 
-        return run_analyze(args, Game, solve, lambda game: game.hands_played, score_difference(HOOKS))
+        return run_analyze(args, Game, solve, lambda game: game.hands_played)
     elif args.command == "serve":
         from sniff_env.web import WEB
 

@@ -27,10 +27,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.command == "replay":
         return run_replay(args, Game, narrate)
     elif args.command == "analyze":
-        from sniff_twelve.search.solver import score_difference
-        from twelve_env.solver import HOOKS, solve
+        from twelve_env.solver import solve
 
-        return run_analyze(args, Game, solve, lambda game: 0, score_difference(HOOKS))
+        return run_analyze(args, Game, solve, lambda game: 0)
     elif args.command == "serve":
         from twelve_env.web import WEB
 

@@ -39,8 +39,6 @@ from sniff_twelve.core.rng import GOLDEN, mix64
 from sniff_twelve.core.view import SeatView
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from sniff_twelve.core.game import KernelGame
     from sniff_twelve.core.spec import GameSpec
 
@@ -448,12 +446,6 @@ def checked_game(game: object, game_cls: type) -> KernelGame:
 def check_budget(max_nodes: int | None) -> int:
     """``max_nodes`` as the kernels take it (0 = no budget); ``ValueError`` when it is ≤ 0."""
     return 0 if max_nodes is None else check_int("max_nodes", max_nodes, 1, 1 << 62)
-
-
-def score_difference(hooks: GameSpec) -> Callable[[KernelGame, int], int]:
-    """``difference(game, seat)``: the solver's score difference of ``game`` for ``seat`` (the
-    units of its values, ``hooks.score_difference``), as ``analyze`` reads a deal's result."""
-    return lambda game, seat: int(hooks.score_difference(game._state, game._params, seat))
 
 
 def solve_game(game: KernelGame, hooks: GameSpec, ws: Workspace, max_nodes: int | None) -> Solution:

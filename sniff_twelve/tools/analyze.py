@@ -14,9 +14,9 @@ minus the other side's, to the end of the hand or game):
 
 A deal's *par* is the solver's value of its first position (perfect play on all sides), from
 side 0's point of view with two sides and from the first player's otherwise; its *result* is what
-the deal's play really gave, in the same units (given a ``difference`` function), so
-``result - par`` is what the play won or lost against perfect play and the share of the results'
-variance that par explains (``par_r2``) is how much of the outcome the deal decided. A decision whose
+the deal's play really gave, in the same units (``score_difference``), so ``result - par`` is what
+the play won or lost against perfect play and the share of the results' variance that par
+explains (``par_r2``) is how much of the outcome the deal decided. A decision whose
 solve needs more than ``max_nodes`` nodes is counted as *unsolved* and left out of the means
 (whole "12" games from the deal are beyond an exact solve; their late decisions are graded).
 
@@ -85,20 +85,30 @@ def seat_agents(record: dict[str, Any], num_players: int) -> list[str]:
     return ["human" if seat == human else str(named.get(str(seat), f"seat {seat}")) for seat in range(num_players)]
 
 
+def _side(game: KernelGame, seat: int) -> int:
+    return game.side_of(seat) if hasattr(game, "side_of") else seat
+
+
 def par_seat(game: KernelGame) -> int:
     """The seat whose point of view a deal's par and result take: seat 0 (side 0) with two
     sides, else the deal's first player."""
     return 0 if len(game.scores) == 2 else game.current_player
 
 
+def score_difference(game: KernelGame, seat: int) -> int:
+    """``seat``'s side's score minus every other side's: the solvers' units (their values are
+    its change to the end of the hand or game)."""
+    scores = game.scores
+    return 2 * scores[_side(game, seat)] - sum(scores)
+
+
 def par_of(game: KernelGame, solve: Solve, max_nodes: int) -> int | None:
-    """The deal's value under perfect play (module docstring), ``None`` if unsolved."""
+    """The deal's value under perfect play, from ``par_seat``'s point of view; ``None`` if unsolved."""
     solution = solve(game, max_nodes=max_nodes)
     if not solution.exact:
         return None
-    seat = game.current_player
-    side = game.side_of(seat) if hasattr(game, "side_of") else seat
-    return -solution.value if len(game.scores) == 2 and side != 0 else solution.value
+    same = _side(game, game.current_player) == _side(game, par_seat(game))
+    return solution.value if same else -solution.value
 
 
 def grade(
@@ -129,13 +139,10 @@ def analyze(
     max_nodes: int = 2_000_000,
     seed: int = 0,
     progress: bool = True,
-    difference: Callable[[KernelGame, int], int] | None = None,
 ) -> dict[str, Any]:
     """Grade every decision of ``records`` (module docstring); JSON-ready. ``deal_index(game)``
-    numbers the deals of a record (Sniff: the hands played; "12": 0); ``difference(game, seat)``,
-    the solver's score difference (``sniff_twelve.search.solver.score_difference``), adds every
-    deal's ``result``. Ctrl-C stops at the next decision and returns what was graded, marked
-    ``partial``."""
+    numbers the deals of a record (Sniff: the hands played; "12": 0). Ctrl-C stops at the next
+    decision and returns what was graded, marked ``partial``."""
     worlds = check_int("worlds", worlds, 1, 10_000)
     max_nodes = check_int("max_nodes", max_nodes, 1, 1 << 62)
     total = sum(
@@ -155,15 +162,15 @@ def analyze(
                 if stop:
                     partial = True
                     break
-                if difference is not None and deal >= 0 and (action is None or deal_index(position) != deal):
-                    pars[-1]["result"] = difference(position, pars[-1]["seat"]) - start
+                if deal >= 0 and (action is None or deal_index(position) != deal):
+                    pars[-1]["result"] = score_difference(position, pars[-1]["seat"]) - start
                 if action is None:
                     break
                 agents = agents or seat_agents(record, position.num_players)
                 if deal_index(position) != deal:
                     deal = deal_index(position)
                     seat = par_seat(position)
-                    start = difference(position, seat) if difference is not None else 0
+                    start = score_difference(position, seat)
                     pars.append({"record": r, "deal": deal, "seat": seat, "par": par_of(position, solve, max_nodes)})
                 if len(position.legal_actions()) < 2:
                     continue

@@ -124,24 +124,16 @@ def build_parser(
     return parser
 
 
-def run_analyze(args: argparse.Namespace, game_cls: type[KernelGame], solve, deal_index, difference) -> int:
-    """The ``analyze`` command (``sniff_twelve.tools.analyze``): grade, print the table, write JSON / PNG
-    if asked; ``difference`` reads each deal's result. Bad input (a missing file, a record of the other
-    game, a budget below 1) exits with one ``error:`` line; Ctrl-C keeps what was graded and exits 130."""
+def run_analyze(args: argparse.Namespace, game_cls: type[KernelGame], solve, deal_index) -> int:
+    """The ``analyze`` command (``sniff_twelve.tools.analyze``): grade, print the table, write JSON / PNG if
+    asked. Bad input (a missing file, a record of the other game, a budget below 1) exits with
+    one ``error:`` line; Ctrl-C keeps what was graded and exits 130."""
     try:
         if args.plot:
             pyplot("analyze --plot", "bench")
         records = analyze.read_records(args.records, game_cls)
         result = analyze.analyze(
-            records,
-            game_cls,
-            solve,
-            deal_index,
-            args.worlds,
-            args.max_nodes,
-            args.seed,
-            not args.no_progress,
-            difference,
+            records, game_cls, solve, deal_index, args.worlds, args.max_nodes, args.seed, not args.no_progress
         )
     except (OSError, ValueError, MissingExtraError) as err:
         raise SystemExit(f"error: {err}") from None
