@@ -29,7 +29,9 @@ import twelve_env
 from sniff_env import kernels as SK
 from sniff_env.agents import make_agent as sniff_agent
 from sniff_env.solver import solve as solve_sniff
-from sniff_env.tiles import TILE_HIGH, TILE_LOW
+from sniff_env.tiles import NUM_TILES
+from sniff_env.view import determinize
+from sniff_twelve.core.rng import stream_state
 from sniff_twelve.tools.arena import mean_ci
 from twelve_env.agents import TwelvePimcAgent
 from twelve_env.agents import make_agent as twelve_agent
@@ -45,34 +47,23 @@ def best_of(values: dict[int, float]) -> int:
     return max(values, key=lambda a: (values[a], -a))
 
 
-def partner_world(game: sniff_env.Game, rng: np.random.Generator) -> sniff_env.Game:
-    """A world for the seat to act that also knows its partner's hand: the opponents' tiles and
-    the boneyard dealt again, each opponent keeping its hand size and lacking its known voids
-    (S19, S21; 50 tries, then voids ignored)."""
-    s, me = game.state_array.copy(), game.current_player
-    opponents = [(me + 1) % 4, (me + 3) % 4]
-    bone = list(range(s[SK.BONE_HEAD], s[SK.BONE_LEN]))
-    hidden = [t for seat in opponents for t in range(28) if (int(s[SK.HAND + seat]) >> t) & 1]
-    hidden += [int(s[SK.BONE + i]) for i in bone]
-    sizes = [bin(int(s[SK.HAND + seat])).count("1") for seat in opponents]
-    for attempt in range(51):
-        order = rng.permutation(hidden)
-        hands = [order[: sizes[0]], order[sizes[0] : sizes[0] + sizes[1]]]
-        fits = all(
-            not (int(s[SK.VOIDS + seat]) >> int(TILE_LOW[t]) & 1 or int(s[SK.VOIDS + seat]) >> int(TILE_HIGH[t]) & 1)
-            for seat, hand in zip(opponents, hands, strict=True)
-            for t in hand
-        )
-        if fits or attempt == 50:
-            break
-    for seat, hand in zip(opponents, hands, strict=True):
-        s[SK.HAND + seat] = sum(1 << int(t) for t in hand)
-    for i, t in zip(bone, order[sum(sizes) :], strict=True):
-        s[SK.BONE + i] = t
-    return sniff_env.Game.from_state(s, game._params)
+def partner_world(game: sniff_env.Game, rng: np.ndarray) -> sniff_env.Game:
+    """A world for the seat to act that also knows its partner's hand: the compiled resampler
+    (``sniff_env.view.determinize``: hand sizes and known voids kept, S19, S21) run as if the seat
+    held its partner's tiles too, so only the opponents' tiles and the boneyard are dealt again.
+    ``rng`` is a random stream (``sniff_twelve.core.rng.stream_state``)."""
+    s, me = game.state_array, game.current_player
+    partner = (me + 2) % 4
+    known = s.copy()
+    known[SK.HAND + me] |= known[SK.HAND + partner]
+    known[SK.HAND + partner] = 0  # no room: dealt nothing
+    world = np.empty_like(known)
+    determinize(known, game._params, me, world, rng, np.empty(NUM_TILES, dtype=np.int32))
+    world[SK.HAND + me], world[SK.HAND + partner] = s[SK.HAND + me], s[SK.HAND + partner]
+    return sniff_env.Game.from_state(world, game._params)
 
 
-def partner_choice(game: sniff_env.Game, worlds: int, rng: np.random.Generator) -> int:
+def partner_choice(game: sniff_env.Game, worlds: int, rng: np.ndarray) -> int:
     """``pimc`` over worlds that know the partner's hand (a world over the budget is dropped)."""
     totals: dict[int, float] = dict.fromkeys(game.legal_actions(), 0.0)
     solved = 0
@@ -92,7 +83,7 @@ def sniff_hand(seed: int, informed_side: int, knowledge: str, worlds: int) -> in
     ``knowledge`` and the other side plays ``pimc:worlds``."""
     game = sniff_env.Game(num_players=4, seed=seed, hand_episode=True)
     plain = sniff_agent(f"pimc:{worlds}", seed=seed)
-    rng = np.random.default_rng(seed)
+    rng = np.array(stream_state(seed), dtype=np.int32)
     while not game.is_terminal():
         legal = game.legal_actions()
         if len(legal) == 1:

@@ -15,6 +15,7 @@ import pytest
 import sniff_env
 from benchmarks import aec, anchors, information, ours, pimc_curve, solvers
 from sniff_env import kernels as SK
+from sniff_twelve.core.rng import stream_state
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,7 +106,7 @@ def test_partner_worlds_keep_what_the_side_knows():
     while sum(bin(int(v)).count("1") for v in game.state_array[SK.VOIDS : SK.VOIDS + 4]) < 2:
         game.apply(rng.choice(game.legal_actions()))  # play until some seat is known to lack a pip
     me = game.current_player
-    worlds = [information.partner_world(game, np.random.default_rng(k)) for k in range(30)]
+    worlds = [information.partner_world(game, np.array(stream_state(k), dtype=np.int32)) for k in range(30)]
     for world in worlds:
         assert world.hand(me) == game.hand(me) and world.hand((me + 2) % 4) == game.hand((me + 2) % 4)
         assert world.hand_sizes == game.hand_sizes
