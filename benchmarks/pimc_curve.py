@@ -37,11 +37,11 @@ def main(argv: list[str] | None = None) -> None:
         lambda seed: sniff_env.Game(num_players=4, seed=seed), make_agent("greedy"), args.positions
     )
     reference_ms = ms_per_decision(make_agent(args.reference), positions)
+    table = arena_table(4) if args.target is None else arena_table(4, target=args.target)
     rows = []
     for k in args.worlds:
         spec = f"pimc:{k}"
         ms = ms_per_decision(make_agent(spec), positions)
-        table = arena_table(4) if args.target is None else arena_table(4, target=args.target)
         result = arena.run(table, [spec, args.reference], args.deals, seed=args.seed, workers=args.workers)
         row = next(r for r in result["entries"] if r["entry"] == spec)
         rows.append({"agent": spec, "ms_per_decision": ms, "score": row["score"], "ci95": row["ci95"]})
