@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from sniff_env import search, solver
 from sniff_env.spec import SPEC
 from sniff_twelve.agents.builtin import KernelPolicyAgent, PimcAgent, RandomAgent, RolloutAgent, build_agent
-from sniff_twelve.agents.frameworks import Sb3Agent
+from sniff_twelve.agents.frameworks import RllibAgent, Sb3Agent
 from sniff_twelve.agents.policy import PolicyAgent
 from sniff_twelve.tools.arena import Table
 
@@ -74,13 +74,15 @@ AGENTS = {
     "pimc": SniffPimcAgent,
     "ppo": PpoAgent,
     "sb3": Sb3Agent,
+    "rllib": RllibAgent,
 }
 
 
 def make_agent(spec: str, **kwargs) -> Agent:
     """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``rollout`` (``rollout:ITERATIONS``;
-    ``ismcts`` is its old name), ``pimc`` (``pimc:WORLDS``), ``ppo`` (``ppo:CHECKPOINT``) or
-    ``sb3`` (``sb3:PATH``, a Stable-Baselines3 model)."""
+    ``ismcts`` is its old name), ``pimc`` (``pimc:WORLDS``), ``ppo`` (``ppo:CHECKPOINT``),
+    ``sb3`` (``sb3:PATH``, a Stable-Baselines3 model) or ``rllib`` (``rllib:PATH``, an RLlib
+    checkpoint)."""
     return build_agent(AGENTS, spec, group=AGENT_GROUP, **kwargs)
 
 

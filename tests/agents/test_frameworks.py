@@ -1,10 +1,12 @@
 """Policies trained with Stable-Baselines3 / sb3-contrib's own API play as ``sb3:PATH`` agents:
 MaskablePPO, PPO and DQN, with and without the action features, legal moves only, from the seat's
-view, in worker processes too (smoke-size training)."""
+view, in worker processes too (smoke-size training). RLlib checkpoints play as ``rllib:PATH``, each
+seat with the module RLlib's policy mapping gives it."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -84,3 +86,118 @@ def test_bad_models_are_one_clear_line(models, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "sb3_contrib", None)
     with pytest.raises(MissingExtraError, match="train"):
         make_agent(f"sb3:{models['ppo']}")
+
+
+@pytest.fixture(scope="module")
+def rllib_checkpoint(tmp_path_factory) -> Path:
+    """An RLlib algorithm checkpoint of 2-player Sniff with two modules, seats mapped by parity
+    (``even`` plays seat 0, ``odd`` seat 1), saved by RLlib's own ``save_to_path`` untrained."""
+    import logging
+
+    import ray
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    import sniff_twelve.envs.rllib  # noqa: F401  (registers "sniff")
+
+    module = RLModuleSpec(
+        module_class=ActionMaskingTorchRLModule,
+        model_config=DefaultModelConfig(fcnet_hiddens=[16], head_fcnet_hiddens=[]),
+    )
+    config = (
+        PPOConfig()
+        .environment("sniff", env_config={"num_players": 2})
+        .env_runners(num_env_runners=0)
+        .multi_agent(
+            policies={"even", "odd"},
+            policy_mapping_fn=lambda agent_id, episode, **kwargs: ("even", "odd")[int(agent_id[-1]) % 2],
+        )
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"even": module, "odd": module}))
+        .debugging(seed=0)
+    )
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    try:
+        algo = config.build_algo()
+        path = Path(algo.save_to_path(str(tmp_path_factory.mktemp("rllib") / "checkpoint")))
+        algo.stop()
+    finally:
+        ray.shutdown()
+    return path
+
+
+def _module_choice(module, view) -> int:
+    """What an action-masking RLlib module plays from a seat's view, computed here from RLlib's own
+    ``forward_inference`` (not from the agent under test)."""
+    import torch
+
+    obs, mask = view.observation().astype(np.float32), view.legal_mask()
+    batch = {"obs": {"observations": torch.from_numpy(obs[None]), "action_mask": torch.from_numpy(mask[None] * 1.0)}}
+    with torch.no_grad():
+        logits = module.forward_inference(batch)["action_dist_inputs"][0].numpy()
+    logits[~mask] = -np.inf
+    return int(np.argmax(logits))
+
+
+def test_an_rllib_checkpoint_plays_each_seat_with_its_mapped_module(rllib_checkpoint):
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    folder = rllib_checkpoint / "learner_group/learner/rl_module"
+    modules = {name: RLModule.from_checkpoint(str(folder / name)) for name in ("even", "odd")}
+    agent = make_agent(f"rllib:{rllib_checkpoint}")
+    assert sorted(agent.modules) == ["even", "odd"]
+    differ = 0
+    for seed in range(3):
+        game = sniff_env.Game(num_players=2, seed=seed, max_steps=300)
+        agent.reset(seed)
+        while not game.is_terminal():
+            view = game.seat_view()
+            own = modules[("even", "odd")[view.seat % 2]]
+            other = modules[("odd", "even")[view.seat % 2]]
+            action = agent.act(game)
+            assert action in game.legal_actions() and action == _module_choice(own, view)
+            differ += action != _module_choice(other, view)
+            game.apply(action)
+    assert differ > 0  # the two untrained modules disagree somewhere: the seat's mapping is what chose
+
+
+def test_one_module_folder_plays_every_seat(rllib_checkpoint):
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    folder = rllib_checkpoint / "learner_group/learner/rl_module/odd"
+    module = RLModule.from_checkpoint(str(folder))
+    agent = make_agent(f"rllib:{folder}")
+    game = sniff_env.Game(num_players=2, seed=5, max_steps=300)
+    while not game.is_terminal():
+        assert agent.act(game) == _module_choice(module, game.seat_view())
+        game.apply(agent.act(game))
+
+
+def test_rllib_agents_play_in_the_arena_with_workers_and_see_only_their_seat(rllib_checkpoint, monkeypatch):
+    specs = [f"rllib:{rllib_checkpoint}", "greedy"]
+    one = arena.run(arena_table(2), specs, deals=1, seed=3, workers=1, progress=False)
+    two = arena.run(arena_table(2), specs, deals=1, seed=3, workers=2, progress=False)
+    assert one["games_played"] == 2 and one["entries"] == two["entries"]
+    monkeypatch.setattr(conformance, "TWIN_AGENTS", (f"rllib:{rllib_checkpoint}",))
+    assert conformance.check_no_peek_twins(sniff_env, {"num_players": 2}, games=4) == list(conformance.TWIN_AGENTS)
+
+
+def test_bad_rllib_checkpoints_are_one_clear_line(rllib_checkpoint, tmp_path, monkeypatch):
+    with pytest.raises(ValueError, match="write rllib:PATH"):
+        make_agent("rllib")
+    with pytest.raises(ValueError, match="no such folder"):
+        make_agent(f"rllib:{tmp_path / 'missing'}")
+    (tmp_path / "junk").mkdir()
+    with pytest.raises(ValueError, match="not an RLlib checkpoint"):
+        make_agent(f"rllib:{tmp_path / 'junk'}")
+    modules = rllib_checkpoint / "learner_group/learner/rl_module"
+    with pytest.raises(ValueError, match=r"holds the modules even, odd and no policy_mapping_fn.*rl_module/MODULE"):
+        make_agent(f"rllib:{modules}")
+    sniff_model = make_twelve_agent(f"rllib:{modules / 'even'}")
+    with pytest.raises(ValueError, match="trained on 135 inputs; this table's observation has 69"):
+        sniff_model.act(twelve_env.Game(num_players=3, seed=0))
+    monkeypatch.setitem(sys.modules, "ray.rllib.core.rl_module.rl_module", None)
+    with pytest.raises(MissingExtraError, match="rllib"):
+        make_agent(f"rllib:{rllib_checkpoint}")

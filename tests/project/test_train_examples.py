@@ -177,8 +177,8 @@ def test_selfplay_ppo_smoke(tmp_path):
 
 @pytest.mark.train
 def test_rllib_selfplay_smoke(tmp_path):
-    """One RLlib PPO iteration on the masked multi-agent env; the exported NumPy policy equals the
-    RLlib module and plays legally."""
+    """One RLlib PPO iteration on the masked multi-agent env; the checkpoint plays in the arena as
+    ``rllib:PATH``, and the exported NumPy policy equals the RLlib module and plays legally."""
     pytest.importorskip("ray.rllib", reason="needs the rllib extra")
     torch = pytest.importorskip("torch")
     example = _example("rllib_selfplay")
@@ -201,6 +201,11 @@ def test_rllib_selfplay_smoke(tmp_path):
         ]
     )
     assert summary["env_steps"] >= 256 and "vs_random" in summary
+    from sniff_twelve.tools import arena
+
+    table = importlib.import_module("sniff_env.agents").arena_table(2)
+    played = arena.run(table, [f"rllib:{tmp_path / 'checkpoint'}", "random"], deals=1, progress=False)
+    assert played["games_played"] == 2  # the checkpoint itself plays in the arena, as rllib:PATH
     from ray.rllib.core.rl_module.rl_module import RLModule
 
     from sniff_twelve.batch.mlp import MlpPolicy
