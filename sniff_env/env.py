@@ -33,12 +33,13 @@ Options (``sniff_env.env(**options)`` / ``raw_env(**options)``):
   (prints it after every step) or ``"rgb_array"`` (``render()`` returns an RGB image of the table).
 
 ``reset(seed=…, options={"deal": {...}})`` fixes the first hand exactly like ``Game(deal=…)``.
-After every step, ``infos[agent]`` of the agent that acted holds ``"credit"`` (an int: the S17
-credit of its placement, 0 for DRAW and PASS) and ``"scored"`` (an ``int64`` array ``[4, 3]``: one
-row ``(low pip, high pip, contribution)`` per scored end right after the placement, S10/S14, unused
-rows ``-1``); the other agents' infos are empty. Only scalars and fixed-shape arrays, so batching
-frameworks (Tianshou's ``Batch``) can stack them; ``Game.describe()`` and ``Game.events`` keep the
-full detail.
+After every step, ``infos[agent]`` of the agent that acted holds ``"credit"`` (an ``np.int64``:
+the S17 credit of its placement, 0 for DRAW and PASS) and ``"scored"`` (an ``int64`` array
+``[4, 3]``: one row ``(low pip, high pip, contribution)`` per scored end right after the placement,
+S10/S14, unused rows ``-1``); every other agent's infos, and everyone's at ``reset``, hold the same
+keys with credit 0 and no scored ends (TorchRL reads the keys at reset). Only numpy scalars and
+fixed-shape arrays, so batching frameworks (Tianshou's ``Batch``, TorchRL) can stack them;
+``Game.describe()`` and ``Game.events`` keep the full detail.
 An illegal action raises ``ValueError`` in ``raw_env``; ``env()`` adds PettingZoo's standard
 wrappers, which end the game with −1 for the offender instead.
 """
@@ -114,12 +115,15 @@ class raw_env(KernelAECEnv):
         return Game(seed=seed, deal=deal, _params=self._params)
 
     def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
-        scored = np.full((4, 3), -1, dtype=np.int64)
-        if action >= DRAW:
-            return {"credit": 0, "scored": scored}
-        for row, ((low, high), contribution) in enumerate(self.game.last_scored()):
-            scored[row] = low, high, contribution
-        return {"credit": self.game.last_credit, "scored": scored}
+        info = self._quiet_info()
+        if action < DRAW:
+            for row, ((low, high), contribution) in enumerate(self.game.last_scored()):
+                info["scored"][row] = low, high, contribution
+            info["credit"] = np.int64(self.game.last_credit)
+        return info
+
+    def _quiet_info(self) -> dict[str, Any]:
+        return {"credit": np.int64(0), "scored": np.full((4, 3), -1, dtype=np.int64)}
 
     def _play_forced(self) -> None:
         if self.forced != "auto":

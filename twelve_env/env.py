@@ -20,13 +20,16 @@ Options:
 - ``render_mode``: ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (an RGB image of the table).
 
 One game is one episode (T15). ``reset(seed=…, options={"deal": {...}})`` fixes the position like
-``Game(deal=…)``. After each play ``infos[agent]["captured"]`` is the number of cards it took.
+``Game(deal=…)``. After each play ``infos[agent]["captured"]`` is the number of cards it took (an
+``np.int64``); every other agent's, and everyone's at ``reset``, is 0.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from sniff_twelve.core.options import check_choice
 from sniff_twelve.envs.aec import ClassicWrapper, KernelAECEnv, wrap
@@ -71,7 +74,10 @@ class raw_env(KernelAECEnv):
         return Game(seed=seed, deal=deal, _params=self._params)
 
     def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
-        return {"captured": int(self.game._state[K.CAPTURED + actor] - before[actor])}
+        return {"captured": np.int64(self.game._state[K.CAPTURED + actor] - before[actor])}
+
+    def _quiet_info(self) -> dict[str, Any]:
+        return {"captured": np.int64(0)}
 
     def _render_rgb(self) -> np.ndarray:
         return self.game.image()

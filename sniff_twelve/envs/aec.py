@@ -183,7 +183,14 @@ class KernelAECEnv(AECEnv, EzPickle):
         raise NotImplementedError
 
     def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
-        """``infos`` of the agent that just acted (``before`` is the pre-step snapshot)."""
+        """``infos`` of the agent that just acted (``before`` is the pre-step snapshot): the keys of
+        ``_quiet_info``, numpy values."""
+        return self._quiet_info()
+
+    def _quiet_info(self) -> dict[str, Any]:
+        """``infos`` of every agent at ``reset`` and of the agents that did not act: the same keys
+        as ``_info``'s with neutral values, so frameworks that read the keys at reset (TorchRL)
+        see them all."""
         return {}
 
     def _play_forced(self) -> None:
@@ -223,7 +230,7 @@ class KernelAECEnv(AECEnv, EzPickle):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {a: self._quiet_info() for a in self.agents}
         self._spec.snapshot(self.game._state, self._before)
         self._play_forced()
         self._finish_step()
@@ -240,7 +247,7 @@ class KernelAECEnv(AECEnv, EzPickle):
         self._spec.snapshot(game._state, self._before)
         game.apply(action)
         self._cumulative_rewards[agent] = 0.0
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {a: self._quiet_info() for a in self.agents}
         self.infos[agent] = self._info(actor, int(action), self._before)
         self._play_forced()
         self._finish_step()

@@ -4,8 +4,10 @@ against fixed opponents (sb3-contrib's ``MaskablePPO`` and the like).
 The learner holds one seat; every other seat (a 4-player Sniff partner included) is played by a
 given agent inside ``step``. Observations are the game's seat-relative vector (the same as the
 AEC env's); ``action_masks()`` returns the learner's legal actions, as sb3-contrib expects, and
-``info["action_mask"]`` carries the same. An illegal action ends the episode with reward −1 and
-``info["illegal_action"] = True`` (PettingZoo's illegal-move convention); the game is unchanged.
+``info["action_mask"]`` carries the same, beside ``info["seat"]`` (the learner's seat) and
+``info["illegal_action"]`` — the same keys, numpy values, at ``reset`` and after every step. An
+illegal action ends the episode with reward −1 and ``info["illegal_action"] = True`` (PettingZoo's
+illegal-move convention); the game is unchanged.
 An action that is not an action id at all (a float, a string; an integer outside the action
 space) raises instead (``sniff_twelve.core.options``); a 0-d integer array, as ``model.predict`` returns, is
 an action id. The learner's observation and mask come from its seat view (``sniff_twelve.core.view``).
@@ -94,7 +96,7 @@ class SingleAgentEnv(gymnasium.Env):
         for _ in range(MAX_REDEALS):
             status = self._deal()
             if status == LIVE:
-                return self._observation(), {"action_mask": self.action_masks(), "seat": self.seat}
+                return self._observation(), self._info()
         raise ValueError(
             f"in {MAX_REDEALS} deals the game always ended before seat {self.seat} had a decision: "
             "are the options (a tiny target?) leaving the learner no turn?"
@@ -119,7 +121,7 @@ class SingleAgentEnv(gymnasium.Env):
         action = check_int("action", action, 0, self.action_space.n - 1)
         mask = self.action_masks()
         if not mask[action]:
-            return self._observation(), -1.0, True, False, {"action_mask": mask, "illegal_action": True}
+            return self._observation(), -1.0, True, False, self._info(illegal=True)
         self._spec.snapshot(game._state, self._before)
         game.apply(action)
         status = self._spec.write_rewards(game._state, self._params, self._before, self._reward_mode, self._rewards)
@@ -128,11 +130,12 @@ class SingleAgentEnv(gymnasium.Env):
         if status == LIVE:
             more, status = self._advance()
             reward += more
-        info = {"action_mask": self.action_masks(), "seat": self.seat}
-        return self._observation(), reward, status == TERMINATED, status not in (LIVE, TERMINATED), info
+        return self._observation(), reward, status == TERMINATED, status not in (LIVE, TERMINATED), self._info()
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (all ``False`` when it is not to act or the game is over)."""
+        if self.game is None:
+            raise ValueError("no game yet: call reset() before action_masks()")
         return self.game.seat_view(self.seat).legal_mask()
 
     def render(self):
@@ -143,6 +146,10 @@ class SingleAgentEnv(gymnasium.Env):
         return None
 
     # --- internals ---------------------------------------------------------------------------------
+    def _info(self, illegal: bool = False) -> dict[str, Any]:
+        """The same keys after ``reset`` and every step, numpy values (TorchRL reads the keys at reset)."""
+        return {"action_mask": self.action_masks(), "seat": np.int64(self.seat), "illegal_action": np.bool_(illegal)}
+
     def _observation(self) -> np.ndarray:
         return self.game.seat_view(self.seat).observation()
 

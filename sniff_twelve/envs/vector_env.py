@@ -8,7 +8,11 @@ action, then the other seats (and the learner's forced Sniff DRAW/PASS) until th
 again or the game ends. Finished games are dealt again in the same call
 (``AutoresetMode.SAME_STEP``): the returned observation is the new game's first decision,
 ``infos["final_obs"][i]`` (with ``infos["_final_obs"]``) the learner's last observation of the
-game that ended. The compiled agents choose from the acting seat's view (``sniff_twelve.core.view``):
+game that ended. ``infos`` hold what ``SyncVectorEnv`` stacks from ``single_agent_env`` rows:
+``action_mask`` (``[N, A]``), ``seat`` and ``illegal_action`` (always ``False``: an illegal action
+raises), each with its ``_key`` row mask, and in ``final_info`` the finished games' last infos;
+``call`` / ``get_attr`` / ``set_attr`` answer per row as ``SyncVectorEnv``'s do. The compiled
+agents choose from the acting seat's view (``sniff_twelve.core.view``):
 ``greedy`` and ``heuristic`` are the rule agents' own kernels, ``random`` draws from each row's own
 stream, ``ppo`` / ``ppo:PATH`` / an ``MlpPolicy`` object (a frozen snapshot of the learner) run the
 checkpoint's ReLU MLP (and action-feature gains) compiled; ``set_opponents`` swaps them between steps.
@@ -31,6 +35,20 @@ from sniff_twelve.batch.learner import MAX_REDEALS, learner_buffers, learner_res
 from sniff_twelve.batch.vector import first_illegal
 from sniff_twelve.core.options import ArgumentTypeError, check_flag, check_int, check_seed
 from sniff_twelve.core.rng import seed_key, stream_states
+
+#: what ``set_attr`` may not change: the table and the spaces the buffers were built for
+FIXED_ATTRIBUTES = frozenset(
+    {"num_envs", "num_players", "seat", "metadata", "spec", "observation_space", "action_space"}
+    | {"single_observation_space", "single_action_space"}
+)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two ``set_attr`` values are equal (arrays compared whole)."""
+    try:
+        return bool(np.all(a == b))
+    except (TypeError, ValueError):
+        return False
 
 
 class KernelVectorEnv(VectorEnv):
@@ -116,7 +134,7 @@ class KernelVectorEnv(VectorEnv):
                 f"in {MAX_REDEALS} deals the game always ended before seat {self.seat} had a decision: "
                 "are the options (a tiny target?) leaving the learner no turn?"
             )
-        return self._buf.obs.copy(), {}
+        return self._buf.obs.copy(), self._infos()
 
     def step(self, actions):
         actions = np.asarray(actions)
@@ -131,14 +149,33 @@ class KernelVectorEnv(VectorEnv):
             raise ValueError(f"action {int(actions[bad])} is illegal in row {bad}; legal there: {legal}")
         learner_step(*self._driver_args(), actions)
         buf = self._buf
-        infos: dict[str, Any] = {}
+        infos = self._infos()
         done = buf.terminated | buf.truncated
         if done.any():
             final = np.full(self.num_envs, None, dtype=object)
             for i in np.flatnonzero(done):
                 final[i] = buf.final_obs[i].copy()
-            infos = {"final_obs": final, "_final_obs": done.copy(), "final_info": {}, "_final_info": done.copy()}
+            final_info = {  # a finished game's last info, as single_agent_env gives it: no legal move
+                "action_mask": np.zeros_like(buf.mask),
+                "seat": np.where(done, self.seat, 0),
+                "illegal_action": np.zeros(self.num_envs, dtype=bool),
+            }
+            final_info.update({f"_{key}": done.copy() for key in list(final_info)})
+            infos.update(final_obs=final, _final_obs=done.copy(), final_info=final_info, _final_info=done.copy())
         return buf.obs.copy(), buf.rewards.copy(), buf.terminated.copy(), buf.truncated.copy(), infos
+
+    def _infos(self) -> dict[str, Any]:
+        """Every row's info as ``SyncVectorEnv`` stacks ``single_agent_env``'s: the learner's
+        legal actions, its seat and ``illegal_action`` (always ``False`` here: an illegal action
+        raises), each with its ``_key`` row mask."""
+        n = self.num_envs
+        infos = {
+            "action_mask": self._buf.mask.copy(),
+            "seat": np.full(n, self.seat, dtype=np.int64),
+            "illegal_action": np.zeros(n, dtype=bool),
+        }
+        infos.update({f"_{key}": np.ones(n, dtype=bool) for key in list(infos)})
+        return infos
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions in every row → ``[N, A]`` bool (a copy)."""
@@ -146,6 +183,41 @@ class KernelVectorEnv(VectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
+
+    # --- SyncVectorEnv's attribute access: a row stands for each sub-env -----------------------------
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple:
+        """One result per row, as ``SyncVectorEnv.call`` gives for ``single_agent_env`` rows:
+        ``game`` and ``action_masks`` answer per row (row ``i``'s ``Game`` copy, its legal actions);
+        any other attribute is shared by the rows — a method is called once with the arguments —
+        and its value is repeated for every row."""
+        if name == "game":
+            return tuple(self.game(i) for i in range(self.num_envs))
+        if name == "action_masks":
+            return tuple(self.action_masks())
+        if name.startswith("_") or not hasattr(self, name):
+            raise AttributeError(f"vector_env has no public attribute {name!r}")
+        value = getattr(self, name)
+        if callable(value):
+            value = value(*args, **kwargs)
+        return (value,) * self.num_envs
+
+    def get_attr(self, name: str) -> tuple:
+        """``call(name)``, as in ``SyncVectorEnv``."""
+        return self.call(name)
+
+    def set_attr(self, name: str, values: Any) -> None:
+        """Set an attribute the rows share: one value, or one per row (all the same). The table's
+        own attributes (seat, sizes, spaces) and private ones are fixed; ``set_opponents`` seats
+        other agents."""
+        if isinstance(values, list | tuple):
+            if len(values) != self.num_envs:
+                raise ValueError(f"set_attr takes one value or {self.num_envs} (one per row); got {len(values)}")
+            if any(value is not values[0] and not _same(value, values[0]) for value in values):
+                raise ValueError(f"the rows of a vector_env share {name!r}: give one value, not one per row")
+            values = values[0]
+        if name.startswith("_") or name in FIXED_ATTRIBUTES:
+            raise ValueError(f"{name!r} is fixed when a vector_env is built")
+        setattr(self, name, values)
 
     # --- helpers ----------------------------------------------------------------------------------
     def _driver_args(self) -> tuple:

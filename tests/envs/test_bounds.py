@@ -264,7 +264,7 @@ def test_single_agent_step_rejects_bad_actions_and_changes_nothing(key):
     legal = int(np.flatnonzero(mask)[0])
     stepped = env.step(np.array(legal))
     expected = twin.step(legal)
-    assert "illegal_action" not in stepped[4]
+    assert not stepped[4]["illegal_action"]
     assert np.array_equal(stepped[0], expected[0]) and stepped[1:4] == expected[1:4]
     assert env.game.state_array.tobytes() == twin.game.state_array.tobytes()
     env.reset(seed=6)

@@ -39,7 +39,7 @@ def _play(env, seed):
         obs, reward, terminated, truncated, info = env.step(action)
         total += reward
         steps += 1
-        assert "illegal_action" not in info
+        assert not info["illegal_action"]
         if terminated or truncated:
             return total, steps
 

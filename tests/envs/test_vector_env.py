@@ -25,7 +25,8 @@ def test_is_a_gymnasium_vector_env_with_declared_spaces():
     assert isinstance(venv, gymnasium.vector.VectorEnv)
     assert venv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     obs, infos = venv.reset(seed=1)
-    assert obs.shape == (8, 135) and obs.dtype == np.float32 and infos == {}
+    assert obs.shape == (8, 135) and obs.dtype == np.float32
+    assert np.array_equal(infos["action_mask"], venv.action_masks()) and infos["_action_mask"].all()
     assert venv.single_observation_space.shape == (135,) and venv.single_action_space.n == 114
     assert venv.observation_space.contains(obs)
     masks = venv.action_masks()

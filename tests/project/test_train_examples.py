@@ -274,7 +274,7 @@ def test_sb3_docs_loop_takes_the_0d_array_predict_returns(game, tmp_path):
         action, _states = model.predict(obs, action_masks=action_masks)
         assert isinstance(action, np.ndarray) and action.shape == ()
         obs, _reward, terminated, truncated, info = env.step(action)
-        assert "illegal_action" not in info
+        assert not info["illegal_action"]
         if terminated or truncated:
             break
 

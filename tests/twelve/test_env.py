@@ -186,7 +186,7 @@ def test_infos_captured_with_six_on_six():
     e.reset(options={"deal": deal})
     e.step(SIX)
     assert e.infos["player_0"] == {"captured": 2}
-    assert e.infos["player_1"] == {} and e.infos["player_2"] == {}
+    assert e.infos["player_1"] == e.infos["player_2"] == {"captured": 0}  # the same key for every seat
     assert e.game.hand(1) == [TWO, J] and e.game.hand(2) == [THREE, Q]
     assert e.agent_selection == "player_1"
 
