@@ -12,7 +12,8 @@ from pathlib import Path
 
 from benchmarks import aec, anchors, ours, solvers, startup
 from sniff_twelve.core.optional import MissingExtraError, pyplot
-from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED, StopRequest
+from sniff_twelve.tools.exits import EXIT_INTERRUPTED
+from sniff_twelve.tools.interrupt import StopRequest
 
 # (figure, what it is compared with) → name of the ratio
 RATIOS = {

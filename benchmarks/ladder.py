@@ -20,7 +20,8 @@ from pathlib import Path
 from benchmarks.timing import decision_positions, ms_per_decision
 from sniff_env.agents import arena_table as sniff_table
 from sniff_twelve.tools import arena, report
-from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED, StopRequest
+from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
+from sniff_twelve.tools.interrupt import StopRequest
 from twelve_env.agents import arena_table as twelve_table
 
 LADDER = ["random", "greedy", "heuristic", "rollout", "pimc"]
@@ -60,8 +61,10 @@ def main(argv: list[str] | None = None) -> None:
                 continue
             try:
                 result = arena.run(table(), [*entries, *args.agent], args.deals, seed=args.seed, workers=args.workers)
+            except arena.AgentFailedError as error:
+                fail(error, EXIT_FAILURE)
             except ValueError as error:
-                raise SystemExit(f"error: {error}") from None
+                fail(error)
             result.pop("games")
             results[name] = result
             print(f"\n### {name}\n")

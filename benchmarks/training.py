@@ -26,7 +26,8 @@ from sniff_env.agents import arena_table
 from sniff_twelve.batch.mlp import MlpPolicy
 from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
 from sniff_twelve.tools import arena
-from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED, StopRequest
+from sniff_twelve.tools.exits import EXIT_INTERRUPTED, fail
+from sniff_twelve.tools.interrupt import StopRequest
 
 ROOT = Path(__file__).resolve().parents[1]
 EVAL_SEED = 30_000
@@ -117,10 +118,10 @@ def main(argv: list[str] | None = None) -> dict:
     try:  # what the training runs import, checked before any of them starts
         optional_import("torch", "train", "python -m benchmarks.training")
     except MissingExtraError as missing:
-        parser.exit(2, f"error: {missing}\n")
+        fail(missing)
     marks, deals = (QUICK_MARKS, 4) if args.quick else (MARKS, args.deals)
     if deals < 1:
-        parser.error(f"--deals must be at least 1; got {deals}")
+        fail(f"--deals must be at least 1; got {deals}")
     args.out.mkdir(parents=True, exist_ok=True)
     result: dict = {"quick": args.quick, "deals": deals, "eval_seed": EVAL_SEED, "threads": args.threads}
     result |= {"recipes": {}, "targets": {}}

@@ -47,7 +47,8 @@ from typing import TYPE_CHECKING
 from sniff_twelve.batch.mlp import MlpPolicy
 from sniff_twelve.core.games import GAMES, game_package
 from sniff_twelve.tools import arena
-from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED, StopRequest
+from sniff_twelve.tools.exits import EXIT_INTERRUPTED
+from sniff_twelve.tools.interrupt import StopRequest
 
 if TYPE_CHECKING:  # Ray is imported only when training starts: --help and a bad argument never load it
     from ray.rllib.algorithms.ppo import PPOConfig

@@ -37,7 +37,8 @@ from sniff_twelve.core.games import game_package
 from sniff_twelve.core.optional import MissingExtraError, pyplot
 from sniff_twelve.envs.sb3 import SB3VecEnv
 from sniff_twelve.tools import arena
-from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED, StopRequest
+from sniff_twelve.tools.exits import EXIT_INTERRUPTED, fail
+from sniff_twelve.tools.interrupt import StopRequest
 
 
 def game_options(game: str) -> dict:
@@ -162,9 +163,9 @@ def main(argv: list[str] | None = None) -> dict:
         args.timesteps = 100_000 if args.minutes is None else 1 << 62
     features = args.env == "vector" if args.features is None else args.features
     if features and args.env == "single":
-        parser.error("--features needs --env vector (the single-seat env has no action features)")
+        fail("--features needs --env vector (the single-seat env has no action features)")
     if args.envs < 1:
-        parser.error(f"--envs must be at least 1; got {args.envs}")
+        fail(f"--envs must be at least 1; got {args.envs}")
     args.out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(1)  # the env's compiled opponents use the other core
 

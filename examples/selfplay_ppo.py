@@ -64,7 +64,8 @@ from sniff_twelve.batch.mlp import MlpPolicy
 from sniff_twelve.core.games import GAMES, game_package
 from sniff_twelve.core.optional import MissingExtraError, pyplot
 from sniff_twelve.tools import arena
-from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED, StopRequest
+from sniff_twelve.tools.exits import EXIT_INTERRUPTED
+from sniff_twelve.tools.interrupt import StopRequest
 
 REWARD_SCALE = {"sniff": 0.05, "twelve": 0.1}  # points (multiples of 5) / cards → returns of order 1
 

@@ -12,6 +12,7 @@ from sniff_env.spec import SPEC
 from sniff_env.ui import PLAY_UI, narrate
 from sniff_twelve.tools import crossplay
 from sniff_twelve.tools.cli import build_parser, play_random, run_analyze, run_arena, run_replay, run_serve
+from sniff_twelve.tools.exits import fail
 from sniff_twelve.tools.play import run_play
 
 PLAY_OPTIONS = [
@@ -37,12 +38,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         run_arena(args, arena_table(args.players))
     elif args.command == "play":
         if args.target is not None and args.target < 1:
-            parser.error("--target must be at least 1")
+            fail("--target must be at least 1")
         game = Game(num_players=args.players, seed=args.seed, target=args.target)
         if args.partner and args.players != 4:
-            parser.error("--partner needs --players 4 (partners sit opposite)")
+            fail("--partner needs --players 4 (partners sit opposite)")
         partner = ((args.seat + 2) % 4, args.partner or "heuristic") if args.players == 4 else None
-        return run_play(args, parser, game, PLAY_UI, make_agent, partner)
+        return run_play(args, game, PLAY_UI, make_agent, partner)
     elif args.command == "replay":
         return run_replay(args, Game, narrate)
     elif args.command == "analyze":

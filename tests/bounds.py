@@ -318,3 +318,14 @@ def bad_twelve_deals(draw, n: int, deck: str) -> Any:
     else:
         deal["stock"] = draw(st.one_of(st.integers(), st.floats()))
     return deal
+
+
+def usage_error(capsys: pytest.CaptureFixture, main: Callable[[list[str]], Any], argv: list[str]) -> str:
+    """``main(argv)`` exits 2 with one ``error: …`` line on stderr (the commands' convention,
+    ``sniff_twelve.tools.exits``); returns that line."""
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    err = capsys.readouterr().err.strip()
+    assert stop.value.code == 2 and err.startswith("error: ") and "\n" not in err, (stop.value.code, err)
+    return err

@@ -23,7 +23,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         run_arena(args, arena_table(args.players, deck=args.deck))
     elif args.command == "play":
         game = Game(num_players=args.players, deck=args.deck, seed=args.seed)
-        return run_play(args, parser, game, PLAY_UI, make_agent)
+        return run_play(args, game, PLAY_UI, make_agent)
     elif args.command == "replay":
         return run_replay(args, Game, narrate)
     elif args.command == "analyze":

@@ -16,7 +16,7 @@ from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
 from sniff_twelve.core.records import replay_steps, split_records
 from sniff_twelve.tools import analyze, arena, report
-from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED
+from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
 from sniff_twelve.tools.play import add_play_options
 
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ def run_analyze(args: argparse.Namespace, game_cls: type[KernelGame], solve, dea
             records, game_cls, solve, deal_index, args.worlds, args.max_nodes, args.seed, not args.no_progress
         )
     except (OSError, ValueError, MissingExtraError) as err:
-        raise SystemExit(f"error: {err}") from None
+        fail(err)
     print(analyze.table(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1))
@@ -163,8 +163,10 @@ def run_arena(args: argparse.Namespace, table: Table) -> dict:
             progress=not args.no_progress,
             records=args.records is not None,
         )
+    except arena.AgentFailedError as err:
+        fail(err, EXIT_FAILURE)
     except (ValueError, MissingExtraError) as err:
-        raise SystemExit(f"error: {err}") from None
+        fail(err)
     print(report.arena_table(result))
     if args.records:
         args.records.write_text("".join(json.dumps(game.pop("record")) + "\n" for game in result["games"]))
@@ -192,8 +194,7 @@ def run_replay(args: argparse.Namespace, game_cls: type[KernelGame], narrate: Na
         steps = replay_steps(record, game_cls)
         game, action = next(steps)
     except (OSError, ValueError) as error:
-        print(f"error: cannot replay {args.file}: {error}", file=sys.stderr)
-        return 2
+        fail(f"cannot replay {args.file}: {error}")
     frames_by = args.frames or ("hand" if record["result"].get("hands_played", 0) > 1 else "move")
     per_hand = frames_by == "hand" and hasattr(game, "hands_played")  # a game of one hand: every move
     frames = [game.image()] if args.gif or args.png else []
@@ -227,17 +228,17 @@ def run_serve(args: argparse.Namespace, spec: WebGame, options: Sequence[str] = 
             optional_import(module, "web", "serve")
         from sniff_twelve.web.server import serve
     except MissingExtraError as err:
-        raise SystemExit(f"error: {err}") from None
+        fail(err)
     for path in args.checkpoint:
         try:
             spec.make_agent(f"ppo:{path}")
         except ValueError as err:
-            raise SystemExit(f"error: --checkpoint {path}: {err}") from None
+            fail(f"--checkpoint {path}: {err}")
     for agent in args.agent:
         try:
             spec.make_agent(agent)
         except ValueError as err:
-            raise SystemExit(f"error: --agent {agent}: {err}") from None
+            fail(f"--agent {agent}: {err}")
     defaults = {"players": args.players, **{name: getattr(args, name) for name in options}}
     serve(spec, args.host, args.port, args.records, args.checkpoint, defaults, agents=args.agent)
     return 0

@@ -26,7 +26,7 @@ import numpy as np
 
 from sniff_twelve.core.optional import MissingExtraError, pyplot
 from sniff_twelve.tools import arena
-from sniff_twelve.tools.interrupt import EXIT_INTERRUPTED
+from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
 from sniff_twelve.tools.report import partial_note
 
 if TYPE_CHECKING:
@@ -256,17 +256,19 @@ def main(args: argparse.Namespace, table: Table) -> int:
         if args.plot:
             pyplot("crossplay --plot", "bench")
     except (ValueError, MissingExtraError) as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    result = run(
-        table,
-        args.agents,
-        args.opponents,
-        args.deals,
-        seed=args.seed,
-        workers=args.workers,
-        progress=not args.no_progress,
-    )
+        fail(err)
+    try:
+        result = run(
+            table,
+            args.agents,
+            args.opponents,
+            args.deals,
+            seed=args.seed,
+            workers=args.workers,
+            progress=not args.no_progress,
+        )
+    except arena.AgentFailedError as err:
+        fail(err, EXIT_FAILURE)
     print(table_text(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1))

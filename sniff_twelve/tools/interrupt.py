@@ -16,9 +16,6 @@ import threading
 from types import FrameType
 from typing import Any
 
-#: exit status of a run that stopped on request (the shell's convention for SIGINT)
-EXIT_INTERRUPTED = 130
-
 
 class StopRequest:
     """A context manager that turns SIGINT / SIGTERM into a flag the loop polls (``if stop:``);

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from sniff_twelve.core.agent import Agent, seat_specs
+from sniff_twelve.tools.exits import fail
 
 if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
@@ -215,7 +216,6 @@ def add_play_options(parser: argparse.ArgumentParser, default_agent: str = "heur
 
 
 def seat_agents(
-    parser: argparse.ArgumentParser,
     num_players: int,
     human: int,
     opponents: Sequence[str],
@@ -224,19 +224,19 @@ def seat_agents(
     partner: tuple[int, str] | None = None,
 ) -> tuple[dict[int, Agent], dict[int, str]]:
     """The agent of every seat but ``human`` and the name of every seat (``you``, ``partner``,
-    ``seat 1 (greedy)``); a bad option stops with ``parser.error``."""
+    ``seat 1 (greedy)``); a bad option is a usage error (``sniff_twelve.tools.exits``)."""
     partner_seat = None if partner is None else partner[0]
     try:
         specs = seat_specs(num_players, human, opponents, None if partner is None else partner[1])
     except ValueError as err:
-        parser.error(f"--{err}")
+        fail(f"--{err}")
     agents, names = {}, {human: "you"}
     for seat, spec in sorted(specs.items()):
         try:
             agents[seat] = make_agent(spec)
             agents[seat].check_table(num_players)
         except ValueError as err:
-            parser.error(str(err))
+            fail(err)
         agents[seat].reset(seed * 1000 + seat)
         names[seat] = f"partner (seat {seat}, {spec})" if seat == partner_seat else f"seat {seat} ({spec})"
     return agents, names
@@ -244,7 +244,6 @@ def seat_agents(
 
 def run_play(
     args: argparse.Namespace,
-    parser: argparse.ArgumentParser,
     game: KernelGame,
     ui: GameUI,
     make_agent: AgentFactory,
@@ -252,7 +251,7 @@ def run_play(
     file: TextIO | None = None,
 ) -> int:
     """The ``play`` command: seat the agents, play, report; returns the exit code (0)."""
-    agents, names = seat_agents(parser, game.num_players, args.seat, args.opponents, make_agent, args.seed, partner)
+    agents, names = seat_agents(game.num_players, args.seat, args.opponents, make_agent, args.seed, partner)
     screen = Screen(plain=args.ascii, file=file)
     seats = ", ".join(f"{names[s]}" if s != args.seat else f"you (seat {s})" for s in range(game.num_players))
     screen.info(f"{ui.title}: {seats}. Type h for help, q to quit.")

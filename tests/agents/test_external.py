@@ -154,7 +154,7 @@ def test_an_agent_that_fails_in_a_game_stops_the_run_with_its_name(plugin, name,
         capture_output=True,
         text=True,
     )
-    assert run.returncode != 0 and f"error: agent {entry!r} at seat" in run.stderr
+    assert run.returncode == 1 and f"error: agent {entry!r} at seat" in run.stderr  # a failure, not a usage error
 
 
 def test_the_twin_check_runs_on_an_outside_agent(plugin, monkeypatch):

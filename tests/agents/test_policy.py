@@ -15,6 +15,7 @@ import twelve_env
 import twelve_env.agents as twelve_agents
 from sniff_twelve.batch.mlp import MlpPolicy
 from sniff_twelve.tools.arena import run
+from tests.bounds import usage_error
 
 SHIPPED = sniff_agents.CHECKPOINTS
 
@@ -263,15 +264,16 @@ def test_shipped_ppo_plays_legally_and_beats_random(players):
     assert row["score"] >= 0.9, row
 
 
-def test_a_lineup_the_checkpoints_cannot_seat_fails_before_any_game():
+def test_a_lineup_the_checkpoints_cannot_seat_fails_before_any_game(capsys):
     with pytest.raises(ValueError, match="no shipped twelve checkpoint for 2 players"):
         run(twelve_agents.arena_table(2), ["greedy", "ppo"], deals=1, progress=False)
     from twelve_env.__main__ import main
 
-    with pytest.raises(SystemExit, match="error: no shipped twelve checkpoint"):
-        main(["arena", "--players", "2", "--agents", "greedy", "ppo", "--deals", "1", "--workers", "1"])
-    with pytest.raises(SystemExit):
+    argv = ["arena", "--players", "2", "--agents", "greedy", "ppo", "--deals", "1", "--workers", "1"]
+    assert "error: no shipped twelve checkpoint" in usage_error(capsys, main, argv)
+    with pytest.raises(SystemExit) as stop:
         main(["play", "--players", "2", "--opponents", "ppo"])
+    assert stop.value.code == 2
 
 
 @pytest.mark.parametrize("package", [sniff_env, twelve_env])

@@ -18,6 +18,7 @@ import pytest
 from sniff_env.__main__ import main
 from sniff_env.agents import arena_table
 from sniff_twelve.tools import crossplay
+from tests.bounds import usage_error
 from twelve_env.agents import arena_table as twelve_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,9 +101,7 @@ def test_the_cli_runs_end_to_end_and_writes_json_and_a_heatmap(tmp_path, capsys)
 )
 def test_bad_arguments_fail_in_one_line_before_any_game(args, message, capsys, monkeypatch):
     monkeypatch.setattr(crossplay.arena, "play_tasks", lambda *a, **k: pytest.fail("a game was played"))
-    assert main(["crossplay", *args, "--workers", "1"]) == 2
-    err = capsys.readouterr().err.strip()
-    assert err.startswith("error: ") and message in err and "\n" not in err
+    assert message in usage_error(capsys, main, ["crossplay", *args, "--workers", "1"])
 
 
 def test_twelve_has_no_partnerships_to_cross_play():

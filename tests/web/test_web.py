@@ -34,6 +34,7 @@ from tests.agents.test_no_peek import (
     twelve_trajectory,
     twelve_twin_deal,
 )
+from tests.bounds import usage_error
 from twelve_env.cards import rank_name
 from twelve_env.web import WEB as TWELVE
 
@@ -327,23 +328,23 @@ def test_the_least_recently_used_session_goes_first(tmp_path):
 def test_serve_command_needs_the_web_extra_and_good_checkpoints(monkeypatch, capsys):
     from sniff_env.__main__ import main
 
-    with pytest.raises(SystemExit, match=r"--checkpoint nope\.npz: .*nope\.npz"):
-        main(["serve", "--checkpoint", "nope.npz"])
+    assert re.search(
+        r"--checkpoint nope\.npz: .*nope\.npz", usage_error(capsys, main, ["serve", "--checkpoint", "nope.npz"])
+    )
     calls = []
     monkeypatch.setattr("sniff_twelve.web.server.serve", lambda *args, **kwargs: calls.append((args, kwargs)))
     assert main(["serve", "--port", "8123", "--players", "2", "--target", "90", "--records", "out"]) == 0
     (spec, host, port, records, checkpoints, defaults), kwargs = calls[0]
     assert (spec.name, host, port, records, checkpoints) == ("sniff", "127.0.0.1", 8123, Path("out"), [])
     assert defaults == {"players": 2, "target": 90} and kwargs == {"agents": []}
-    with pytest.raises(SystemExit, match=r"--agent py:nowhere:X: .*does not import"):
-        main(["serve", "--agent", "py:nowhere:X"])
+    assert re.search(
+        r"--agent py:nowhere:X: .*does not import", usage_error(capsys, main, ["serve", "--agent", "py:nowhere:X"])
+    )
     assert main(["serve", "--agent", "py:sniff_twelve.agents.builtin:RandomAgent"]) == 0
     assert calls[-1][1] == {"agents": ["py:sniff_twelve.agents.builtin:RandomAgent"]}
 
     monkeypatch.setitem(sys.modules, "starlette", None)
-    with pytest.raises(SystemExit) as stop:
-        main(["serve"])
-    assert str(stop.value) == (
+    assert usage_error(capsys, main, ["serve"]) == (
         'error: serve needs starlette, which is not installed: pip install "sniff-twelve[web]" '
         '(pip install -e ".[web]" in a checkout)'
     )
