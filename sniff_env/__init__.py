@@ -12,6 +12,7 @@ from sniff_env.env import env, raw_env, single_agent_env
 from sniff_env.game import Game
 from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS, TILES, decode_action, encode_action
 from sniff_env.vector import VectorGame, vector_env
+from sniff_twelve import __version__ as __version__
 
 __all__ = [
     "DRAW",

@@ -6,3 +6,6 @@ and numba only) ← ``batch`` (compiled batch drivers) and ``search`` (the exact
 CLI). ``lint-imports`` checks the contract (``pyproject.toml``). The games themselves are the
 ``sniff_env`` and ``twelve_env`` packages.
 """
+
+#: the distribution's version (``sniff_env.__version__`` and ``twelve_env.__version__`` are this one)
+__version__ = "0.1.0"

@@ -8,6 +8,7 @@
 ((69,), (13,))
 """
 
+from sniff_twelve import __version__ as __version__
 from twelve_env.cards import card_value, rank_name
 from twelve_env.env import env, raw_env, single_agent_env
 from twelve_env.game import Game
