@@ -58,7 +58,7 @@ from sniff_env.spec import SPEC
 from sniff_env.tiles import DRAW, PASS
 from sniff_twelve.core.options import check_choice
 from sniff_twelve.envs.aec import ClassicWrapper, KernelAECEnv, wrap
-from sniff_twelve.envs.single_agent import SingleAgentEnv, seat_agents
+from sniff_twelve.envs.single_agent import SingleAgentEnv, register, seat_agents
 
 
 def check_modes(episode: str, reward: str | None, forced: str) -> tuple[str, int, str]:
@@ -187,3 +187,6 @@ def single_agent_env(
         forced_move,
         render_mode,
     )
+
+
+register(SPEC)  # gymnasium.make("sniff_env/Sniff-v0", ...)

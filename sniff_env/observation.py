@@ -33,6 +33,7 @@ offset  size  field        meaning
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from sniff_env import kernels as K
 from sniff_env.tiles import NUM_TILES, TILE_LOW
@@ -62,6 +63,40 @@ CRITIC = Layout(
 #: the omniscient vector (PettingZoo's ``state()``, for centralised critics)
 CRITIC_SIZE = CRITIC.size
 _HIDDEN_HANDS, _BONEYARD = CRITIC.offset("hands"), CRITIC.offset("boneyard")
+
+
+#: the most one end can count (a double of sixes, S14) and one placement can credit (four such
+#: ends, S17, in multiples of five)
+MAX_END, MAX_CREDIT = 12, 45
+#: the most one hand's settlement can move a side's score (S23–S24, and S4a's All Fives award):
+#: every pip of the set (168), plus at most 2 of rounding for each of four hands
+MAX_SETTLEMENT = 180
+
+
+def observation_bounds(params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)`` of every observation entry under ``params``: the envs' ``Box``. Flags lie
+    in [0, 1] and counts within the set; a score (divided by the target) ends a match at most one
+    credit and one settlement past the target (S25), and falls by at most one settlement a hand
+    (S4: no floor) — so it has no lower bound when neither ``max_hands`` nor ``max_steps`` limits
+    the match (S26)."""
+    target = float(params[K.P_TARGET])
+    hands = params[K.P_MAX_HANDS] or params[K.P_MAX_STEPS]  # a hand takes at least one step
+    lowest = -MAX_SETTLEMENT * float(hands) / target if hands else -np.inf
+    flags, counts = (0, 1), (0, NUM_TILES)
+    return OBS.bounds(
+        {
+            "hand": flags,
+            "table": flags,
+            "arms": (0, np.tile([1.0] * 8 + [MAX_END], 4)),
+            "end_total": (0, 4 * MAX_END),
+            "sniff": flags,
+            "hand_sizes": counts,
+            "boneyard_size": counts,
+            "scores": (lowest, (target + MAX_CREDIT + MAX_SETTLEMENT) / target),
+            "turn_position": flags,
+            "known_voids": flags,
+        }
+    )
 
 
 @nb.njit(cache=True)

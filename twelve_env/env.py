@@ -33,7 +33,7 @@ import numpy as np
 
 from sniff_twelve.core.options import check_choice
 from sniff_twelve.envs.aec import ClassicWrapper, KernelAECEnv, wrap
-from sniff_twelve.envs.single_agent import SingleAgentEnv, seat_agents
+from sniff_twelve.envs.single_agent import SingleAgentEnv, register, seat_agents
 from twelve_env import kernels as K
 from twelve_env.game import Game, make_params
 from twelve_env.render import render_text
@@ -125,3 +125,6 @@ def single_agent_env(
         None,
         render_mode,
     )
+
+
+register(SPEC)  # gymnasium.make("twelve_env/Twelve-v0", ...)

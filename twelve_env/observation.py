@@ -33,11 +33,16 @@ offset  size   field        meaning
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numba as nb
 
 from sniff_twelve.core.layout import Layout
 from twelve_env import kernels as K
 from twelve_env.cards import MAX_RANKS
+
+if TYPE_CHECKING:
+    import numpy as np
 
 OBS = Layout(
     ("hand", "R", "my hand: cards held of each rank"),
@@ -56,6 +61,29 @@ HAND, TOP, PILE, PILE_SIZE, SEEN, STOCK_SIZE, HAND_SIZES, CAPTURED, LAST_ROUND, 
     OBS.linear(name) for name in OBS.names()
 )
 _OBS_END = OBS.end()
+
+
+def observation_bounds(params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)`` of every observation entry under ``params``: the envs' ``Box``. Four cards
+    of each rank exist (T1), so a rank count lies in [0, 4] and a pile, hand, stock or capture
+    size within the deck; the last round lasts at most one turn a player (T13)."""
+    r = int(K.num_ranks(params))
+    ranks, cards, flags = (0, 4), (0, 4 * r), (0, 1)
+    return OBS.bind(R=r).bounds(
+        {
+            "hand": ranks,
+            "top": flags,
+            "pile": ranks,
+            "pile_size": cards,
+            "seen": ranks,
+            "stock_size": cards,
+            "hand_sizes": cards,
+            "captured": cards,
+            "last_round": flags,
+            "turns_left": (0, int(params[K.P_PLAYERS])),
+        }
+    )
+
 
 CRITIC = Layout(
     ("observation", "4R+17", "the observation of the seat to act"),

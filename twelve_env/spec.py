@@ -34,6 +34,7 @@ class TwelveSpec(GameSpec):
     legal_mask_into = K.legal_mask_into
     write_observation = observation.write_observation
     write_state = observation.write_state
+    observation_bounds = staticmethod(observation.observation_bounds)
     write_view = view.write_view
     resample = view.resample
     snapshot = rewards.snapshot

@@ -23,12 +23,18 @@ concrete layout.
 (1, 0)
 >>> Layout(("observation", "4R+17", "what the seat sees"), ("hands", "6R", "the others")).rows()[1][0]
 '4R+17'
+>>> low, high = OBS.bounds({"hand": (0, 1), "scores": (-2, [1, 1, 3, 3])})
+>>> high.tolist()[26:]
+[1.0, 1.0, 1.0, 1.0, 3.0, 3.0]
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 Width = int | str
 _SYMBOLIC = re.compile(r"^(\d*)([A-Za-z])(?:\+(\d+))?$")
@@ -114,6 +120,17 @@ class Layout:
         """``(name, offset, size)`` of every field (concrete layouts)."""
         self._concrete()
         return tuple((f.name, self._linear[f.name][1], _width(f.width, 0)) for f in self._fields)
+
+    def bounds(self, limits: dict[str, tuple[Any, Any]]) -> tuple[np.ndarray, np.ndarray]:
+        """``(low, high)`` ``float32`` arrays over the whole layout (concrete layouts) from each
+        field's ``(low, high)`` — a number for every entry of the field, or one per entry; a
+        ``Box``'s bounds. ``ValueError`` unless ``limits`` names every field once."""
+        if set(limits) != set(self.names()):
+            raise ValueError(f"limits name every field; missing {sorted(set(self.names()) - set(limits))}")
+        low, high = np.empty(self.size, np.float32), np.empty(self.size, np.float32)
+        for name, offset, size in self.fields():
+            low[offset : offset + size], high[offset : offset + size] = limits[name]
+        return low, high
 
     # --- symbolic layouts ---------------------------------------------------------------------
     def bind(self, **symbol: int) -> Layout:

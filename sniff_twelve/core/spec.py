@@ -20,6 +20,7 @@ attribute              meaning
                        the widest critic state, under any option
 ``SNAPSHOT_SIZE``      the width ``snapshot`` writes (what ``write_rewards`` compares against)
 ``action_feature_names``  the columns of ``action_features``
+``observation_bounds``  ``(params) -> (low, high)``: every observation entry's bounds (the envs' ``Box``)
 =====================  ==========================================================================
 
 Kernels, each ``numba.njit(cache=True)`` (``s`` a state row, ``params`` the options row):
@@ -67,6 +68,7 @@ class GameSpec(GameHooks):
     MAX_OBS: ClassVar[int]
     MAX_CRITIC: ClassVar[int]
     SNAPSHOT_SIZE: ClassVar[int]
+    observation_bounds: ClassVar[Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Kernels are plain functions of the spec, never bound to it: ``SPEC.apply_action(s, p, a)``

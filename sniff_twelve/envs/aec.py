@@ -162,7 +162,7 @@ class KernelAECEnv(AECEnv, EzPickle):
         self.agents = self.possible_agents[:]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self._obs_size, self._critic_size, self._num_actions = spec.widths(params)
-        observation = spaces.Box(-np.inf, np.inf, shape=(self._obs_size,), dtype=np.float32)
+        observation = spaces.Box(*spec.observation_bounds(params), dtype=np.float32)
         mask = spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8)
         self.observation_spaces = {
             a: spaces.Dict({"observation": observation, "action_mask": mask}) for a in self.possible_agents

@@ -53,7 +53,7 @@ class SingleAgentEnv(gymnasium.Env):
         render_mode: ``"ansi"`` or ``"rgb_array"``.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"]}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
@@ -69,7 +69,7 @@ class SingleAgentEnv(gymnasium.Env):
     ) -> None:
         self._new_game = new_game
         self._spec = spec
-        obs_size, _, num_actions = spec.widths(params)
+        _, _, num_actions = spec.widths(params)
         self._params = params
         self._reward_mode = reward_mode
         self._num_players = n = num_players
@@ -80,7 +80,7 @@ class SingleAgentEnv(gymnasium.Env):
         if render_mode is not None:
             check_choice("render_mode", render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(-np.inf, np.inf, shape=(obs_size,), dtype=np.float32)
+        self.observation_space = spaces.Box(*spec.observation_bounds(params), dtype=np.float32)
         self.action_space = spaces.Discrete(num_actions)
         self._before = np.zeros(spec.SNAPSHOT_SIZE, dtype=np.int32)
         self._rewards = np.zeros(n, dtype=np.float64)
@@ -184,3 +184,16 @@ def seat_agents(
         return [None if seat == learner else make_agent(specs[seat]) for seat in range(num_players)]
 
     return build
+
+
+def gymnasium_id(spec: GameSpec) -> str:
+    """The id ``gymnasium.make`` knows a game's single-seat env by: ``"sniff_env/Sniff-v0"``."""
+    return f"{spec.package}/{spec.name.capitalize()}-v0"
+
+
+def register(spec: GameSpec) -> None:
+    """Register the game's ``single_agent_env`` with gymnasium (its ``env`` module does at import):
+    ``gymnasium.make("sniff_env/Sniff-v0", num_players=2, ...)`` builds
+    ``sniff_env.single_agent_env(num_players=2, ...)``, with its ``spec`` set, and
+    ``gymnasium.make("sniff_env:sniff_env/Sniff-v0")`` imports the package first."""
+    gymnasium.register(gymnasium_id(spec), entry_point=f"{spec.package}.env:single_agent_env")

@@ -91,9 +91,11 @@ class KernelVectorEnv(VectorEnv):
         self._use_features = check_flag("action_features", action_features)
         features = len(spec.action_feature_names)
         width = obs_size + (num_actions * features if self._use_features else 0)
-        self.single_observation_space = spaces.Box(-np.inf, np.inf, shape=(width,), dtype=np.float32)
+        low, high = np.full(width, -np.inf, np.float32), np.full(width, np.inf, np.float32)
+        low[:obs_size], high[:obs_size] = spec.observation_bounds(params)  # the action features: unbounded
+        self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
         self.single_action_space = spaces.Discrete(num_actions)
-        self.observation_space = spaces.Box(-np.inf, np.inf, shape=(n, width), dtype=np.float32)
+        self.observation_space = spaces.Box(np.tile(low, (n, 1)), np.tile(high, (n, 1)), dtype=np.float32)
         self.action_space = spaces.MultiDiscrete(np.full(n, num_actions))
         self._buf = learner_buffers(spec, params, n, num_players, self._use_features)
         self._seed = check_seed(seed)

@@ -19,8 +19,11 @@ random games, and raises ``AssertionError`` saying what broke. ``CHECKS`` lists 
 - ``check_vector_matches_game``: ``VectorGame`` rows step exactly as ``Game`` does.
 - ``check_bounds``: out-of-range slots in a raw row are refused by ``Game.from_state``, and a
   fuzzed row is either refused or a game whose moves and observation can be computed.
-- ``check_pettingzoo`` / ``check_gymnasium``: the frameworks' own checkers on ``env`` and
-  ``single_agent_env`` (the options must suit those constructors).
+- ``check_observation_bounds``: every seat's observation, all along random games, lies within
+  the spec's ``observation_bounds`` — the ``Box`` of the envs.
+- ``check_pettingzoo`` / ``check_gymnasium``: the frameworks' own checkers on ``env`` and on the
+  single-seat env built by ``gymnasium.make`` (silent: any warning fails); the options must suit
+  those constructors.
 """
 
 from __future__ import annotations
@@ -214,12 +217,39 @@ def check_pettingzoo(package: ModuleType, options: dict[str, Any], games: int = 
 
 
 def check_gymnasium(package: ModuleType, options: dict[str, Any], games: int = 5) -> None:
+    import gymnasium
     from gymnasium.utils.env_checker import check_env
 
+    from sniff_twelve.envs.single_agent import gymnasium_id
+
+    table = {k: v for k, v in options.items() if k != "forced"}  # the single seat's forced moves are made for it
+    env = gymnasium.make(gymnasium_id(package.Game.spec), **table)
+    assert env.spec.id == gymnasium_id(package.Game.spec), env.spec
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # gymnasium's notes on unbounded Box spaces
-        table = {k: v for k, v in options.items() if k != "forced"}  # the single seat's forced moves are made for it
-        check_env(package.single_agent_env(**table), skip_render_check=True)
+        warnings.simplefilter("error")  # silent: a warning of gymnasium's checker fails the check
+        check_env(env.unwrapped, skip_render_check=True)
+
+
+def check_observation_bounds(package: ModuleType, options: dict[str, Any], games: int = 5) -> None:
+    spec = package.Game.spec
+    for seed in range(games):
+        game = package.Game(seed=seed, **_game_options(options))
+        low, high = spec.observation_bounds(game._params)
+        assert low.shape == high.shape == (game.observation(0).size,) and (low <= high).all()
+        rnd = random.Random(seed)
+        while True:
+            for seat in range(game.num_players):
+                observation = game.observation(seat)
+                outside = np.flatnonzero((observation < low) | (observation > high))
+                assert not outside.size, (
+                    f"entries {outside.tolist()} = {observation[outside]} outside {low[outside]}…{high[outside]}"
+                )
+            if game.is_terminal():
+                break
+            game.apply(rnd.choice(game.legal_actions()))
+    table = {k: v for k, v in options.items() if k != "forced"}
+    space = package.single_agent_env(**table).observation_space
+    assert np.array_equal(space.low, low) and np.array_equal(space.high, high), "the env's Box is not the bounds"
 
 
 CHECKS: dict[str, Callable[..., None]] = {
@@ -230,6 +260,7 @@ CHECKS: dict[str, Callable[..., None]] = {
     "no_peek_twins": check_no_peek_twins,
     "vector_matches_game": check_vector_matches_game,
     "bounds": check_bounds,
+    "observation_bounds": check_observation_bounds,
     "pettingzoo": check_pettingzoo,
     "gymnasium": check_gymnasium,
 }

@@ -51,6 +51,23 @@ def test_the_bounds_check_catches_a_row_taken_unchecked(monkeypatch):
         conformance.check_bounds(sniff_env, {"num_players": 2})
 
 
+def test_the_observation_bounds_check_catches_an_entry_outside(monkeypatch):
+    """Hand sizes capped at 6: a 2-player hand holds 7 tiles, so the first position is outside."""
+    from sniff_env.observation import OBS
+
+    spec = type(sniff_env.Game.spec)
+    bounds = spec.observation_bounds
+
+    def too_tight(params):
+        low, high = bounds(params)
+        high[OBS.offset("hand_sizes") : OBS.offset("boneyard_size")] = 6
+        return low, high
+
+    monkeypatch.setattr(spec, "observation_bounds", staticmethod(too_tight))
+    with pytest.raises(AssertionError, match="outside"):
+        conformance.check_observation_bounds(sniff_env, {"num_players": 2}, games=1)
+
+
 def test_the_vector_check_catches_a_row_that_drifts(monkeypatch):
     original = twelve_env.VectorGame.step
 
