@@ -1,6 +1,7 @@
-"""The repository stands alone: the rule book ships with it (``docs/rules.md``, the originals in
-``docs/seeds``, the public contract in ``docs/api.md``), every rule number the code and tests
-cite is defined there, and no tracked file points outside the repository."""
+"""The repository stands alone: the rule book ships with it (``docs/rules.md``, the public
+contract in ``docs/api.md``; the original rule texts' worked examples as data, never their
+prose), every rule number the code and tests cite is defined there, and no tracked file points
+outside the repository."""
 
 from __future__ import annotations
 
@@ -25,16 +26,30 @@ def test_every_cited_rule_number_is_defined_in_docs_rules():
     assert not missing, f"rule numbers cited but not in docs/rules.md: {missing}"
 
 
+def _rules_part(text: str) -> str:
+    """The numbered rules (from Part S on): the introduction names where the texts live."""
+    return text[text.index("## Part S") :]
+
+
 def test_vendored_rule_book_equals_the_team_copy_where_present():
     """The team's copy beside a checkout (``shared/``) and ``docs/`` must not drift apart."""
     for parent in ROOT.parents:
         shared = parent / "shared"
         if (shared / "RULES.md").is_file():
-            assert (shared / "RULES.md").read_text(encoding="utf-8") == RULES.read_text(encoding="utf-8")
+            assert _rules_part((shared / "RULES.md").read_text(encoding="utf-8")) == _rules_part(
+                RULES.read_text(encoding="utf-8")
+            )
             assert (shared / "API.md").read_text(encoding="utf-8") == (ROOT / "docs" / "api.md").read_text("utf-8")
-            for seed in (shared / "seeds").glob("*.txt"):
-                assert (ROOT / "docs" / "seeds" / seed.name).read_bytes() == seed.read_bytes()
-    assert len(list((ROOT / "docs" / "seeds").glob("*.txt"))) == 3
+
+
+def test_no_rule_text_is_copied_into_the_repository():
+    """Other people's prose stays out: the worked examples' own words (built here from parts, so
+    this file does not hold them) appear in no tracked file."""
+    phrases = ["Gutschrift für " + "das Anlegen", "Выложена " + "кость", "Freie " + "Anlegestellen"]
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True)
+    texts = [ROOT / name for name in listed.stdout.split() if (ROOT / name).suffix in {".py", ".md", ".txt", ".json"}]
+    copied = [(path.name, p) for path in texts if path.is_file() for p in phrases if p in path.read_text("utf-8")]
+    assert not copied and not (ROOT / "docs" / "seeds").exists(), copied
 
 
 def test_no_tracked_file_points_outside_the_repository():

@@ -1,164 +1,57 @@
-"""The worked examples of the Sniff rule texts, German and Russian, replayed through ``Game``.
+"""The worked examples of the Sniff rule texts (German and Russian: the same eleven positions),
+replayed through ``Game``.
 
-docs/rules.md makes every worked example of ``docs/seeds/000_f845a6ebb8d4b6b8.txt`` (German,
-``Angelegt:`` blocks) and ``docs/seeds/002_0539f14ea3071edc.txt`` (Russian, ``Выложена кость``
-blocks) a test vector (S9–S17). The blocks are parsed out of the seed texts at test time, never
-retyped: each detailed sentence lists the tiles in placement order, the spinner, every
-connection, every free attachment spot with its pip, every scored contribution, their total and
-the credit of the placement. Each position is rebuilt by a scripted two-player deal and compared
-as multisets with ``Game.describe()``. The S16 example (whose tiles the German text lost) is
-played by hand.
+docs/rules.md makes every worked example a test vector (S9–S17). ``tests/data/
+sniff_worked_examples.json`` holds them as facts: each position's tiles in placement order, the
+spinner, every connection, every free attachment spot with its pip, every scored contribution,
+their total and the credit of the placement. Each position is rebuilt by a scripted two-player
+deal and compared as multisets with ``Game.describe()``. The S16 example (whose tiles the German
+text lost) is played by hand.
 """
 
 from __future__ import annotations
 
-import re
+import json
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from sniff_env import TILES, Game, encode_action
 
-SEEDS = Path(__file__).resolve().parents[2] / "docs" / "seeds"
-TILE_RE = r"\[(\d)\|(\d)\]"
+DATA = Path(__file__).resolve().parents[1] / "data" / "sniff_worked_examples.json"
 BIG_TARGET = 10_000
 
 
-@dataclass(frozen=True)
-class Language:
-    """The words one rule text uses in its worked examples."""
-
-    seed: str
-    block: str  # a line starting the example: "the tile … was placed"
-    tiles: str
-    spinner: str
-    connections: str
-    open_spots: str
-    scored: str
-    head: str  # regex of the summary: summands, total, credit
-    none: str
-    sides: dict[str, str]
-
-    def side_re(self) -> str:
-        return "|".join(re.escape(name) for name in self.sides)
+def _tile(pair: list[int]) -> tuple[int, int]:
+    return (pair[0], pair[1])
 
 
-GERMAN = Language(
-    seed="000_f845a6ebb8d4b6b8.txt",
-    block="Angelegt:",
-    tiles="Steine:",
-    spinner="Spinner:",
-    connections="Verbindungen:",
-    open_spots="Freie Anlegestellen:",
-    scored="Gewertete Beiträge:",
-    head=r"Gewertete Beiträge: ([\d +]+?) = (\d+)\. Gutschrift für das Anlegen: (\d+) Rohpunkte\.",
-    none="keine",
-    sides={
-        "Ende mit kleinerer Augenzahl": "low",
-        "Ende mit größerer Augenzahl": "high",
-        "Linienseite A": "line_a",
-        "Linienseite B": "line_b",
-        "Seitenarm A": "arm_a",
-        "Seitenarm B": "arm_b",
-    },
-)
-RUSSIAN = Language(
-    seed="002_0539f14ea3071edc.txt",
-    block="Выложена кость",
-    tiles="Кости:",
-    spinner="Разветвляющие дубли:",
-    connections="Соединения:",
-    open_spots="Допустимые места продолжения:",
-    scored="Учитываемые вклады:",
-    head=r"Учитываемые вклады: ([\d +]+?) = (\d+)\. Начисление за выкладывание: (\d+) [^.]*\.",
-    none="нет",
-    sides={
-        "конец с меньшим значением": "low",
-        "конец с большим значением": "high",
-        "линия A": "line_a",
-        "линия B": "line_b",
-        "ветвь A": "arm_a",
-        "ветвь B": "arm_b",
-    },
-)
+def load_examples() -> list[dict]:
+    """The data file's examples, tiles as tuples (what ``describe()`` returns)."""
+    examples = []
+    for e in json.loads(DATA.read_text(encoding="utf-8"))["examples"]:
+        examples.append(
+            {
+                "source": e["source"],
+                "placed": _tile(e["placed"]),
+                "summands": e["summands"],
+                "expected": {
+                    "tiles": [_tile(t) for t in e["tiles"]],
+                    "spinner": None if e["spinner"] is None else _tile(e["spinner"]),
+                    "connections": [((_tile(a), sa), (_tile(b), sb)) for (a, sa), (b, sb) in e["connections"]],
+                    "open_spots": [(_tile(t), side, pip) for t, side, pip in e["open_spots"]],
+                    "scored": [(_tile(t), points) for t, points in e["scored"]],
+                    "total": e["total"],
+                    "credit": e["credit"],
+                },
+            }
+        )
+    return examples
 
 
-def _tile(a: str, b: str) -> tuple[int, int]:
-    x, y = int(a), int(b)
-    return (min(x, y), max(x, y))
-
-
-def _tiles_in(text: str) -> list[tuple[int, int]]:
-    return [_tile(a, b) for a, b in re.findall(TILE_RE, text)]
-
-
-def _section(sentence: str, start: str, end: str) -> str:
-    match = re.search(re.escape(start) + r"\s*(.*?)\.\s*" + re.escape(end), sentence)
-    assert match, f"no {start!r} … {end!r} in: {sentence}"
-    return match.group(1)
-
-
-def parse_block(lang: Language, placed_line: str, detail: str) -> dict:
-    """One worked example as the ``describe()`` dict it states, plus the placed tile."""
-
-    def items(text: str) -> list[str]:
-        text = text.strip()
-        return [] if text in (lang.none, "") else [part.strip() for part in text.split(";")]
-
-    sides = lang.side_re()
-    head = re.search(lang.head, detail)
-    assert head, detail
-    summands = [int(x) for x in head.group(1).split("+")]
-    tiles = _tiles_in(_section(detail, lang.tiles, lang.spinner))
-    spinner_text = _section(detail, lang.spinner, lang.connections)
-    spinner = None if spinner_text == lang.none else _tiles_in(spinner_text)[0]
-    connections = []
-    for item in items(_section(detail, lang.connections, lang.open_spots)):
-        m = re.fullmatch(rf"{TILE_RE} \(({sides})\) – {TILE_RE} \(({sides})\)", item)
-        assert m, item
-        connections.append(((_tile(m[1], m[2]), lang.sides[m[3]]), (_tile(m[4], m[5]), lang.sides[m[6]])))
-    open_spots = []
-    for item in items(_section(detail, lang.open_spots, lang.scored)):
-        m = re.fullmatch(rf"{TILE_RE} \(({sides}), (\d)\)", item)
-        assert m, item
-        open_spots.append((_tile(m[1], m[2]), lang.sides[m[3]], int(m[4])))
-    tail = detail.rsplit(lang.scored, 1)[1].strip().rstrip(".")
-    scored = []
-    for item in items(tail):
-        m = re.fullmatch(rf"{TILE_RE}: (\d+)", item)
-        assert m, item
-        scored.append((_tile(m[1], m[2]), int(m[3])))
-    return {
-        "placed": _tiles_in(placed_line)[0],
-        "summands": summands,
-        "expected": {
-            "tiles": tiles,
-            "spinner": spinner,
-            "connections": connections,
-            "open_spots": open_spots,
-            "scored": scored,
-            "total": int(head.group(2)),
-            "credit": int(head.group(3)),
-        },
-    }
-
-
-def parse_examples(lang: Language) -> list[dict]:
-    lines = (SEEDS / lang.seed).read_text(encoding="utf-8").splitlines()
-    blocks = []
-    for i, line in enumerate(lines):
-        if not line.startswith(lang.block):
-            continue
-        detail = next((x for x in lines[i + 1 : i + 4] if lang.tiles in x), None)
-        assert detail is not None, f"no detailed sentence after line {i + 1}: {line}"
-        blocks.append({**parse_block(lang, line, detail), "text": lang.seed})
-    return blocks
-
-
-EXAMPLES = parse_examples(GERMAN) + parse_examples(RUSSIAN)
-IDS = [f"{e['text'][:3]}-{i}-{e['placed']}" for i, e in enumerate(EXAMPLES)]
+EXAMPLES = load_examples()
+IDS = [f"{i + 1}-{e['placed']}" for i, e in enumerate(EXAMPLES)]
 
 
 def arms_from_connections(tiles, connections) -> list[int]:
@@ -197,17 +90,13 @@ def multiset_view(desc: dict) -> dict:
     }
 
 
-def test_seed_texts_have_eleven_worked_examples_each():
-    """docs/rules.md: every worked example is a test vector; the German and the Russian text have 11
-    each, and they state the same positions."""
-    german = [e for e in EXAMPLES if e["text"] == GERMAN.seed]
-    russian = [e for e in EXAMPLES if e["text"] == RUSSIAN.seed]
-    assert len(german) == len(russian) == 11
-    assert [e["expected"] for e in german] == [e["expected"] for e in russian]
+def test_the_rule_texts_have_eleven_worked_examples():
+    """docs/rules.md: every worked example is a test vector; the texts state eleven positions."""
+    assert len(EXAMPLES) == 11 and len({tuple(e["expected"]["tiles"]) for e in EXAMPLES}) == 11
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
-def test_parsed_example_is_self_consistent(example):
+def test_example_is_self_consistent(example):
     """S17: the block's summary (summands, total) agrees with its detailed contribution list."""
     exp = example["expected"]
     assert exp["tiles"][-1] == example["placed"]
