@@ -55,3 +55,15 @@ def test_the_module_prefix_imports_the_package_first():
     code = "import gymnasium; env = gymnasium.make('twelve_env:twelve_env/Twelve-v0'); print(env.spec.id)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.strip() == "twelve_env/Twelve-v0", done.stderr
+
+
+def test_pettingzoo_style_versioned_modules_name_the_same_envs():
+    from sniff_env import sniff_v0
+    from twelve_env import twelve_v0
+
+    assert (sniff_v0.env, sniff_v0.raw_env, sniff_v0.single_agent_env) == (
+        sniff_env.env,
+        sniff_env.raw_env,
+        sniff_env.single_agent_env,
+    )
+    assert (twelve_v0.env, twelve_v0.raw_env) == (twelve_env.env, twelve_env.raw_env)
