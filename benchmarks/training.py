@@ -31,7 +31,7 @@ from sniff_twelve.tools.interrupt import StopRequest
 
 ROOT = Path(__file__).resolve().parents[1]
 EVAL_SEED = 30_000
-#: the README's recipes (Training → Self-play PPO), by name: (players, selfplay_ppo.py arguments)
+#: the recipes of docs/training.md (Self-play PPO), by name: (players, selfplay_ppo.py arguments)
 RECIPES = {
     "sniff2": (2, ["--players", "2"]),
     "sniff4": (4, ["--players", "4", "--lr", "1e-3", "--pool-agents", "greedy", "heuristic", "--pool-rate", "0.5"]),

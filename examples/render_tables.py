@@ -1,4 +1,4 @@
-"""Draw a mid-match Sniff table and a "12" table as PNGs (the pictures in the README).
+"""Draw a mid-match Sniff table and a "12" table as PNGs (the pictures of the docs).
 
 python examples/render_tables.py [OUT_DIR]
 """

@@ -42,13 +42,13 @@ def test_quick_benchmark_reports_every_figure(tmp_path):
     assert "| ratio | value |" in run.stdout
 
 
-def test_time_to_skill_recipes_are_the_readmes_training_commands():
-    """``benchmarks.training`` times the commands the README gives under "Self-play PPO" (less the
+def test_time_to_skill_recipes_are_the_documented_training_commands():
+    """``benchmarks.training`` times the commands docs/training.md gives under "Self-play PPO" (less the
     budget, threads and output flags it sets itself), so the table measures what users run."""
     from benchmarks import training
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Self-play PPO on `VectorGame`", 1)[1].split("\n```\n", 1)[0]
+    page = (ROOT / "docs" / "training.md").read_text(encoding="utf-8")
+    section = page.split("## Self-play PPO on `VectorGame`", 1)[1].split("\n```\n", 1)[0]
     commands = [shlex.split(c) for c in section.replace("\\\n", " ").splitlines() if "selfplay_ppo.py" in c]
     documented = []
     for argv in commands:

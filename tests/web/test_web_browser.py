@@ -5,7 +5,7 @@ spots (and a few moves by keyboard), checks the saved record and steps through i
 
 Without Chromium the tests skip, saying how to get it (``apt-get install chromium``; ``CHROMIUM``
 names another executable). The screenshots go to a temporary folder; ``SCREENSHOTS_DIR=docs``
-writes the README's pictures (``docs/web_sniff.png``, ``docs/web_twelve.png``,
+writes the docs' pictures (``docs/web_sniff.png``, ``docs/web_twelve.png``,
 ``docs/web_replay.png``).
 """
 

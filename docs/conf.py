@@ -1,0 +1,35 @@
+"""Sphinx configuration of the documentation site (``sphinx-build -W -b html docs docs/_build``).
+
+Sphinx with MyST and the furo theme, as the Farama projects (Gymnasium, PettingZoo) build theirs:
+the pages are Markdown, the API reference comes from the docstrings (autodoc), and the observation
+and action tables of the environment pages are generated from the code (``_ext/tables.py``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "_ext"))
+
+import sniff_twelve
+
+project = "sniff-twelve"
+author = "The sniff-twelve authors"
+copyright = "2026, The sniff-twelve authors"
+release = version = sniff_twelve.__version__
+
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx.ext.viewcode", "tables"]
+source_suffix = {".md": "markdown"}
+exclude_patterns = ["_build", "README.md"]
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 4
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_inherit_docstrings = False  # the frameworks' docstrings use their own Sphinx extensions
+autodoc_default_options = {"members": True, "show-inheritance": True}
+nitpicky = False
+
+html_theme = "furo"
+html_title = f"sniff-twelve {release}"
+html_static_path: list[str] = []
