@@ -24,7 +24,7 @@ PLAY_OPTIONS = [
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(
         SPEC.name,
-        "American Sniff dominoes (rules: docs/rules.md Part S)",
+        "American Sniff dominoes. Rules, Part S: https://sniff-twelve.readthedocs.io/en/latest/rules.html",
         SPEC.players,
         4,
         play_extra=PLAY_OPTIONS,

@@ -16,7 +16,11 @@ from twelve_env.ui import PLAY_UI, narrate
 def main(argv: Sequence[str] | None = None) -> int:
     deck = (("--deck",), {"choices": ("bridge", "numbers"), "default": "bridge"})
     parser = build_parser(
-        SPEC.name, '"12" (Jamaican Sniping), rules: docs/rules.md Part T', SPEC.players, 3, extra=[deck]
+        SPEC.name,
+        '"12" (Jamaican Sniping). Rules, Part T: https://sniff-twelve.readthedocs.io/en/latest/rules.html',
+        SPEC.players,
+        3,
+        extra=[deck],
     )
     args = parser.parse_args(argv)
     if args.command == "arena":

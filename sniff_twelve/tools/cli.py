@@ -39,7 +39,9 @@ def build_parser(
     """``prog [demo|arena|play|replay|serve] …``: the commands both games share (``demo`` is the
     default); ``extra`` holds ``(args, kwargs)`` of game options every command takes, ``play_extra``
     and ``serve_extra`` those only ``play`` or ``serve`` takes."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser = argparse.ArgumentParser(
+        prog=prog, description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command")
     demo = sub.add_parser("demo", help="watch one game between random players (the default)")
     arena = sub.add_parser("arena", help="round robin of agents on shared (duplicate) deals")
