@@ -65,11 +65,24 @@ def _load(path: Path) -> tuple[str, Any, Any]:
     return "ppo", PPO.load(path, device="cpu"), torch
 
 
-class Sb3Agent(Agent):
+class SavedPolicyAgent(Agent):
+    """A policy an agent spec names by its ``PATH``: worker processes load it again from the path
+    instead of receiving the model pickled."""
+
+    spec_argument = "path"
+    path: Path
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"path": self.path}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["path"])
+
+
+class Sb3Agent(SavedPolicyAgent):
     """A Stable-Baselines3 / sb3-contrib policy (see the module docstring); the spec ``sb3:PATH``."""
 
     name = "sb3"
-    spec_argument = "path"
 
     def __init__(self, path: str | Path | None = None, seed: int | None = None) -> None:
         if path is None:
@@ -80,12 +93,6 @@ class Sb3Agent(Agent):
         self.kind, self.model, self._torch = _load(self.path)
         self.inputs = int(np.prod(self.model.observation_space.shape))
         self.reset(seed)
-
-    def __getstate__(self) -> dict[str, Any]:  # worker processes load the model again
-        return {"path": self.path}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["path"])
 
     def _input(self, view: SeatView) -> np.ndarray:
         obs = view.observation()
@@ -147,11 +154,10 @@ def _mapping(checkpoint: Path) -> Any:
         return None
 
 
-class RllibAgent(Agent):
+class RllibAgent(SavedPolicyAgent):
     """An RLlib checkpoint's policy (see the module docstring); the spec ``rllib:PATH``."""
 
     name = "rllib"
-    spec_argument = "path"
 
     def __init__(self, path: str | Path | None = None, seed: int | None = None) -> None:
         if path is None:
@@ -184,12 +190,6 @@ class RllibAgent(Agent):
                 f"choose among them: give the folder of one (rllib:{folder}/MODULE)"
             )
         self.reset(seed)
-
-    def __getstate__(self) -> dict[str, Any]:  # worker processes load the checkpoint again
-        return {"path": self.path}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["path"])
 
     def module_for(self, seat: int) -> Any:
         """The module that plays ``seat`` (agent id ``player_SEAT``)."""
