@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,27 @@ from sniff_twelve.core.options import check_seed
 
 if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
+
+
+@functools.lru_cache(maxsize=64)
+def _shared(path: str, mtime_ns: int, size: int) -> MlpPolicy:
+    policy = MlpPolicy.load(path)
+    for array in [a for layer in (*policy.layers, policy.policy_head, policy.value_head or ()) for a in layer]:
+        array.flags.writeable = False
+    if policy.action_feature_gains is not None:
+        policy.action_feature_gains.flags.writeable = False
+    return policy
+
+
+def load_shared(path: str | Path) -> MlpPolicy:
+    """The checkpoint at ``path``, loaded once per process and shared, read-only, by every agent
+    that plays it (a server seating hundreds of ``ppo`` agents holds one copy); a file changed on
+    disk is read again."""
+    try:
+        stat = Path(path).resolve().stat()
+    except OSError:
+        return MlpPolicy.load(path)  # says what is wrong with the path, in one line
+    return _shared(str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
 
 
 class PolicyAgent(Agent):
@@ -35,7 +57,7 @@ class PolicyAgent(Agent):
         self.sample = sample
         self._policies: dict[int, MlpPolicy] = {}
         if checkpoint is not None:
-            policy = MlpPolicy.load(checkpoint)
+            policy = load_shared(checkpoint)
             self.check_policy(policy, None)
             self._policies[policy.meta["num_players"]] = policy
         self.reset(seed)
@@ -79,7 +101,7 @@ class PolicyAgent(Agent):
                     f"no shipped {self.game_name} checkpoint for {num_players} players (shipped: "
                     f"{sorted(shipped) or 'none'}); pass one as 'ppo:PATH'"
                 )
-            self._policies[num_players] = MlpPolicy.load(shipped[num_players])
+            self._policies[num_players] = load_shared(shipped[num_players])
         return self._policies[num_players]
 
     def choose(self, view: SeatView) -> int:

@@ -4,6 +4,7 @@ and the shipped baselines."""
 from __future__ import annotations
 
 import importlib
+import os
 import random
 
 import numpy as np
@@ -291,3 +292,23 @@ def test_vector_agent_actions_match_the_agents(package):
         vec.agent_actions("rollout")
     with pytest.raises(ValueError, match="row indices below 48"):
         vec.agent_actions("greedy", [48])
+
+
+def test_agents_share_one_read_only_copy_of_a_checkpoint(tmp_path):
+    """``load_shared``: every agent playing one file holds the same arrays, which nobody can write;
+    a file changed on disk is read again."""
+    from sniff_twelve.agents.policy import load_shared
+
+    table = sniff_env.Game(num_players=4, seed=0)
+    first, second, shipped = (sniff_agents.make_agent("ppo") for _ in range(3))
+    first.act(table), second.act(table), shipped.act(table)
+    assert first.policy_for(4) is second.policy_for(4) is shipped.policy_for(4)
+    weights = first.policy_for(4).layers[0][0]
+    with pytest.raises(ValueError, match="read-only"):
+        weights[0, 0] = 1.0
+    copy = tmp_path / "copy.npz"
+    copy.write_bytes((sniff_agents.CHECKPOINTS / "ppo_4p.npz").read_bytes())
+    before = load_shared(copy)
+    assert load_shared(copy) is before
+    os.utime(copy, ns=(0, 1))  # the same bytes, another modification time
+    assert load_shared(copy) is not before
