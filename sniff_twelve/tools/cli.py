@@ -104,6 +104,16 @@ def build_parser(
         metavar="SPEC",
         help="another agent offered on the start page, e.g. py:package.module:Name (repeatable)",
     )
+    serve.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another host name the server answers to, beside --host, localhost and 127.0.0.1 (repeatable)",
+    )
+    serve.add_argument(
+        "--no-seed-choice", action="store_true", help="the server deals every seed: no seed field (for studies)"
+    )
     serve.add_argument("--players", type=int, choices=list(players), default=default_players, help="start page default")
     for args, kwargs in [*extra, *serve_extra]:
         serve.add_argument(*args, **kwargs)
@@ -242,7 +252,17 @@ def run_serve(args: argparse.Namespace, spec: WebGame, options: Sequence[str] = 
         except ValueError as err:
             fail(f"--agent {agent}: {err}")
     defaults = {"players": args.players, **{name: getattr(args, name) for name in options}}
-    serve(spec, args.host, args.port, args.records, args.checkpoint, defaults, agents=args.agent)
+    serve(
+        spec,
+        args.host,
+        args.port,
+        args.records,
+        args.checkpoint,
+        defaults,
+        agents=args.agent,
+        hosts=args.allowed_host,
+        seed_choice=not args.no_seed_choice,
+    )
     return 0
 
 

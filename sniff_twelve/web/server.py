@@ -12,14 +12,24 @@ Routes (every page is ``static/page.html`` with ``static/app.js``; no build step
 The server holds every game. While one runs, what it sends is built from the human seat's public
 game (``sniff_twelve.web.table.public_game``) and the public moves alone; only a finished game is shown
 face up. Bad requests are refused with a 4xx and a one-line ``{"error": …}`` and change nothing:
-400 malformed, 404 unknown session or record, 403 a record path outside ``--records``, 409 a
-stale version or a finished game, 413 a body over ``MAX_BODY`` bytes, 415 a body that is not
-JSON, 422 an illegal move (the legal ones named).
+400 malformed (a number of the wrong kind or size, nesting beyond the parser, a ``Host`` the
+server does not answer to), 404 unknown session or record, 403 a record path outside
+``--records``, 409 a stale version or a finished game, 413 a body over ``MAX_BODY`` bytes, 415 a
+body that is not JSON, 422 an illegal move (the legal ones named), 429 more than
+``NEW_GAMES_PER_MINUTE`` new games from one client in a minute (with ``Retry-After``).
+
+The server answers only to its own host names (``TrustedHostMiddleware``: the bound host,
+``localhost`` and ``127.0.0.1``, plus ``--allowed-host`` names), so a web page elsewhere cannot
+read it through DNS rebinding. It holds at most ``MAX_SESSIONS`` games; past that the least
+recently used game idle for ``IDLE_SECONDS`` goes first, and a game someone played in the last
+``IDLE_SECONDS`` goes only when no idle one is left. Agents that play one checkpoint share one
+read-only copy of it (``sniff_twelve.agents.policy.load_shared``).
 
 A finished game is written to ``--records`` as ``<UTC time>-<game>-<id>.json``: the match record
 (``Game.to_record()``, which ``Game.from_record`` replays) with three more keys, ``human_seat``,
-``agents`` (seat → agent spec) and ``session`` (seed, start and end times, the human's thinking
-time per move).
+``agents`` (seat → agent spec) and ``session`` (seed, ``seed_chosen`` — whether the player chose
+it — start and end times, the human's thinking time per move). With ``seed_choice=False``
+(``serve --no-seed-choice``, for studies) the server deals every seed itself.
 """
 
 from __future__ import annotations
@@ -30,7 +40,7 @@ import re
 import secrets
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -41,6 +51,8 @@ from typing import TYPE_CHECKING, Any
 import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
@@ -54,8 +66,12 @@ if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
 
 MAX_BODY = 8 * 1024  #: bytes a request body may have
-MAX_SESSIONS = 1000  #: games held at once; the least recently used goes first
+MAX_SESSIONS = 1000  #: games held at once; the least recently used idle one goes first
+IDLE_SECONDS = 600  #: a game nobody touched for this long is idle
+NEW_GAMES_PER_MINUTE = 30  #: new games one client may start in a minute
+LOCAL_HOSTS = ("localhost", "127.0.0.1")  #: names the server always answers to
 RECORD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.json")
+STEP = re.compile(r"[0-9]{1,9}")
 STATIC = {"app.js": "text/javascript; charset=utf-8", "page.html": "text/html; charset=utf-8"}
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
@@ -65,11 +81,26 @@ HEADERS = {
 
 
 class RequestError(Exception):
-    """A request the server turns down: ``status`` and a message for the page."""
+    """A request the server turns down: ``status``, a message for the page and any headers."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.headers = headers or {}
+
+
+def _whole(name: str, value: Any, allowed: Sequence[int]) -> int:
+    """``value`` if it is a JSON whole number among ``allowed``; else ``RequestError`` 400 (``4.0``,
+    ``true`` and ``"4"`` are not whole numbers)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+        shown = repr(value) if len(repr(value)) < 40 else f"{repr(value)[:37]}..."
+        among = (
+            f"between {allowed[0]} and {allowed[-1]}"
+            if isinstance(allowed, range)
+            else f"one of {', '.join(map(str, allowed))}"
+        )
+        raise RequestError(400, f"{name} must be {among}; got {shown}")
+    return value
 
 
 def _now() -> str:
@@ -89,9 +120,11 @@ class Session:
         specs: dict[int, str],
         seed: int | None,
         records: Path,
+        seed_chosen: bool = False,
     ) -> None:
         self.spec, self.game, self.human = spec, game, human
         self.agents, self.specs, self.seed, self.records = agents, specs, seed, records
+        self.seed_chosen = seed_chosen
         partner = spec.partner(game.num_players, human)
         self.names = [
             "you" if s == human else f"partner (seat {s}, {specs[s]})" if s == partner else f"seat {s} ({specs[s]})"
@@ -171,7 +204,13 @@ class Session:
         doc = self.game.to_record()
         doc["human_seat"] = self.human
         doc["agents"] = {str(seat): name for seat, name in sorted(self.specs.items())}
-        doc["session"] = {"seed": self.seed, "started": self.started, "finished": _now(), "think_ms": self.think_ms}
+        doc["session"] = {
+            "seed": self.seed,
+            "seed_chosen": self.seed_chosen,
+            "started": self.started,
+            "finished": _now(),
+            "think_ms": self.think_ms,
+        }
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         name = f"{stamp}-{self.spec.name}-{secrets.token_hex(4)}.json"
         self.records.mkdir(parents=True, exist_ok=True)
@@ -182,20 +221,34 @@ class Session:
 
 
 class Sessions:
-    """Sessions by random token, the least recently used dropped beyond ``limit``."""
+    """Sessions by random token. Beyond ``limit`` the least recently used one idle for ``idle``
+    seconds goes first; one used more recently goes only when no idle one is left."""
 
-    def __init__(self, limit: int = MAX_SESSIONS) -> None:
-        self.limit = limit
+    def __init__(
+        self, limit: int = MAX_SESSIONS, idle: float = IDLE_SECONDS, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.limit, self.idle, self.clock = limit, idle, clock
         self._items: OrderedDict[str, Session] = OrderedDict()
+        self._used: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def add(self, session: Session) -> str:
         token = secrets.token_urlsafe(18)
         with self._lock:
             self._items[token] = session
+            self._used[token] = self.clock()
             while len(self._items) > self.limit:
-                self._items.popitem(last=False)
+                self._evict(keep=token)
         return token
+
+    def _evict(self, keep: str) -> None:
+        now = self.clock()
+        oldest = next(t for t in self._items if t != keep)
+        token = next((t for t in self._items if t != keep and now - self._used[t] >= self.idle), oldest)
+        del self._items[token], self._used[token]
+
+    def __len__(self) -> int:
+        return len(self._items)
 
     def get(self, token: str) -> Session:
         with self._lock:
@@ -205,7 +258,34 @@ class Sessions:
                     404, "unknown session: the link is wrong or the server has restarted; start a new game"
                 )
             self._items.move_to_end(token)
+            self._used[token] = self.clock()
             return session
+
+
+class RateLimit:
+    """At most ``per_minute`` events per key in any 60 seconds; ``check`` raises 429 past it."""
+
+    def __init__(self, per_minute: int = NEW_GAMES_PER_MINUTE, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_minute, self.clock = per_minute, clock
+        self._events: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def check(self, key: str) -> None:
+        now = self.clock()
+        with self._lock:
+            events = self._events.setdefault(key, deque())
+            while events and now - events[0] >= 60:
+                events.popleft()
+            if len(events) >= self.per_minute:
+                wait = max(1, int(60 - (now - events[0]) + 0.999))
+                raise RequestError(
+                    429,
+                    f"too many new games: at most {self.per_minute} a minute; try again in {wait} s",
+                    {"Retry-After": str(wait)},
+                )
+            events.append(now)
+            if len(self._events) > 10_000:  # forget clients that have been quiet for a minute
+                self._events = {k: v for k, v in self._events.items() if v and now - v[-1] < 60}
 
 
 class Server:
@@ -221,8 +301,12 @@ class Server:
         defaults: dict[str, Any] | None = None,
         max_sessions: int = MAX_SESSIONS,
         agents: Sequence[str] = (),
+        seed_choice: bool = True,
+        new_games_per_minute: int = NEW_GAMES_PER_MINUTE,
     ) -> None:
         self.spec = spec
+        self.seed_choice = seed_choice
+        self.new_games = RateLimit(new_games_per_minute)
         self.records = Path(records)
         self.agents = [*spec.agents, *(f"ppo:{path}" for path in checkpoints), *agents]
         #: per number of players, the agents that can play at such a table (a checkpoint fits one)
@@ -239,34 +323,41 @@ class Server:
 
     # --- sessions -------------------------------------------------------------------------------
     def start(
-        self, game: KernelGame, human: int, agents: dict[int, Agent], specs: dict[int, str], seed: int | None = None
+        self,
+        game: KernelGame,
+        human: int,
+        agents: dict[int, Agent],
+        specs: dict[int, str],
+        seed: int | None = None,
+        seed_chosen: bool = False,
     ) -> str:
         """Seat ``agents`` (named by ``specs``) around ``human`` in ``game``, let them move until the
         human is to act; the new session's token."""
-        session = Session(self.spec, game, human, agents, specs, seed, self.records)
+        session = Session(self.spec, game, human, agents, specs, seed, self.records, seed_chosen)
         with session.lock:
             session.advance()
         return self.sessions.add(session)
 
-    def new_game(self, body: Any) -> str:
-        """Start a game from the start page's choices (see ``config``); ``RequestError`` (400) if any is bad."""
+    def new_game(self, body: Any, client: str = "") -> str:
+        """Start a game from the start page's choices (see ``config``); ``RequestError`` 400 if any is
+        bad, 429 if ``client`` started too many games in the last minute."""
         spec = self.spec
         if not isinstance(body, dict):
             raise RequestError(400, "a new game is a JSON object: players, seat, agents, options, seed")
         unknown = set(body) - {"players", "seat", "agents", "options", "seed"}
         if unknown:
             raise RequestError(400, f"unknown field(s) {', '.join(sorted(unknown))}")
-        players = body.get("players", self.defaults["players"])
-        if players not in spec.players or isinstance(players, bool):
-            raise RequestError(400, f"players must be one of {', '.join(map(str, spec.players))}; got {players!r}")
-        seat = body.get("seat", 0)
-        if seat not in range(players) or isinstance(seat, bool):
-            raise RequestError(400, f"seat must be between 0 and {players - 1}; got {seat!r}")
+        players = _whole("players", body.get("players", self.defaults["players"]), spec.players)
+        seat = _whole("seat", body.get("seat", 0), range(players))
         seed = body.get("seed")
+        seed_chosen = seed is not None
+        if seed_chosen and not self.seed_choice:
+            raise RequestError(400, "this server deals the seeds itself: leave the seed out")
         if seed is None:
             seed = secrets.randbelow(2**31)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            raise RequestError(400, f"seed must be a whole number from 0, or empty for a random one; got {seed!r}")
+            shown = repr(seed) if len(repr(seed)) < 40 else f"{repr(seed)[:37]}..."
+            raise RequestError(400, f"seed must be a whole number from 0, or empty for a random one; got {shown}")
         options = body.get("options") or {}
         choices = body.get("agents") or {}
         if not isinstance(options, dict) or not isinstance(choices, dict):
@@ -288,9 +379,10 @@ class Server:
                 agents[other] = spec.make_agent(specs[other])
                 agents[other].check_table(players)
                 agents[other].reset(seed * 1000 + other)
-        except (ValueError, TypeError) as error:
+        except (ValueError, TypeError, OverflowError) as error:
             raise RequestError(400, str(error)) from None
-        return self.start(game, seat, agents, specs, seed)
+        self.new_games.check(client)
+        return self.start(game, seat, agents, specs, seed, seed_chosen)
 
     def config(self) -> dict[str, Any]:
         """The start page's choices and defaults."""
@@ -303,14 +395,17 @@ class Server:
             "options": [asdict(option) for option in spec.options],
             "defaults": self.defaults,
             "partners": {n: [spec.partner(n, s) for s in range(n)] for n in spec.players},
+            "seed_choice": self.seed_choice,
             "rules": spec.ui.rules,
         }
 
     # --- records and replays -----------------------------------------------------------------------
     def record_path(self, name: str) -> Path:
         """``name`` as a file directly in ``--records``; ``RequestError`` 403 for anything else."""
-        path = (self.records / name).resolve()
-        if not RECORD_NAME.fullmatch(name) or path.parent != self.records.resolve():
+        if (
+            not RECORD_NAME.fullmatch(name)
+            or (path := (self.records / name).resolve()).parent != self.records.resolve()
+        ):
             raise RequestError(403, f"{name!r} is not a record name in the records folder (NAME.json)")
         if not path.is_file():
             raise RequestError(404, f"no record {name!r}")
@@ -362,7 +457,7 @@ class Server:
                 "lines": replay.lines,
                 "result": self.spec.ui.result(games[-1], human),
             }
-        if not step.isdigit() or int(step) >= len(games):
+        if not STEP.fullmatch(step) or int(step) >= len(games):
             raise RequestError(400, f"step must be a whole number from 0 to {len(games) - 1}; got {step!r}")
         return {"step": int(step), "svg": self.spec.draw(games[int(step)], human, names, True)}
 
@@ -407,7 +502,7 @@ async def _body(request: Request) -> Any:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise RequestError(415, "send the request body as JSON (Content-Type: application/json)")
     length = request.headers.get("content-length", "0")
-    if not length.isdigit() or int(length) > MAX_BODY:
+    if not STEP.fullmatch(length) or int(length) > MAX_BODY:
         raise RequestError(413, f"request body too large: at most {MAX_BODY} bytes")
     body = b""
     async for chunk in request.stream():
@@ -416,8 +511,8 @@ async def _body(request: Request) -> Any:
             raise RequestError(413, f"request body too large: at most {MAX_BODY} bytes")
     try:
         return json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise RequestError(400, f"the request body is not JSON: {error}") from None
+    except (ValueError, RecursionError) as error:  # not JSON, not UTF-8, a number too long, nesting too deep
+        raise RequestError(400, f"the request body is not JSON the server can read: {type(error).__name__}") from None
 
 
 def _static(name: str) -> str:
@@ -431,10 +526,13 @@ def create_app(
     defaults: dict[str, Any] | None = None,
     max_sessions: int = MAX_SESSIONS,
     agents: Sequence[str] = (),
+    hosts: Sequence[str] = (),
+    seed_choice: bool = True,
+    new_games_per_minute: int = NEW_GAMES_PER_MINUTE,
 ) -> Starlette:
     """The ASGI app serving ``spec``'s game (see the module docstring); ``app.state.server`` is its
-    ``Server``."""
-    server = Server(spec, records, checkpoints, defaults, max_sessions, agents)
+    ``Server``. ``hosts`` are host names it answers to beside ``LOCAL_HOSTS``."""
+    server = Server(spec, records, checkpoints, defaults, max_sessions, agents, seed_choice, new_games_per_minute)
     page = _static("page.html").replace("__TITLE__", spec.ui.title.strip('"')).replace("__GAME__", spec.name)
 
     async def html(request: Request) -> Response:
@@ -451,7 +549,8 @@ def create_app(
 
     async def create(request: Request) -> Response:
         body = await _body(request)
-        token = await run_in_threadpool(server.new_game, body)
+        client = request.client.host if request.client else ""
+        token = await run_in_threadpool(server.new_game, body, client)
         return _json({"token": token, "url": f"/play/{token}"}, 201)
 
     def locked(token: str, work: Callable[[Session], None] = lambda session: None) -> dict[str, Any]:
@@ -483,7 +582,7 @@ def create_app(
 
     async def refused(request: Request, error: Exception) -> Response:
         if isinstance(error, RequestError):
-            return _json({"error": str(error)}, error.status)
+            return JSONResponse({"error": str(error)}, status_code=error.status, headers={**HEADERS, **error.headers})
         return _json({"error": getattr(error, "detail", "bad request")}, getattr(error, "status_code", 400))
 
     routes = [
@@ -499,7 +598,9 @@ def create_app(
         Route("/api/records", records_list),
         Route("/api/records/{name:path}", replay),
     ]
-    app = Starlette(routes=routes, exception_handlers={RequestError: refused, 404: refused, 405: refused})
+    trusted = Middleware(TrustedHostMiddleware, allowed_hosts=[*LOCAL_HOSTS, *hosts])
+    handlers = {RequestError: refused, 404: refused, 405: refused}
+    app = Starlette(routes=routes, exception_handlers=handlers, middleware=[trusted])
     app.state.server = server
     return app
 
@@ -512,8 +613,10 @@ def serve(
     checkpoints: Sequence[str] = (),
     defaults: dict[str, Any] | None = None,
     agents: Sequence[str] = (),
+    hosts: Sequence[str] = (),
+    seed_choice: bool = True,
 ) -> None:
-    """Run the app with uvicorn until Ctrl-C."""
-    app = create_app(spec, records, checkpoints, defaults, agents=agents)
+    """Run the app with uvicorn until Ctrl-C; it answers to ``host`` and ``hosts`` beside ``LOCAL_HOSTS``."""
+    app = create_app(spec, records, checkpoints, defaults, agents=agents, hosts=[host, *hosts], seed_choice=seed_choice)
     print(f"{spec.ui.title} on http://{host}:{port}/  (records: {Path(records).resolve()}; Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -43,7 +43,7 @@ SPECS = {"sniff": SNIFF, "twelve": TWELVE}
 
 def make_client(spec, records: Path, **kwargs) -> tuple[TestClient, object]:
     app = create_app(spec, records, **kwargs)
-    return TestClient(app), app.state.server
+    return TestClient(app, base_url="http://localhost"), app.state.server
 
 
 def new_session(client: TestClient, **body) -> str:
@@ -336,12 +336,13 @@ def test_serve_command_needs_the_web_extra_and_good_checkpoints(monkeypatch, cap
     assert main(["serve", "--port", "8123", "--players", "2", "--target", "90", "--records", "out"]) == 0
     (spec, host, port, records, checkpoints, defaults), kwargs = calls[0]
     assert (spec.name, host, port, records, checkpoints) == ("sniff", "127.0.0.1", 8123, Path("out"), [])
-    assert defaults == {"players": 2, "target": 90} and kwargs == {"agents": []}
+    assert defaults == {"players": 2, "target": 90}
+    assert kwargs == {"agents": [], "hosts": [], "seed_choice": True}
     assert re.search(
         r"--agent py:nowhere:X: .*does not import", usage_error(capsys, main, ["serve", "--agent", "py:nowhere:X"])
     )
     assert main(["serve", "--agent", "py:sniff_twelve.agents.builtin:RandomAgent"]) == 0
-    assert calls[-1][1] == {"agents": ["py:sniff_twelve.agents.builtin:RandomAgent"]}
+    assert calls[-1][1]["agents"] == ["py:sniff_twelve.agents.builtin:RandomAgent"]
 
     monkeypatch.setitem(sys.modules, "starlette", None)
     assert usage_error(capsys, main, ["serve"]) == (

@@ -70,7 +70,7 @@ async function startPage() {
     field(option.label, input);
   }
   const seed = make("input", {id: "seed", type: "number", min: "0", placeholder: "random"});
-  field("Seed", seed);
+  if (config.seed_choice) field("Seed", seed);  // a study server (--no-seed-choice) deals its own
 
   function seats() {
     const n = Number(players.value);
