@@ -18,6 +18,11 @@ server does not answer to), 404 unknown session or record, 403 a record path out
 body that is not JSON, 422 an illegal move (the legal ones named), 429 more than
 ``NEW_GAMES_PER_MINUTE`` new games from one client in a minute (with ``Retry-After``).
 
+Games in progress are kept in ``--records``/``sessions.sqlite3`` (``sniff_twelve.web.store``) as
+how they were dealt and the actions since: after a restart the same link continues the same game
+at the same version, the agents re-driven through the recorded moves so their own random streams
+stand where they stood.
+
 The server answers only to its own host names (``TrustedHostMiddleware``: the bound host,
 ``localhost`` and ``127.0.0.1``, plus ``--allowed-host`` names), so a web page elsewhere cannot
 read it through DNS rebinding. It holds at most ``MAX_SESSIONS`` games; past that the least
@@ -57,6 +62,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from sniff_twelve.core.records import replay_steps
+from sniff_twelve.web.store import SessionStore
 from sniff_twelve.web.table import WebGame, public_game
 
 if TYPE_CHECKING:
@@ -121,10 +127,12 @@ class Session:
         seed: int | None,
         records: Path,
         seed_chosen: bool = False,
+        recipe: dict[str, Any] | None = None,
     ) -> None:
         self.spec, self.game, self.human = spec, game, human
         self.agents, self.specs, self.seed, self.records = agents, specs, seed, records
         self.seed_chosen = seed_chosen
+        self.recipe = recipe  # how the game was dealt (players, options): what a restart needs
         partner = spec.partner(game.num_players, human)
         self.names = [
             "you" if s == human else f"partner (seat {s}, {specs[s]})" if s == partner else f"seat {s} ({specs[s]})"
@@ -173,6 +181,22 @@ class Session:
         self.log = []
         self._apply(self.human, action)
         self.advance()
+
+    def doc(self) -> dict[str, Any]:
+        """What ``SessionStore`` keeps of this game (``recipe`` and the actions rebuild it)."""
+        return {
+            "game": self.spec.name,
+            "recipe": self.recipe,
+            "human": self.human,
+            "specs": {str(seat): name for seat, name in self.specs.items()},
+            "seed": self.seed,
+            "seed_chosen": self.seed_chosen,
+            "actions": list(self.game.history),
+            "think_ms": self.think_ms,
+            "started": self.started,
+            "record": self.record,
+            "log": self.log,
+        }
 
     def state(self) -> dict[str, Any]:
         """What the page gets: built from the human seat's public game while the game runs."""
@@ -225,9 +249,16 @@ class Sessions:
     seconds goes first; one used more recently goes only when no idle one is left."""
 
     def __init__(
-        self, limit: int = MAX_SESSIONS, idle: float = IDLE_SECONDS, clock: Callable[[], float] = time.monotonic
+        self,
+        limit: int = MAX_SESSIONS,
+        idle: float = IDLE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+        load: Callable[[str], Session | None] = lambda token: None,
+        forget: Callable[[str], None] = lambda token: None,
     ) -> None:
-        self.limit, self.idle, self.clock = limit, idle, clock
+        """``load(token)`` finds a session not held (after a restart), ``forget(token)`` hears of
+        an evicted one."""
+        self.limit, self.idle, self.clock, self.load, self.forget = limit, idle, clock, load, forget
         self._items: OrderedDict[str, Session] = OrderedDict()
         self._used: dict[str, float] = {}
         self._lock = threading.Lock()
@@ -246,6 +277,7 @@ class Sessions:
         oldest = next(t for t in self._items if t != keep)
         token = next((t for t in self._items if t != keep and now - self._used[t] >= self.idle), oldest)
         del self._items[token], self._used[token]
+        self.forget(token)
 
     def __len__(self) -> int:
         return len(self._items)
@@ -254,9 +286,13 @@ class Sessions:
         with self._lock:
             session = self._items.get(token)
             if session is None:
-                raise RequestError(
-                    404, "unknown session: the link is wrong or the server has restarted; start a new game"
-                )
+                session = self.load(token)
+                if session is None:
+                    raise RequestError(404, "unknown session: the link is wrong or the game has ended long ago")
+                self._items[token] = session
+                self._used[token] = self.clock()
+                while len(self._items) > self.limit:
+                    self._evict(keep=token)
             self._items.move_to_end(token)
             self._used[token] = self.clock()
             return session
@@ -312,7 +348,8 @@ class Server:
         #: per number of players, the agents that can play at such a table (a checkpoint fits one)
         self.seatable = {n: [name for name in self.agents if self._plays(name, n)] for n in spec.players}
         self.defaults = {"players": spec.players[0], "agent": "heuristic", **(defaults or {})}
-        self.sessions = Sessions(max_sessions)
+        self.store = SessionStore(self.records / "sessions.sqlite3")
+        self.sessions = Sessions(max_sessions, load=self._restore, forget=self.store.delete)
 
     def _plays(self, name: str, players: int) -> bool:
         try:
@@ -330,13 +367,57 @@ class Server:
         specs: dict[int, str],
         seed: int | None = None,
         seed_chosen: bool = False,
+        recipe: dict[str, Any] | None = None,
     ) -> str:
         """Seat ``agents`` (named by ``specs``) around ``human`` in ``game``, let them move until the
-        human is to act; the new session's token."""
-        session = Session(self.spec, game, human, agents, specs, seed, self.records, seed_chosen)
+        human is to act; the new session's token. With a ``recipe`` (how ``game`` was dealt: players
+        and options, beside ``seed``) the game is kept on disk and survives a restart."""
+        session = Session(self.spec, game, human, agents, specs, seed, self.records, seed_chosen, recipe)
         with session.lock:
             session.advance()
-        return self.sessions.add(session)
+            token = self.sessions.add(session)
+            self.keep(token, session)
+        return token
+
+    def move(self, token: str, action: int, version: int) -> dict[str, Any]:
+        """Play the human's move in session ``token``, keep the game on disk; the new state."""
+        session = self.sessions.get(token)
+        with session.lock:
+            session.move(action, version)
+            self.keep(token, session)
+            return session.state()
+
+    def keep(self, token: str, session: Session) -> None:
+        """Write ``session`` to the store (games dealt from a recipe only)."""
+        if session.recipe is not None:
+            self.store.save(token, session.doc())
+
+    def _restore(self, token: str) -> Session | None:
+        """A kept game, dealt again and replayed (``None`` if there is none, or it will not replay)."""
+        doc = self.store.load(token)
+        if doc is None or doc.get("game") != self.spec.name:
+            return None
+        try:
+            recipe, human, seed = doc["recipe"], doc["human"], doc["seed"]
+            game = self.spec.game_cls(num_players=recipe["players"], seed=seed, **recipe["options"])
+            specs = {int(seat): name for seat, name in doc["specs"].items()}
+            agents = {seat: self.spec.make_agent(name) for seat, name in specs.items()}
+            for seat, agent in agents.items():
+                agent.reset(seed * 1000 + seat)
+            for action in doc["actions"]:
+                if game.current_player != human:
+                    agents[game.current_player].act(game)  # the agent's own stream moves as it did
+                game.apply(action)
+        except (KeyError, TypeError, ValueError):
+            return None
+        session = Session(self.spec, game, human, agents, specs, seed, self.records, doc["seed_chosen"], recipe)
+        session.think_ms, session.started, session.record, session.log = (
+            doc["think_ms"],
+            doc["started"],
+            doc["record"],
+            doc["log"],
+        )
+        return session
 
     def new_game(self, body: Any, client: str = "") -> str:
         """Start a game from the start page's choices (see ``config``); ``RequestError`` 400 if any is
@@ -382,7 +463,7 @@ class Server:
         except (ValueError, TypeError, OverflowError) as error:
             raise RequestError(400, str(error)) from None
         self.new_games.check(client)
-        return self.start(game, seat, agents, specs, seed, seed_chosen)
+        return self.start(game, seat, agents, specs, seed, seed_chosen, {"players": players, "options": kwargs})
 
     def config(self) -> dict[str, Any]:
         """The start page's choices and defaults."""
@@ -553,14 +634,13 @@ def create_app(
         token = await run_in_threadpool(server.new_game, body, client)
         return _json({"token": token, "url": f"/play/{token}"}, 201)
 
-    def locked(token: str, work: Callable[[Session], None] = lambda session: None) -> dict[str, Any]:
+    def current(token: str) -> dict[str, Any]:
         session = server.sessions.get(token)
         with session.lock:
-            work(session)
             return session.state()
 
     async def state(request: Request) -> Response:
-        return _json(await run_in_threadpool(locked, request.path_params["token"]))
+        return _json(await run_in_threadpool(current, request.path_params["token"]))
 
     async def move(request: Request) -> Response:
         token = request.path_params["token"]
@@ -571,7 +651,7 @@ def create_app(
         action, version = body["action"], body["version"]
         if any(isinstance(v, bool) or not isinstance(v, int) for v in (action, version)):
             raise RequestError(400, f"action and version are whole numbers; got {action!r} and {version!r}")
-        return _json(await run_in_threadpool(locked, token, lambda session: session.move(action, version)))
+        return _json(await run_in_threadpool(server.move, token, action, version))
 
     async def records_list(request: Request) -> Response:
         return _json(await run_in_threadpool(server.list_records))

@@ -1,0 +1,76 @@
+"""Games in progress on disk, so a restarted server continues them under the same link.
+
+One SQLite database (the standard library's, in WAL mode) in the records folder,
+``sessions.sqlite3``: a row per game, its token and a JSON document — how the game was made
+(players, options, seed), who sits where, the actions so far, the human's thinking times. A
+server rebuilds a game from its row by dealing it again and replaying the actions. Each write is
+one transaction, so a server killed at any moment (SIGKILL included) loses at most the move it
+was saving; finished records are separate files written atomically (``Session._save``).
+
+>>> import tempfile
+>>> store = SessionStore(Path(tempfile.mkdtemp()) / "sessions.sqlite3")
+>>> store.save("t0k3n", {"actions": [3, 1]})
+>>> store.load("t0k3n"), store.load("other")
+({'actions': [3, 1]}, None)
+>>> store.delete("t0k3n"); store.load("t0k3n") is None
+True
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+SCHEMA = "CREATE TABLE IF NOT EXISTS sessions (token TEXT PRIMARY KEY, doc TEXT NOT NULL, updated REAL NOT NULL)"
+
+
+class SessionStore:
+    """Rows of games in progress in the SQLite file ``path`` (created, with its folder, on the first
+    write); every call is one transaction under one lock."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._connection: sqlite3.Connection | None = None
+        self._lock = threading.Lock()
+
+    def _db(self, create: bool) -> sqlite3.Connection | None:
+        if self._connection is None:
+            if not create and not self.path.is_file():
+                return None
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash never corrupts, commits survive
+            connection.execute(SCHEMA)
+            self._connection = connection
+        return self._connection
+
+    def save(self, token: str, doc: dict[str, Any]) -> None:
+        """Write (or replace) the row of ``token``."""
+        with self._lock:
+            self._db(True).execute(
+                "INSERT OR REPLACE INTO sessions (token, doc, updated) VALUES (?, ?, ?)",
+                (token, json.dumps(doc), time.time()),
+            )
+
+    def load(self, token: str) -> dict[str, Any] | None:
+        """The row of ``token``, or ``None``."""
+        with self._lock:
+            db = self._db(False)
+            row = db.execute("SELECT doc FROM sessions WHERE token = ?", (token,)).fetchone() if db else None
+        return None if row is None else json.loads(row[0])
+
+    def delete(self, token: str) -> None:
+        with self._lock:
+            db = self._db(False)
+            if db is not None:
+                db.execute("DELETE FROM sessions WHERE token = ?", (token,))
+
+    def __len__(self) -> int:
+        with self._lock:
+            db = self._db(False)
+            return db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] if db else 0
