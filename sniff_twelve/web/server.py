@@ -43,6 +43,7 @@ import functools
 import json
 import re
 import secrets
+import tempfile
 import threading
 import time
 from collections import OrderedDict, deque
@@ -379,6 +380,26 @@ class Server:
             self.keep(token, session)
         return token
 
+    def warm_up(self, moves: int = 40) -> float:
+        """Compile what games need (or load numba's cache) before a player waits for it: one
+        position for every agent the start page offers at its default table, then ``moves`` moves
+        of a game drawn as the page draws it (nothing is kept or recorded); the seconds it took."""
+        start = time.perf_counter()
+        players = self.defaults["players"]
+        game = self.spec.game_cls(num_players=players, seed=0)
+        for name in self.seatable[players]:
+            self.spec.make_agent(name).act(game)
+        others = {seat: self.spec.make_agent("greedy") for seat in range(1, players)}
+        with tempfile.TemporaryDirectory() as scratch:  # a game that ends here leaves no record
+            session = Session(self.spec, game, 0, others, dict.fromkeys(others, "greedy"), 0, Path(scratch))
+            session.advance()
+            for _ in range(moves):
+                state = session.state()
+                if not state["moves"]:
+                    break
+                session.move(state["moves"][0]["action"], state["version"])
+        return time.perf_counter() - start
+
     def move(self, token: str, action: int, version: int) -> dict[str, Any]:
         """Play the human's move in session ``token``, keep the game on disk; the new state."""
         session = self.sessions.get(token)
@@ -698,5 +719,7 @@ def serve(
 ) -> None:
     """Run the app with uvicorn until Ctrl-C; it answers to ``host`` and ``hosts`` beside ``LOCAL_HOSTS``."""
     app = create_app(spec, records, checkpoints, defaults, agents=agents, hosts=[host, *hosts], seed_choice=seed_choice)
+    print("warming up: compiling the game and its agents (once per install) …", end=" ", flush=True)
+    print(f"ready in {app.state.server.warm_up():.1f} s", flush=True)
     print(f"{spec.ui.title} on http://{host}:{port}/  (records: {Path(records).resolve()}; Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -216,3 +216,36 @@ def test_twelve_game_in_the_browser(page, tmp_path, shots):
         doc = check_record(records, TWELVE, page)
         assert doc["options"] == {"num_players": 3, "deck": "bridge", "capture_extra_turn": False}
         step_replay(page, doc, None)
+
+
+def test_start_waits_once_and_moves_say_the_agents_are_thinking(page, tmp_path, monkeypatch):
+    """A slow first game (a cold compile) cannot be started twice: Start disables at the first
+    click. While the agents answer a move, the status says so."""
+    from sniff_twelve.web.server import Server
+
+    new_game, move = Server.new_game, Server.move
+
+    def slow_new_game(self, *args, **kwargs):
+        time.sleep(1.0)
+        return new_game(self, *args, **kwargs)
+
+    def slow_move(self, *args, **kwargs):
+        time.sleep(1.0)
+        return move(self, *args, **kwargs)
+
+    monkeypatch.setattr(Server, "new_game", slow_new_game)
+    monkeypatch.setattr(Server, "move", slow_move)
+    with serving(TWELVE, tmp_path) as base:
+        page.goto(f"{base}/")
+        page.select_option("#players", "2")
+        page.click("#start-button")
+        assert page.is_disabled("#start-button") and page.inner_text("#start-button") == "Starting…"
+        page.click("#start-button", force=True, no_wait_after=True, timeout=2000)  # a second, impatient click
+        page.wait_for_url("**/play/*", timeout=WAIT)
+        page.wait_for_selector("body[data-version]", timeout=WAIT)
+        page.locator("#moves button").first.click()
+        page.wait_for_function("document.querySelector('#status').textContent.includes('thinking')", timeout=WAIT)
+        wait_after(page, page.get_attribute("body", "data-version"))
+    from sniff_twelve.web.store import SessionStore
+
+    assert len(SessionStore(tmp_path / "sessions.sqlite3")) == 1  # one game, however many clicks

@@ -186,3 +186,15 @@ def test_1500_games_of_ppo_agents_share_one_checkpoint_copy(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     base, after, held = done.stdout.split()
     assert float(after) - float(base) < 64 and int(held) == 1000, done.stdout
+
+
+def test_the_server_warms_up_before_it_serves_and_keeps_nothing_of_it(tmp_path, monkeypatch, capsys):
+    from sniff_twelve.web import server as web_server
+
+    ran = []
+    monkeypatch.setattr(web_server.uvicorn, "run", lambda app, **kwargs: ran.append(app))
+    web_server.serve(TWELVE, "127.0.0.1", 8123, tmp_path)
+    out = capsys.readouterr().out
+    assert "warming up" in out and "ready in" in out and out.index("ready in") < out.index("http://127.0.0.1:8123/")
+    held = ran[0].state.server
+    assert len(held.sessions) == 0 and len(held.store) == 0 and not list(tmp_path.glob("*.json"))

@@ -98,11 +98,16 @@ async function startPage() {
       else if (input.value !== "") body.options[name] = option.kind === "int" ? Number(input.value) : input.value;
     }
     if (seed.value !== "") body.seed = Number(seed.value);
+    const button = $("#start-button");
+    button.disabled = true;  // one game per click, however long the first one takes
+    button.textContent = "Starting…";
     try {
       const created = await api("/api/sessions", body);
       location.href = created.url;
     } catch (error) {
       $("#start-error").textContent = error.message;
+      button.disabled = false;
+      button.textContent = "Start";
     }
   };
 }
@@ -172,6 +177,9 @@ async function playPage(token) {
     if (busy) return;
     busy = true;
     $("#error").textContent = "";
+    const status = $("#status");
+    status.className = "thinking";
+    status.textContent = "The other seats are thinking…";
     try {
       state = await api(`/api/sessions/${token}/move`, {action, version: state.version});
       item = null;
