@@ -156,11 +156,11 @@ def _table(game: Game, reveal: bool) -> list[str]:
     return parts
 
 
-def _hand(game: Game, seat: int, live: bool) -> list[str]:
+def _hand(game: Game, seat: int, name: str, live: bool) -> list[str]:
     hand = game.hand(seat)
     to_act = live and not game.is_terminal() and game.current_player == seat
     captured = game.action_features()[:, 0] if to_act else None  # T8: what each card would take
-    title = ("Your hand" if live else f"Seat {seat}'s hand") + (" · gold edge: takes the pile" if to_act else "")
+    title = ("Your hand" if name == "you" else f"Hand of {name}") + (" · gold edge: takes the pile" if to_act else "")
     parts = [svg.text(20, FOOTER + 34, title, 16, fill=MUTED)]
     w = CARD[0]
     step = min(w + 12.0, (WIDTH - 40 - w) / max(len(hand) - 1, 1))
@@ -179,7 +179,7 @@ def draw(game: Game, seat: int, names: Sequence[str], reveal: bool) -> str:
     parts += _seats(game, names, reveal)
     parts += _table(game, reveal)
     parts.append(svg.element("rect", {"y": FOOTER, "width": WIDTH, "height": HEIGHT - FOOTER, "fill": PANEL}))
-    parts += _hand(game, seat, live=not reveal)
+    parts += _hand(game, seat, names[seat], live=not reveal)
     return svg.document(WIDTH, HEIGHT, f'"12" table seen from seat {seat}', parts)
 
 

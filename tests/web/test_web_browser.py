@@ -173,6 +173,7 @@ def step_replay(page, doc: dict, shot: Path | None) -> None:
         "t => document.querySelector('#position').textContent === t", arg=f"move {k} of {steps}", timeout=WAIT
     )
     position(0)
+    assert page.inner_text("#replay-result") == ""  # the result only at the end
     for k in (1, 2, 3):
         page.click("#forward")
         position(k)
@@ -185,6 +186,7 @@ def step_replay(page, doc: dict, shot: Path | None) -> None:
         position(int(hands.nth(1).get_attribute("value")))
     page.keyboard.press("End")
     position(steps)
+    assert page.inner_text("#replay-result") != ""
     assert page.locator("#replay-table [data-tile], #replay-table [data-card]").count() > 0
     if shot is not None:
         picture(page, shot)
@@ -209,10 +211,14 @@ def test_twelve_game_in_the_browser(page, tmp_path, shots):
     with serving(TWELVE, records) as base:
         start_game(page, base, players=3, options={}, seed=5)
         assert page.locator("#table svg [data-item]").count() == 5  # T5: five cards each
+        assert "draw" not in page.inner_text("#keys")  # "12" has no draw or pass key
+        listed = [b.get_attribute("data-action") for b in page.locator("#moves button").all()]
+        assert len(listed) == len(set(listed))  # two cards of one rank are one move
         pile = lambda p: p.locator("#table svg g[data-card]:not([data-item])").count() >= 3  # noqa: E731
         moves = play_by_clicks(page, shots / "web_twelve.png", pile)
         assert moves >= 3
         assert "final scores" in page.inner_text("#result")
+        assert "Your hand" in page.inner_text("#table")  # the end screen names the player's own hand
         doc = check_record(records, TWELVE, page)
         assert doc["options"] == {"num_players": 3, "deck": "bridge", "capture_extra_turn": False}
         step_replay(page, doc, None)
@@ -249,3 +255,20 @@ def test_start_waits_once_and_moves_say_the_agents_are_thinking(page, tmp_path, 
     from sniff_twelve.web.store import SessionStore
 
     assert len(SessionStore(tmp_path / "sessions.sqlite3")) == 1  # one game, however many clicks
+
+
+def test_no_request_fails_and_a_malformed_address_gets_the_start_page(page, tmp_path):
+    """No 404 in the console (the favicon is inline); a link with a broken ``%`` escape shows the
+    start page and says what happened, and the play page offers a way out."""
+    failed = []
+    page.on("response", lambda response: failed.append(response.url) if response.status >= 400 else None)
+    with serving(TWELVE, tmp_path) as base:
+        page.goto(f"{base}/")
+        page.wait_for_selector("#start-button", timeout=WAIT)
+        page.goto(f"{base}/play/%E0%A4%A")
+        page.wait_for_function(
+            "document.querySelector('#start-error').textContent.includes('not one this app knows')", timeout=WAIT
+        )
+        start_game(page, base, players=2, options={}, seed=1)
+        assert page.get_attribute("#leave", "href") == "/"
+    assert not failed, failed

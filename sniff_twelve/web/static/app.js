@@ -113,6 +113,10 @@ async function startPage() {
 }
 
 // --- playing -------------------------------------------------------------------------------------------
+const KEYS = {
+  sniff: "Click a highlighted tile, then a highlighted spot. Keys: ← → choose, ↑ ↓ spot, Enter play, Esc clear, d draw, p pass.",
+  twelve: "Click a highlighted card to play it on the pile. Keys: ← → choose, Enter play, Esc clear.",
+};
 async function playPage(token) {
   show("play");
   let state = null;
@@ -144,6 +148,7 @@ async function playPage(token) {
 
   function render() {
     document.body.dataset.version = state.version;
+    $("#keys").textContent = KEYS[state.game] ?? "";
     document.body.dataset.over = state.over;
     $("#table").innerHTML = state.svg;
     const status = $("#status");
@@ -152,7 +157,8 @@ async function playPage(token) {
     $("#buttons").replaceChildren(...moves().filter((m) => m.item === null).map((m) =>
       make("button", {type: "button", class: "primary", "data-action": m.action, "data-key": m.key, text: m.label,
         onclick: () => send(m.action)})));
-    $("#moves").replaceChildren(...moves().map((m) => make("li", {},
+    const listed = [...new Map(moves().map((m) => [m.action, m])).values()];  // two cards of one rank: one move
+    $("#moves").replaceChildren(...listed.map((m) => make("li", {},
       make("button", {type: "button", "data-action": m.action, text: m.label, onclick: () => send(m.action)}))));
     $("#log").replaceChildren(...state.log.map((line) => make("li", {text: line})));
     const result = $("#result");
@@ -264,7 +270,6 @@ async function replayPage(name) {
   }
   let step = 0;
   $("#replay-title").textContent = `${info.name}: ${info.names.join(" · ")}`;
-  $("#replay-result").textContent = info.result;
   const hand = $("#hand");
   hand.replaceChildren(...info.hands.map((h) => make("option", {value: String(h.step), text: String(h.hand)})));
   hand.onchange = () => go(Number(hand.value));
@@ -276,6 +281,7 @@ async function replayPage(name) {
     $("#replay-table").innerHTML = frame.svg;
     $("#position").textContent = `move ${step} of ${info.steps}`;
     $("#line").textContent = step ? info.lines[step - 1] : "the deal, every hand face up";
+    $("#replay-result").textContent = step === info.steps ? info.result : "";  // the end only at the end
     const current = info.hands.filter((h) => h.step <= step).pop();
     if (current) hand.value = String(current.step);
     document.body.dataset.step = step;
@@ -295,10 +301,17 @@ async function replayPage(name) {
   await go(0);
 }
 
-const path = decodeURIComponent(location.pathname);
-const play = path.match(/^\/play\/([^/]+)$/);
-const replay = path.match(/^\/replay\/(.+)$/);
-if (play) playPage(play[1]);
-else if (replay) replayPage(replay[1]);
-else if (path === "/replay") replayList();
-else startPage();
+let path = null;
+try {
+  path = decodeURIComponent(location.pathname);
+} catch {  // a malformed % escape: say so on the start page instead of a blank one
+  startPage().then(() => { $("#start-error").textContent = "That address is not one this app knows; start a game here."; });
+}
+if (path !== null) {
+  const play = path.match(/^\/play\/([^/]+)$/);
+  const replay = path.match(/^\/replay\/(.+)$/);
+  if (play) playPage(play[1]);
+  else if (replay) replayPage(replay[1]);
+  else if (path === "/replay") replayList();
+  else startPage();
+}
