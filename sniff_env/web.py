@@ -116,8 +116,14 @@ def _header(game: Game, names: Sequence[str]) -> list[str]:
     return parts
 
 
-def _layout(game: Game, seat: int, live: bool) -> list[str]:
-    """The cross of tiles, the Sniff outlined, discs on scored ends and rings on free spots."""
+def _layout(game: Game, seat: int, live: bool, last: dict[int, int]) -> list[str]:
+    """The cross of tiles, the Sniff outlined, discs on scored ends and rings on free spots; the
+    tile each seat placed last (``last``: seat → its last action) carries that seat's number."""
+    placed = {}
+    for who, action in last.items():
+        kind, placed_tile, _ = decode_action(action)
+        if kind == "place":
+            placed[placed_tile] = who
     cx, cy = WIDTH / 2, HEADER + LAYOUT_H / 2
     pieces, spots = table_layout(game)
     if not pieces:
@@ -139,6 +145,14 @@ def _layout(game: Game, seat: int, live: bool) -> list[str]:
         bx, by, _, _ = p.box()
         pips = (p.first, p.second)
         parts.append(tile(ox + bx * unit, oy + by * unit, pips, p.vertical, unit, ORANGE if p.sniff else None))
+        who = placed.get((min(pips), max(pips)))
+        if who is not None:  # the last move of seat ``who``: a numbered badge on the tile's corner
+            x, y, r = ox + bx * unit, oy + by * unit, max(8.0, unit * 0.26)
+            badge = [
+                svg.element("circle", {"cx": x, "cy": y, "r": r, "fill": GOLD, "stroke": MARK_INK, "stroke-width": 1}),
+                svg.text(x, y + r * 0.4, str(who), r * 1.2, fill=MARK_INK, font_weight="bold", text_anchor="middle"),
+            ]
+            parts.append(svg.group(badge, data_last=who))
     for s in spots:
         x, y, r = ox + s.x * unit, oy + s.y * unit, max(11.0, unit * 0.42)
         if s.value is None:
@@ -191,12 +205,13 @@ def _hand(game: Game, seat: int) -> list[str]:
     return parts
 
 
-def draw(game: Game, seat: int, names: Sequence[str], reveal: bool) -> str:
-    """The table from ``seat``'s place as an SVG document (see the module docstring)."""
+def draw(game: Game, seat: int, names: Sequence[str], reveal: bool, last: dict[int, int] | None = None) -> str:
+    """The table from ``seat``'s place as an SVG document (see the module docstring); ``last``
+    (seat → its last action) marks the tile each seat placed last."""
     height = FOOTER + max(190, 56 + (game.num_players + 1) * ROW[reveal])  # the seats' rows and the boneyard
     parts = [svg.element("rect", {"width": WIDTH, "height": height, "fill": FELT})]
     parts += _header(game, names)
-    parts += _layout(game, seat, live=not reveal)
+    parts += _layout(game, seat, not reveal, last or {})
     parts.append(svg.element("rect", {"y": FOOTER, "width": WIDTH, "height": height - FOOTER, "fill": PANEL}))
     if reveal:
         parts += _seats(game, names, 40, reveal=True)

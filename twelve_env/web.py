@@ -96,8 +96,9 @@ def _header(game: Game) -> list[str]:
     ]
 
 
-def _seats(game: Game, names: Sequence[str], reveal: bool) -> list[str]:
-    """One panel per seat: its hand (face down, or face up with ``reveal``), captured cards, score."""
+def _seats(game: Game, names: Sequence[str], reveal: bool, last: dict[int, int]) -> list[str]:
+    """One panel per seat: its hand (face down, or face up with ``reveal``), captured cards, score,
+    and the card it played last (``last``: seat → its last action, a rank)."""
     n = game.num_players
     w = (WIDTH - 40 - (n - 1) * 10) / n
     acting = None if game.is_terminal() else game.current_player
@@ -120,6 +121,13 @@ def _seats(game: Game, names: Sequence[str], reveal: bool) -> list[str]:
         )
         color = RED if scores[seat] < 0 else TEXT
         parts.append(svg.text(x + 10, SEATS_TOP + 103, f"score {scores[seat]:+d}", 14, fill=color, font_weight="bold"))
+        if seat in last:
+            played = f"last: {rank_name(game.deck, last[seat])}"
+            parts.append(
+                svg.group(
+                    [svg.text(x + w - 10, SEATS_TOP + 103, played, 13, fill=GOLD, text_anchor="end")], data_last=seat
+                )
+            )
     return parts
 
 
@@ -172,11 +180,12 @@ def _hand(game: Game, seat: int, name: str, live: bool) -> list[str]:
     return parts
 
 
-def draw(game: Game, seat: int, names: Sequence[str], reveal: bool) -> str:
-    """The table from ``seat``'s place as an SVG document (see the module docstring)."""
+def draw(game: Game, seat: int, names: Sequence[str], reveal: bool, last: dict[int, int] | None = None) -> str:
+    """The table from ``seat``'s place as an SVG document (see the module docstring); ``last``
+    (seat → its last action) names the card each seat played last."""
     parts = [svg.element("rect", {"width": WIDTH, "height": HEIGHT, "fill": FELT})]
     parts += _header(game)
-    parts += _seats(game, names, reveal)
+    parts += _seats(game, names, reveal, last or {})
     parts += _table(game, reveal)
     parts.append(svg.element("rect", {"y": FOOTER, "width": WIDTH, "height": HEIGHT - FOOTER, "fill": PANEL}))
     parts += _hand(game, seat, names[seat], live=not reveal)

@@ -141,6 +141,7 @@ class Session:
         ]
         self.lock = threading.Lock()
         self.log: list[str] = []
+        self.last: dict[int, int] = {}  # seat → its last action (public), marked on the table
         self.started = _now()
         self.think_ms: list[list[int]] = []  # [action index, milliseconds] per human move
         self.asked_at = time.monotonic()
@@ -164,6 +165,7 @@ class Session:
     def _apply(self, seat: int, action: int) -> None:
         before = public_game(self.game, self.human)
         self.game.apply(action)
+        self.last[seat] = action
         event = self.spec.ui.event(before, public_game(self.game, self.human), seat, action, self.human)
         self.log.append(f"{self.names[seat]}: {event}")
 
@@ -204,11 +206,12 @@ class Session:
         game, human, spec = self.game, self.human, self.spec
         over = game.is_terminal()
         if over:
-            svg, moves = spec.draw(game, human, self.names, True), []
+            svg, moves = spec.draw(game, human, self.names, True, self.last), []
         else:
             public = public_game(game, human)
             to_act = public.current_player == human
-            svg, moves = spec.draw(public, human, self.names, False), spec.moves(public, human) if to_act else []
+            svg = spec.draw(public, human, self.names, False, self.last)
+            moves = spec.moves(public, human) if to_act else []
         return {
             "game": spec.name,
             "title": spec.ui.title,
@@ -425,13 +428,16 @@ class Server:
             agents = {seat: self.spec.make_agent(name) for seat, name in specs.items()}
             for seat, agent in agents.items():
                 agent.reset(seed * 1000 + seat)
+            last = {}
             for action in doc["actions"]:
                 if game.current_player != human:
                     agents[game.current_player].act(game)  # the agent's own stream moves as it did
+                last[game.current_player] = action
                 game.apply(action)
         except (KeyError, TypeError, ValueError):
             return None
         session = Session(self.spec, game, human, agents, specs, seed, self.records, doc["seed_chosen"], recipe)
+        session.last = last
         session.think_ms, session.started, session.record, session.log = (
             doc["think_ms"],
             doc["started"],

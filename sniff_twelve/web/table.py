@@ -9,7 +9,7 @@ holds over the wire by construction, not by care in the drawing code.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -68,9 +68,10 @@ class Move:
 class WebGame:
     """One game as the web server sees it.
 
-    draw(game, seat, names, reveal): the table as SVG from ``seat``'s place; while the game runs it
-        gets ``public_game(game, seat)`` and draws the other hands face down, ``reveal`` (a finished
-        game, a replay) draws every hand and the boneyard or stock face up.
+    draw(game, seat, names, reveal, last=None): the table as SVG from ``seat``'s place; while the
+        game runs it gets ``public_game(game, seat)`` and draws the other hands face down, ``reveal``
+        (a finished game, a replay) draws every hand and the boneyard or stock face up; ``last``
+        (seat → its last action, public) marks each seat's last move.
     moves(game, seat): the legal moves of ``seat`` (to act), from its public game.
     step(game): which hand a position belongs to (the replay's "jump to hand"), from 1.
     ui: the terminal play screen's texts (``sniff_twelve.core.spec.GameUI``): the "since your last
@@ -82,7 +83,7 @@ class WebGame:
     make_agent: Callable[[str], Agent]
     agents: tuple[str, ...]
     options: tuple[Option, ...]
-    draw: Callable[[KernelGame, int, Sequence[str], bool], str]
+    draw: Callable[..., str]
     moves: Callable[[KernelGame, int], list[Move]]
     step: Callable[[KernelGame], int]
     ui: GameUI

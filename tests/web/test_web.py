@@ -482,3 +482,20 @@ def test_the_end_of_a_game_shows_every_hand(tmp_path):
     game = twelve_env.Game.from_record(json.loads((tmp_path / final["record"]).read_text()))
     in_play = sum(game.hand_sizes) + game.stock_size + len(game.pile)
     assert sum(drawn_face_up(final["svg"]).values()) == in_play + game.hand_sizes[0]  # yours also in the footer
+
+
+@pytest.mark.parametrize("spec", [SNIFF, TWELVE], ids=["sniff", "twelve"])
+def test_each_seats_last_move_is_marked_on_the_table(tmp_path, spec):
+    """The tile each seat placed last carries its number (Sniff); each seat's panel names the card
+    it played last ("12"). Moves are public, so the twin tests above hold with the marks."""
+    client, server = make_client(spec, tmp_path)
+    token = new_session(client, players=2, agents={"1": "greedy"}, seed=2)
+    state = client.get(f"/api/sessions/{token}").json()
+    for _ in range(4):
+        state = client.post(
+            f"/api/sessions/{token}/move", json={"action": state["moves"][0]["action"], "version": state["version"]}
+        ).json()
+    marked = set(re.findall(r'data-last="(\d)"', state["svg"]))
+    last = server.sessions.get(token).last
+    placed = {seat for seat, action in last.items() if spec is TWELVE or action < sniff_env.DRAW}
+    assert marked == {str(seat) for seat in placed} and placed

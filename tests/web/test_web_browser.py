@@ -201,6 +201,7 @@ def test_sniff_match_in_the_browser(page, tmp_path, shots):
         moves = play_by_clicks(page, shots / "web_sniff.png", tiles_on_table)
         assert moves >= 5 and (shots / "web_sniff.png").exists()
         assert "won the match" in page.inner_text("#result")
+        assert page.locator("#table [data-last]").count() >= 1  # the last tiles placed carry their seats
         doc = check_record(records, SNIFF, page)
         assert doc["options"]["target"] == 60 and len(doc["session"]["think_ms"]) == moves
         step_replay(page, doc, shots / "web_replay.png")
