@@ -177,6 +177,7 @@ class KernelAECEnv(AECEnv, EzPickle):
         self.np_random: np.random.Generator | None = None
         self.np_random_seed: int | None = None
         self.game: KernelGame | None = None
+        self._quiet_infos: dict[str, dict[str, Any]] = {}
 
     # --- hooks ----------------------------------------------------------------------------------
     def _new_game(self, seed: int, deal: Any) -> KernelGame:
@@ -230,7 +231,10 @@ class KernelAECEnv(AECEnv, EzPickle):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: self._quiet_info() for a in self.agents}
+        # the agents that do not act share these, built once an episode (as PettingZoo's own envs
+        # keep their info dicts): building them every step cost a third of the raw env's speed
+        self._quiet_infos = {a: self._quiet_info() for a in self.agents}
+        self.infos = dict(self._quiet_infos)
         self._spec.snapshot(self.game._state, self._before)
         self._play_forced()
         self._finish_step()
@@ -247,7 +251,7 @@ class KernelAECEnv(AECEnv, EzPickle):
         self._spec.snapshot(game._state, self._before)
         game.apply(action)
         self._cumulative_rewards[agent] = 0.0
-        self.infos = {a: self._quiet_info() for a in self.agents}
+        self.infos = dict(self._quiet_infos)
         self.infos[agent] = self._info(actor, int(action), self._before)
         self._play_forced()
         self._finish_step()
