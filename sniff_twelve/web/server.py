@@ -62,6 +62,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from sniff_twelve.core.options import check_int
 from sniff_twelve.core.records import replay_steps
 from sniff_twelve.web.store import SessionStore
 from sniff_twelve.web.table import WebGame, public_game
@@ -94,20 +95,6 @@ class RequestError(Exception):
         super().__init__(message)
         self.status = status
         self.headers = headers or {}
-
-
-def _whole(name: str, value: Any, allowed: Sequence[int]) -> int:
-    """``value`` if it is a JSON whole number among ``allowed``; else ``RequestError`` 400 (``4.0``,
-    ``true`` and ``"4"`` are not whole numbers)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-        shown = repr(value) if len(repr(value)) < 40 else f"{repr(value)[:37]}..."
-        among = (
-            f"between {allowed[0]} and {allowed[-1]}"
-            if isinstance(allowed, range)
-            else f"one of {', '.join(map(str, allowed))}"
-        )
-        raise RequestError(400, f"{name} must be {among}; got {shown}")
-    return value
 
 
 def _now() -> str:
@@ -455,8 +442,12 @@ class Server:
         unknown = set(body) - {"players", "seat", "agents", "options", "seed"}
         if unknown:
             raise RequestError(400, f"unknown field(s) {', '.join(sorted(unknown))}")
-        players = _whole("players", body.get("players", self.defaults["players"]), spec.players)
-        seat = _whole("seat", body.get("seat", 0), range(players))
+        try:  # JSON whole numbers only: 4.0, true and "4" are refused (sniff_twelve.core.options)
+            low, high = min(spec.players), max(spec.players)  # both games' table sizes are a range
+            players = check_int("players", body.get("players", self.defaults["players"]), low, high)
+            seat = check_int("seat", body.get("seat", 0), 0, players - 1)
+        except ValueError as error:
+            raise RequestError(400, str(error)) from None
         seed = body.get("seed")
         seed_chosen = seed is not None
         if seed_chosen and not self.seed_choice:
@@ -464,8 +455,7 @@ class Server:
         if seed is None:
             seed = secrets.randbelow(2**31)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            shown = repr(seed) if len(repr(seed)) < 40 else f"{repr(seed)[:37]}..."
-            raise RequestError(400, f"seed must be a whole number from 0, or empty for a random one; got {shown}")
+            raise RequestError(400, f"seed must be a whole number from 0, or empty for a random one; got {seed!r}")
         options = body.get("options") or {}
         choices = body.get("agents") or {}
         if not isinstance(options, dict) or not isinstance(choices, dict):

@@ -21,13 +21,13 @@ from twelve_env.web import WEB as TWELVE
 
 AS_JSON = {"content-type": "application/json"}
 RAW_CASES = [
-    ('{"players": 4.0}', "players must be"),
-    ('{"players": 2.0}', "players must be"),
-    ('{"seat": 0.0}', "seat must be"),
+    ('{"players": 4.0}', "players must be an integer"),
+    ('{"players": 2.0}', "players must be an integer"),
+    ('{"seat": 0.0}', "seat must be an integer"),
     ("[" * 1024 + "]" * 1024, "not JSON the server can read"),
     ('{"seed": ' + "7" * 4400 + "}", "not JSON the server can read"),
     ('{"seed": 10.5}', "seed must be"),
-    ('{"players": "2"}', "players must be"),
+    ('{"players": "2"}', "players must be an integer"),
 ]
 
 
