@@ -71,6 +71,17 @@ class SavedPolicyAgent(Agent):
 
     spec_argument = "path"
     path: Path
+    saved: str  #: what ``PATH`` names, for the error when it is missing
+    folder: bool = False  #: whether ``PATH`` is a folder (else a file)
+
+    def _checked_path(self, path: str | Path | None) -> Path:
+        """``path`` if it names an existing file (or folder); else a one-line ``ValueError``."""
+        if path is None:
+            raise ValueError(f"the {self.name} agent plays {self.saved}: write {self.name}:PATH")
+        found = Path(path)
+        if not (found.is_dir() if self.folder else found.is_file()):
+            raise ValueError(f"{self.name}:{path}: no such {'folder' if self.folder else 'file'}")
+        return found
 
     def __getstate__(self) -> dict[str, Any]:
         return {"path": self.path}
@@ -83,13 +94,10 @@ class Sb3Agent(SavedPolicyAgent):
     """A Stable-Baselines3 / sb3-contrib policy (see the module docstring); the spec ``sb3:PATH``."""
 
     name = "sb3"
+    saved = "a .zip that model.save wrote"
 
     def __init__(self, path: str | Path | None = None, seed: int | None = None) -> None:
-        if path is None:
-            raise ValueError("the sb3 agent plays a saved model: write sb3:PATH (a .zip saved by model.save)")
-        self.path = Path(path)
-        if not self.path.is_file():
-            raise ValueError(f"sb3:{path}: no such file")
+        self.path = self._checked_path(path)
         self.kind, self.model, self._torch = _load(self.path)
         self.inputs = int(np.prod(self.model.observation_space.shape))
         self.reset(seed)
@@ -158,13 +166,10 @@ class RllibAgent(SavedPolicyAgent):
     """An RLlib checkpoint's policy (see the module docstring); the spec ``rllib:PATH``."""
 
     name = "rllib"
+    saved, folder = "the checkpoint folder algo.save_to_path wrote", True
 
     def __init__(self, path: str | Path | None = None, seed: int | None = None) -> None:
-        if path is None:
-            raise ValueError("the rllib agent plays a checkpoint: write rllib:PATH (what algo.save_to_path wrote)")
-        self.path = Path(path)
-        if not self.path.is_dir():
-            raise ValueError(f"rllib:{path}: no such folder")
+        self.path = self._checked_path(path)
         try:
             import torch
             from ray.rllib.core.rl_module.multi_rl_module import MultiRLModule
