@@ -28,6 +28,7 @@ from gymnasium import spaces
 
 from sniff_twelve.batch.learner import MAX_REDEALS
 from sniff_twelve.core.agent import Agent, seat_specs
+from sniff_twelve.core.games import GAMES, game_package
 from sniff_twelve.core.options import check_choice, check_int, check_seed
 from sniff_twelve.core.rewards import LIVE, TERMINATED
 
@@ -197,3 +198,10 @@ def register(spec: GameSpec) -> None:
     ``sniff_env.single_agent_env(num_players=2, ...)``, with its ``spec`` set, and
     ``gymnasium.make("sniff_env:sniff_env/Sniff-v0")`` imports the package first."""
     gymnasium.register(gymnasium_id(spec), entry_point=f"{spec.package}.env:single_agent_env")
+
+
+def register_games() -> None:
+    """Register every game's single-seat env: the ``gymnasium.envs`` entry point of the
+    distribution (gymnasium releases that load plugins call it; importing a game does the same)."""
+    for name in GAMES:
+        game_package(name)  # a game's package registers its env at import

@@ -67,3 +67,17 @@ def test_pettingzoo_style_versioned_modules_name_the_same_envs():
         sniff_env.single_agent_env,
     )
     assert (twelve_v0.env, twelve_v0.raw_env) == (twelve_env.env, twelve_env.raw_env)
+
+
+def test_the_gymnasium_envs_entry_point_registers_both_games():
+    """The distribution's ``gymnasium.envs`` entry point, loaded and called in a fresh interpreter
+    that has imported no game, registers both ids."""
+    code = (
+        "from importlib.metadata import entry_points; import gymnasium\n"
+        "[point] = [p for p in entry_points(group='gymnasium.envs') if p.name == 'sniff_twelve']\n"
+        "point.load()()\n"
+        "print(sorted(i for i in gymnasium.registry if i.endswith(('Sniff-v0', 'Twelve-v0'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "['sniff_env/Sniff-v0', 'twelve_env/Twelve-v0']"
