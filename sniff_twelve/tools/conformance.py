@@ -52,6 +52,11 @@ def _game_options(options: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in options.items() if k not in env_only}
 
 
+def _single_seat_options(options: dict[str, Any]) -> dict[str, Any]:
+    """A table's options as ``single_agent_env`` takes them (it makes the seat's forced moves)."""
+    return {k: v for k, v in options.items() if k != "forced"}
+
+
 def _random_game(package: ModuleType, options: dict[str, Any], seed: int, steps: int | None = None):
     """A game of ``options`` after ``steps`` random legal actions (``None``: to the end)."""
     game = package.Game(seed=seed, **_game_options(options))
@@ -222,8 +227,7 @@ def check_gymnasium(package: ModuleType, options: dict[str, Any], games: int = 5
 
     from sniff_twelve.envs.single_agent import gymnasium_id
 
-    table = {k: v for k, v in options.items() if k != "forced"}  # the single seat's forced moves are made for it
-    env = gymnasium.make(gymnasium_id(package.Game.spec), **table)
+    env = gymnasium.make(gymnasium_id(package.Game.spec), **_single_seat_options(options))
     assert env.spec.id == gymnasium_id(package.Game.spec), env.spec
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # silent: a warning of gymnasium's checker fails the check
@@ -247,8 +251,7 @@ def check_observation_bounds(package: ModuleType, options: dict[str, Any], games
             if game.is_terminal():
                 break
             game.apply(rnd.choice(game.legal_actions()))
-    table = {k: v for k, v in options.items() if k != "forced"}
-    space = package.single_agent_env(**table).observation_space
+    space = package.single_agent_env(**_single_seat_options(options)).observation_space
     assert np.array_equal(space.low, low) and np.array_equal(space.high, high), "the env's Box is not the bounds"
 
 
