@@ -237,6 +237,11 @@ class Game(KernelGame):
         return int(self._state[K.OPENER])
 
     @property
+    def settlement(self) -> str:
+        """``"deduct"`` (S23–S24) or ``"allfives"`` (S4a)."""
+        return SETTLEMENTS[int(self._params[K.P_ALL_FIVES])]
+
+    @property
     def hands_played(self) -> int:
         return int(self._state[K.HANDS_DONE])
 
@@ -253,6 +258,22 @@ class Game(KernelGame):
     @property
     def last_credit(self) -> int:
         return int(self._state[K.CREDIT])
+
+    def hand_as_ended(self, action: int) -> Game | None:
+        """If ``action`` ends the hand: a copy of the game after it that stops at the settlement —
+        the layout and every hand as they were counted, the pips deducted (S22–S24) — where this
+        game deals the next hand at once (S5, S6); else ``None``. ``ValueError`` if ``action`` is
+        illegal.
+
+        >>> g = Game(num_players=2, seed=7)
+        >>> g.hand_as_ended(g.legal_actions()[0]) is None  # the first tile ends nothing
+        True
+        """
+        params = self._params.copy()
+        params[K.P_HAND_EPISODE] = 1  # the environments' hand episodes: settle, then stop
+        settled = Game._from_row(self._state, params)
+        settled.apply(action)
+        return settled if settled.hands_played > self.hands_played else None
 
     def known_voids(self, seat: int) -> list[int]:
         """Pips ``seat`` is publicly known to lack this hand (it drew or passed while they were open)."""
@@ -320,7 +341,7 @@ class Game(KernelGame):
             "target": int(p[K.P_TARGET]),
             "max_hands": int(p[K.P_MAX_HANDS]) or None,
             "max_steps": int(p[K.P_MAX_STEPS]) or None,
-            "settlement": SETTLEMENTS[int(p[K.P_ALL_FIVES])],
+            "settlement": self.settlement,
             "undrawn": int(p[K.P_UNDRAWN]),
             "hand_episode": bool(p[K.P_HAND_EPISODE]),
         }

@@ -48,6 +48,12 @@ def _where(game: Game, arm: int) -> str:
     return f"on the {ARM_NAMES[arm]} end" if arm < 2 else f"on the Sniff's {ARM_NAMES[arm]} arm"
 
 
+def _side_name(game: Game, side: int, human: int) -> str:
+    if game.num_players == 4:
+        return "your team" if side == game.side_of(human) else "the opponents"
+    return _who(side, human)
+
+
 def play_table(game: Game, human: int) -> str:
     """The cross and the free spots, ends and hand sizes of ``render_text`` (no hand, no raw ids)."""
     skip = ("scores ", "legal: ", f"seat {game.current_player} to act")
@@ -108,16 +114,25 @@ def play_event(before: Game, after: Game, seat: int, action: int, human: int) ->
     if after.winner is not None:
         text += " -- reached the target"
     elif after.hands_played > before.hands_played:
-        s = after.state_array
-        how = f"domino by {_who(int(s[K.LAST_OUT]), human)}" if s[K.LAST_RESULT] == K.DOMINO else "blocked"
-        deducted = [(_who(p, human), int(s[K.DEDUCT + p])) for p in range(after.num_players)]
-        pips = ", ".join(f"{who} {points}" for who, points in deducted if points) or "none"
-        text += (
-            f"\n-- hand {after.hands_played} over ({how}); pips deducted: {pips}"
-            f"\n-- scores: {_score_text(after, human)}"
-            f"\n-- hand {after.hands_played + 1} dealt, {_who(after.current_player, human)} to open"
-        )
+        settled = "".join(f"\n-- {line}" for line in play_settlement(after, human).splitlines())
+        text += f"{settled}\n-- hand {after.hands_played + 1} dealt, {_who(after.current_player, human)} to open"
     return text
+
+
+def play_settlement(game: Game, human: int) -> str:
+    """How the hand just ended was settled (S22–S24): how it ended, the pips deducted, the scores."""
+    s = game.state_array
+    how = f"domino by {_who(int(s[K.LAST_OUT]), human)}" if s[K.LAST_RESULT] == K.DOMINO else "blocked"
+    counted = [(_who(p, human), int(s[K.DEDUCT + p])) for p in range(game.num_players)]
+    pips = ", ".join(f"{who} {points}" for who, points in counted if points) or "none"
+    if game.settlement == "deduct":
+        settled = f"pips deducted: {pips}"
+    elif s[K.SETTLED_SIDE] < 0:
+        settled = f"pips counted: {pips}; a tie for the fewest, nobody scores (S4a)"
+    else:
+        side = _side_name(game, int(s[K.SETTLED_SIDE]), human)
+        settled = f"pips counted: {pips}; {side} +{int(s[K.SETTLED_POINTS])} (S4a)"
+    return f"hand {game.hands_played} over ({how}); {settled}\nscores: {_score_text(game, human)}"
 
 
 def play_result(game: Game, human: int) -> str:
@@ -140,6 +155,7 @@ PLAY_UI = GameUI(
     move=play_move,
     event=play_event,
     result=play_result,
+    settlement=play_settlement,
     rules=(
         "Place a tile whose half matches a free spot's pips; with none, draw from the boneyard (one at a\n"
         "time; a playable drawn tile must be played at once); pass only when the boneyard is empty.\n"

@@ -98,6 +98,7 @@ class GameUI:
         (the loop prefixes the seat's name); it may reveal what the human drew, never other hands.
     result(game, human): the end of the game: winner, final scores (and whatever else matters).
     rules: a short reminder shown with the help.
+    settlement(game, human): a game of several hands: how the hand that just ended was settled.
     """
 
     title: str
@@ -108,3 +109,4 @@ class GameUI:
     event: Callable[[Any, Any, int, int, int], str]
     result: Callable[[Any, int], str]
     rules: str = ""
+    settlement: Callable[[Any, int], str] | None = None

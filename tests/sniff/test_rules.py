@@ -510,6 +510,29 @@ def test_s22_domino_ends_the_hand_and_deals_the_next():
     assert g.describe()["tiles"] == []
 
 
+def test_s22_s23_the_hand_as_it_ended_is_kept_apart_from_the_next_deal():
+    """S22–S24 (the browser's end-of-hand screen): [0|1] opens, seat 1 plays [0|5] on the 0 end,
+    [1|2] is seat 0's last tile. The copy stops at the settlement: the layout [5|0][0|1][1|2],
+    seat 1 still holding [6|6][3|4] (12 + 7 = 19 → 20 deducted), the boneyard [0|0][4|4] as it
+    was; the game itself has dealt hand 2 (S5). A move that ends nothing gives ``None``."""
+    g = make([[(0, 1), (1, 2)], [(6, 6), (3, 4), (0, 5)]], boneyard=[(0, 0), (4, 4)])
+    placing = lambda tile: next(a for a in g.legal_actions() if decode_action(a)[1] == tile)  # noqa: E731
+    assert g.hand_as_ended(placing((0, 1))) is None
+    play(g, ((0, 1), 0))
+    g.apply(placing((0, 5)))
+    last = placing((1, 2))
+    ended = g.hand_as_ended(last)
+    assert g.hands_played == 0 and g.hand(0) == [(1, 2)]  # asking changes nothing
+    g.apply(last)
+    assert ended.hands_played == 1 and ended.is_terminal() and not g.is_terminal()
+    assert sorted(ended.describe()["tiles"]) == [(0, 1), (0, 5), (1, 2)]
+    assert ended.hand(0) == [] and ended.hand(1) == [(3, 4), (6, 6)] and ended.boneyard == [(0, 0), (4, 4)]
+    assert ended.scores == g.scores == [0, -20]
+    assert [len(g.hand(s)) for s in range(2)] == [7, 7] and g.describe()["tiles"] == []
+    with pytest.raises(ValueError, match="illegal"):
+        g.hand_as_ended(PASS)
+
+
 # --------------------------------------------------------------------------- S23/S24 settlement
 @pytest.mark.parametrize(
     ("hand", "deducted"),

@@ -163,3 +163,28 @@ def test_vector_game_plays_the_variants_like_game():
                 games[i] = vg.game(i)
             else:
                 np.testing.assert_array_equal(vg.states[i], g.state_array)
+
+
+def test_the_settlement_is_worded_as_settled():
+    """S4a/S24 in words (the play screen's and the browser's hand's end): the deducting default names
+    the pips deducted; All Fives names the pips counted and whom they went to."""
+    from sniff_env.ui import play_settlement
+
+    deal = {"hands": [[(1, 4)], [(6, 6)]], "boneyard": [], "opener": 0}
+    deducted = Game(2, seed=0, target=BIG, deal=deal)
+    deducted.apply(encode_action((1, 4), 0))
+    assert play_settlement(deducted, 0) == (
+        "hand 1 over (domino by you); pips deducted: seat 1 10\nscores: you: 5   seat 1: -10"
+    )
+    credited = Game(2, seed=0, target=BIG, settlement="allfives", deal=deal)
+    credited.apply(encode_action((1, 4), 0))
+    assert play_settlement(credited, 1) == (
+        "hand 1 over (domino by seat 0); pips counted: you 10; seat 0 +10 (S4a)\nscores: seat 0: 15   you: 0"
+    )
+    tied = {"hands": [[(0, 0), (2, 3)], [(1, 4)]], "boneyard": [], "opener": 0}  # 5 pips each, no 0: blocked
+    blocked = Game(2, seed=0, target=BIG, settlement="allfives", deal=tied)
+    blocked.apply(encode_action((0, 0), 0))
+    assert play_settlement(blocked, 0) == (
+        "hand 1 over (blocked); pips counted: you 5, seat 1 5; a tie for the fewest, nobody scores (S4a)\n"
+        "scores: you: 0   seat 1: 0"
+    )
