@@ -3,10 +3,11 @@ from one seat's place, and the legal moves as clicks — a tile of the hand, the
 
 The layout is ``sniff_env.image.table_layout``'s (the main line west–east, the Sniff's side arms
 north–south, long arms bending into their own quarter, S10–S14); scored ends carry a disc with
-their contribution, free spots that score nothing a ring (S15). Every tile drawn face up carries
-``data-tile="a-b"``; the hand's tiles ``data-item`` (their index in ``Game.hand``) and the free
-spots ``data-spot`` (their arm, the action's ``tile * 4 + arm``; an empty table's opening spot
-is arm 0).
+their contribution, free spots that score nothing a ring (S15). The player's own hand is drawn
+apart, a small SVG per tile (``hand``), so the page can lay it out to fit a phone. Every tile
+drawn face up carries ``data-tile="a-b"``; the hand's tiles ``data-item`` (their index in
+``Game.hand``) and the free spots ``data-spot`` (their arm, the action's ``tile * 4 + arm``; an
+empty table's opening spot is arm 0).
 """
 
 from __future__ import annotations
@@ -28,13 +29,13 @@ HEADER = 84
 LAYOUT_H = 440
 FOOTER = HEADER + LAYOUT_H
 MAX_UNIT = 46
-HAND_UNIT = 36
+HAND_UNIT = 40  # the player's own tiles: 40 × 80 px, easy to tap on a phone
+FACE_UP_UNIT = 26  # every hand face up (a hand's end, a finished match, a replay)
 
 FELT, PANEL = "#1c6842", "#0e3420"
 IVORY, TILE_EDGE, PIP, DIVIDER = "#f7f1e2", "#968a70", "#181818", "#585248"
 ORANGE, GOLD, CREAM, MARK_INK = "#ff8c14", "#ffd046", "#faf6e8", "#961c1c"
 TEXT, MUTED, RED, BACK = "#ecf0e8", "#b0ccba", "#ff786e", "#26262c"
-ROW = {False: 30, True: 40}  # height of a seat's row in the footer: face down, face up
 SPOT = {"class": "spot", "pointer_events": "all"}  # a free spot takes clicks on its whole disc or ring
 
 
@@ -109,7 +110,7 @@ def _header(game: Game, names: Sequence[str]) -> list[str]:
         outline = GOLD if side in (acting, game.winner) else "#306848"
         box = {"x": x, "y": 44, "width": width, "height": 32, "rx": 8, "stroke": outline, "stroke-width": 2}
         parts.append(svg.element("rect", {**box, "fill": "#604c10" if won else "#164a2e"}))
-        label = name[:46] + (" — wins" if won else "")
+        label = svg.fit(name, width - (160 if won else 90), 15) + (" — wins" if won else "")
         parts.append(svg.text(x + 12, 65, label, 15, fill=TEXT))
         color = RED if score < 0 else GOLD if won else TEXT
         parts.append(svg.text(x + width - 12, 66, str(score), 19, fill=color, font_weight="bold", text_anchor="end"))
@@ -167,58 +168,62 @@ def _layout(game: Game, seat: int, live: bool, last: dict[int, int]) -> list[str
     return parts
 
 
-def _seats(game: Game, names: Sequence[str], x: float, reveal: bool) -> list[str]:
-    """Every seat's hand (face down, or face up with ``reveal``) and the boneyard, one row each."""
-    parts = [svg.text(x, FOOTER + 28, "Hands" if not reveal else "Every hand, face up", 15, fill=MUTED)]
-    row = ROW[reveal]
-    unit = 10 if not reveal else 17
-    rows = [(names[seat], game.hand(seat) if reveal else game.hand_sizes[seat]) for seat in range(game.num_players)]
-    rows.append(("boneyard", game.boneyard if reveal else game.boneyard_size))
+def _seats(game: Game, names: Sequence[str], hands_up: bool, boneyard_up: bool) -> tuple[list[str], float]:
+    """Every seat's hand and the boneyard, a row each: face down (a row of backs and the count) or
+    face up, the tiles as large as the longest row lets them be; the parts and where they end."""
+    x, tx = 40, 265  # names, then tiles
+    rows = [(names[seat], game.hand(seat) if hands_up else game.hand_sizes[seat]) for seat in range(game.num_players)]
+    rows.append(("boneyard", game.boneyard if boneyard_up else game.boneyard_size))
+    longest = max((len(content) for _, content in rows if isinstance(content, list)), default=1)
+    unit = min(FACE_UP_UNIT, (WIDTH - tx - 60) / (1.15 * max(longest, 1)))
+    title = "Every hand, face up" if boneyard_up else "The hands as counted (S23)" if hands_up else "Hands"
+    parts = [svg.text(x, FOOTER + 28, title, 15, fill=MUTED)]
+    y = FOOTER + 42
     for k, (name, content) in enumerate(rows):
-        y = FOOTER + 42 + k * row
+        face_up = isinstance(content, list)
+        height = 2 * unit + 10 if face_up else 30
+        middle = y + (height - 10) / 2
         if k == game.current_player and not game.is_terminal():
-            parts.append(svg.element("path", {"d": f"M{x - 14},{y + 3} l10,7 l-10,7 z", "fill": GOLD}))
-        parts.append(svg.text(x, y + 15, name[:30], 14, fill=TEXT))
-        tx = x + 225
-        if reveal:
+            parts.append(svg.element("path", {"d": f"M{x - 14},{middle - 7} l10,7 l-10,7 z", "fill": GOLD}))
+        parts.append(svg.text(x, middle + 5, svg.fit(name, tx - x - 12, 14), 14, fill=TEXT))
+        if face_up:
             parts += [tile(tx + i * 1.15 * unit, y, t, True, unit) for i, t in enumerate(content)]
-            count = len(content)
+            count, shown = len(content), len(content) * 1.15 * unit
         else:
-            parts += [back(tx + i * 1.3 * unit, y, unit) for i in range(min(content, 16))]
-            count = content
-        shown = min(count, 16) * 1.3 * unit if not reveal else count * 1.15 * unit
-        parts.append(svg.text(tx + shown + 6, y + 15, str(count), 14, fill=TEXT))
-    return parts
+            parts += [back(tx + i * 13, y, 10) for i in range(min(content, 16))]
+            count, shown = content, min(content, 16) * 13
+        parts.append(svg.text(tx + shown + 6, middle + 5, str(count), 14, fill=TEXT))
+        y += height
+    return parts, y + 14
 
 
-def _hand(game: Game, seat: int) -> list[str]:
-    """The seat's hand, upright; when it is to act, its playable tiles raised and edged in gold."""
-    hand = game.hand(seat)
+def hand(game: Game, seat: int) -> list[str]:
+    """The seat's hand, a small SVG per tile (``data-item``: its index in ``Game.hand``); when the
+    seat is to act, the tiles it can play edged in gold and raised (classes ``playable lift``)."""
     to_act = not game.is_terminal() and game.current_player == seat
     playable = {decode_action(a)[1] for a in game.legal_actions()} if to_act else set()
-    parts = [svg.text(20, FOOTER + 28, "Your hand", 15, fill=MUTED)]
-    unit = min(HAND_UNIT, 560 / max(1, len(hand)) / 1.3)
-    for i, t in enumerate(hand):
-        lift = 10 if t in playable else 0
-        attrs = {"class": "hand playable" if lift else "hand", "data-item": i}
-        parts.append(tile(20 + i * 1.3 * unit, FOOTER + 58 - lift, t, True, unit, GOLD if lift else None, **attrs))
-    return parts
+    out = []
+    for i, t in enumerate(game.hand(seat)):
+        edge = GOLD if t in playable else None
+        attrs = {"class": "hand tile playable lift" if edge else "hand tile", "data-item": i}
+        face = [tile(0, 0, t, True, HAND_UNIT, edge)]
+        out.append(svg.piece(HAND_UNIT, 2 * HAND_UNIT, f"[{t[0]}|{t[1]}]", face, **attrs))
+    return out
 
 
 def draw(game: Game, seat: int, names: Sequence[str], reveal: bool, last: dict[int, int] | None = None) -> str:
     """The table from ``seat``'s place as an SVG document (see the module docstring); ``last``
-    (seat → its last action) marks the tile each seat placed last."""
-    height = FOOTER + max(190, 56 + (game.num_players + 1) * ROW[reveal])  # the seats' rows and the boneyard
+    (seat → its last action) marks the tile each seat placed last. Face up (``reveal``), a settled
+    hand (``Game.hand_as_ended``) keeps the boneyard face down: the hands are counted, the
+    boneyard is never turned (S23)."""
+    boneyard_up = reveal and int(game.state_array[K.STATUS]) != K.HAND_OVER
+    footer, height = _seats(game, names, reveal, boneyard_up)
     parts = [svg.element("rect", {"width": WIDTH, "height": height, "fill": FELT})]
     parts += _header(game, names)
     parts += _layout(game, seat, not reveal, last or {})
     parts.append(svg.element("rect", {"y": FOOTER, "width": WIDTH, "height": height - FOOTER, "fill": PANEL}))
-    if reveal:
-        parts += _seats(game, names, 40, reveal=True)
-    else:
-        parts += _hand(game, seat)
-        parts += _seats(game, names, 720, reveal=False)
-    return svg.document(WIDTH, height, f"American Sniff table seen from seat {seat}", parts)
+    parts += footer
+    return svg.document(WIDTH, round(height), f"American Sniff table seen from seat {seat}", parts)
 
 
 def _where(arm: int) -> str:
@@ -262,7 +267,9 @@ WEB = WebGame(
         Option("undrawn", "Boneyard tiles left undrawn (S4a)", "choice", 0, (0, 1, 2)),
     ),
     draw=draw,
+    hand=hand,
     moves=moves,
     step=lambda game: game.hands_played + 1,
+    hand_end=Game.hand_as_ended,
     ui=PLAY_UI,
 )

@@ -3,9 +3,9 @@ as SVG from one seat's place, and the legal moves as clicks — a card of the ha
 
 Seat panels show every hand's size, captured cards and score (T15); the stock is a face-down
 stack with its count, the face-up pile is fanned with the top card last (T7). Every card drawn
-face up carries ``data-card`` (its rank's name); the hand's cards ``data-item`` (their index in
-``Game.hand``) and the pile ``data-spot="0"``. A gold edge marks a card that takes the pile (a
-pair or a sum of 12, T8).
+face up carries ``data-card`` (its rank's name); the pile ``data-spot="0"``. The player's own hand
+is drawn apart, a small SVG per card (``hand``, each with ``data-item``), so the page can lay it
+out to fit a phone; a gold edge marks a card that takes the pile (a pair or a sum of 12, T8).
 """
 
 from __future__ import annotations
@@ -108,14 +108,16 @@ def _seats(game: Game, names: Sequence[str], reveal: bool, last: dict[int, int])
         outline = GOLD if seat == acting else "#306848"
         box = {"x": x, "y": SEATS_TOP, "width": w, "height": SEATS_H, "rx": 8, "stroke": outline, "stroke-width": 2}
         parts.append(svg.element("rect", {**box, "fill": "#164a2e"}))
-        parts.append(svg.text(x + 10, SEATS_TOP + 20, names[seat][: int(w / 8)], 14, fill=TEXT, font_weight="bold"))
+        name = svg.fit(names[seat], w - 20, 14)
+        parts.append(svg.text(x + 10, SEATS_TOP + 20, name, 14, fill=TEXT, font_weight="bold"))
         size = game.hand_sizes[seat]
-        step = min(14.0, (w - 50) / max(size, 1))
-        for i in range(size):
-            if reveal:
-                parts.append(card(x + 10 + i * step, SEATS_TOP + 30, game.deck, game.hand(seat)[i], (22, 32)))
-            else:
-                parts.append(back(x + 10 + i * step, SEATS_TOP + 30, (20, 30)))
+        if reveal:  # face up: cards a label can be read on, overlapping less the more there are
+            step = min(32.0, (w - 50) / max(size, 1))
+            cards = enumerate(game.hand(seat))
+            parts += [card(x + 10 + i * step, SEATS_TOP + 28, game.deck, rank, (30, 42)) for i, rank in cards]
+        else:
+            step = min(14.0, (w - 50) / max(size, 1))
+            parts += [back(x + 10 + i * step, SEATS_TOP + 30, (20, 30)) for i in range(size)]
         parts.append(
             svg.text(x + 10, SEATS_TOP + 84, f"{size} in hand · {game.captured[seat]} captured", 13, fill=MUTED)
         )
@@ -164,32 +166,43 @@ def _table(game: Game, reveal: bool) -> list[str]:
     return parts
 
 
-def _hand(game: Game, seat: int, name: str, live: bool) -> list[str]:
+def _hand(game: Game, seat: int, name: str) -> list[str]:
+    """The seat's hand in the footer of a finished game, named as the page names the seat."""
     hand = game.hand(seat)
-    to_act = live and not game.is_terminal() and game.current_player == seat
-    captured = game.action_features()[:, 0] if to_act else None  # T8: what each card would take
-    title = ("Your hand" if name == "you" else f"Hand of {name}") + (" · gold edge: takes the pile" if to_act else "")
-    parts = [svg.text(20, FOOTER + 34, title, 16, fill=MUTED)]
-    w = CARD[0]
-    step = min(w + 12.0, (WIDTH - 40 - w) / max(len(hand) - 1, 1))
-    for i, rank in enumerate(hand):
-        takes = to_act and captured[rank] > 0
-        attrs = {"class": "hand playable" if to_act else "hand", "data-item": i}
-        y = FOOTER + 56 - (12 if takes else 0)
-        parts.append(card(20 + i * step, y, game.deck, rank, edge=GOLD if takes else None, **attrs))
+    parts = [svg.text(20, FOOTER + 34, "Your hand" if name == "you" else f"Hand of {name}", 16, fill=MUTED)]
+    step = min(CARD[0] + 12.0, (WIDTH - 40 - CARD[0]) / max(len(hand) - 1, 1))
+    parts += [card(20 + i * step, FOOTER + 56, game.deck, rank) for i, rank in enumerate(hand)]
     return parts
+
+
+def hand(game: Game, seat: int) -> list[str]:
+    """The seat's hand while the game runs, a small SVG per card (``data-item``: its index in
+    ``Game.hand``); when the seat is to act every card is playable (T7), and one that takes the
+    pile (T8) is edged in gold and raised (class ``lift``)."""
+    to_act = not game.is_terminal() and game.current_player == seat
+    captured = game.action_features()[:, 0] if to_act else None  # T8: what each card would take
+    out = []
+    for i, rank in enumerate(game.hand(seat)):
+        takes = bool(to_act and captured[rank] > 0)
+        classes = "hand card" + " playable" * to_act + " lift" * takes
+        face = [card(0, 0, game.deck, rank, edge=GOLD if takes else None)]
+        out.append(svg.piece(*CARD, rank_name(game.deck, rank), face, **{"class": classes, "data-item": i}))
+    return out
 
 
 def draw(game: Game, seat: int, names: Sequence[str], reveal: bool, last: dict[int, int] | None = None) -> str:
     """The table from ``seat``'s place as an SVG document (see the module docstring); ``last``
-    (seat → its last action) names the card each seat played last."""
-    parts = [svg.element("rect", {"width": WIDTH, "height": HEIGHT, "fill": FELT})]
+    (seat → its last action) names the card each seat played last. Face up (``reveal``), the
+    seat's own hand is drawn again, large, at the foot."""
+    height = HEIGHT if reveal else FOOTER
+    parts = [svg.element("rect", {"width": WIDTH, "height": height, "fill": FELT})]
     parts += _header(game)
     parts += _seats(game, names, reveal, last or {})
     parts += _table(game, reveal)
-    parts.append(svg.element("rect", {"y": FOOTER, "width": WIDTH, "height": HEIGHT - FOOTER, "fill": PANEL}))
-    parts += _hand(game, seat, names[seat], live=not reveal)
-    return svg.document(WIDTH, HEIGHT, f'"12" table seen from seat {seat}', parts)
+    if reveal:
+        parts.append(svg.element("rect", {"y": FOOTER, "width": WIDTH, "height": HEIGHT - FOOTER, "fill": PANEL}))
+        parts += _hand(game, seat, names[seat])
+    return svg.document(WIDTH, height, f'"12" table seen from seat {seat}', parts)
 
 
 def moves(game: Game, seat: int) -> list[Move]:
@@ -208,6 +221,7 @@ WEB = WebGame(
         Option("capture_extra_turn", "The capturer plays again (T10 variant)", "bool", False),
     ),
     draw=draw,
+    hand=hand,
     moves=moves,
     step=lambda game: 1,
     ui=PLAY_UI,

@@ -5,17 +5,21 @@ Routes (every page is ``static/page.html`` with ``static/app.js``; no build step
 - ``GET /``: the start page (players, your seat, the agent at every other seat, the game's
   options, a seed); ``POST /api/sessions`` starts a game and answers with its token.
 - ``GET /play/{token}``; ``GET /api/sessions/{token}``: the game as the human seat sees it;
-  ``POST /api/sessions/{token}/move`` with ``{"action": id, "version": n}`` plays a move.
+  ``POST /api/sessions/{token}/move`` with ``{"action": id, "version": n}`` plays a move,
+  ``POST /api/sessions/{token}/resign`` ends the game there (it is saved as it stood).
 - ``GET /replay``, ``GET /replay/{name}``; ``GET /api/records`` lists the finished games in
   ``--records``, ``GET /api/records/{name}`` gives one's moves, ``?step=k`` its table after k of them.
 
 The server holds every game. While one runs, what it sends is built from the human seat's public
-game (``sniff_twelve.web.table.public_game``) and the public moves alone; only a finished game is shown
-face up. Bad requests are refused with a 4xx and a one-line ``{"error": …}`` and change nothing:
-400 malformed (a number of the wrong kind or size, nesting beyond the parser, a ``Host`` the
-server does not answer to), 404 unknown session or record, 403 a record path outside
-``--records``, 409 a stale version or a finished game, 413 a body over ``MAX_BODY`` bytes, 415 a
-body that is not JSON, 422 an illegal move (the legal ones named), 429 more than
+game (``sniff_twelve.web.table.public_game``) and the public moves alone; only a finished game is
+shown face up, and a hand that has just ended as it was counted: every hand face up, the boneyard
+not (``WebGame.hand_end``).
+
+Bad requests are refused with a 4xx and a one-line ``{"error": …}`` and change nothing: 400
+malformed (a number of the wrong kind or size, nesting beyond the parser, a ``Host`` the server
+does not answer to), 404 unknown session or record, 403 a record path outside ``--records``, 409
+a stale version or a finished (or resigned) game, 413 a body over ``MAX_BODY`` bytes, 415 a body
+that is not JSON, 422 an illegal move (the legal ones named), 429 more than
 ``NEW_GAMES_PER_MINUTE`` new games from one client in a minute (with ``Retry-After``).
 
 Games in progress are kept in ``--records``/``sessions.sqlite3`` (``sniff_twelve.web.store``) as
@@ -33,7 +37,8 @@ read-only copy of it (``sniff_twelve.agents.policy.load_shared``).
 A finished game is written to ``--records`` as ``<UTC time>-<game>-<id>.json``: the match record
 (``Game.to_record()``, which ``Game.from_record`` replays) with three more keys, ``human_seat``,
 ``agents`` (seat → agent spec) and ``session`` (seed, ``seed_chosen`` — whether the player chose
-it — start and end times, the human's thinking time per move). With ``seed_choice=False``
+it — ``resigned``, start and end times, the human's thinking time per move). A resigned game's
+record stops where the player resigned. With ``seed_choice=False``
 (``serve --no-seed-choice``, for studies) the server deals every seed itself.
 """
 
@@ -129,6 +134,8 @@ class Session:
         self.lock = threading.Lock()
         self.log: list[str] = []
         self.last: dict[int, int] = {}  # seat → its last action (public), marked on the table
+        self.hand_end: dict[str, str] | None = None  # a hand ended since the human's last move: as it ended
+        self.resigned = False
         self.started = _now()
         self.think_ms: list[list[int]] = []  # [action index, milliseconds] per human move
         self.asked_at = time.monotonic()
@@ -138,6 +145,10 @@ class Session:
     def version(self) -> int:
         """Actions played so far: a move must name the version it was chosen at."""
         return len(self.game.history)
+
+    @property
+    def over(self) -> bool:
+        return self.resigned or self.game.is_terminal()
 
     def advance(self) -> None:
         """Let the agents move until the human is to act or the game is over (then save it)."""
@@ -151,15 +162,30 @@ class Session:
 
     def _apply(self, seat: int, action: int) -> None:
         before = public_game(self.game, self.human)
+        ended = self.spec.hand_end(self.game, action)
         self.game.apply(action)
         self.last[seat] = action
         event = self.spec.ui.event(before, public_game(self.game, self.human), seat, action, self.human)
         self.log.append(f"{self.names[seat]}: {event}")
+        if ended is not None and not self.game.is_terminal():  # a finished game shows its own end
+            svg = self.spec.draw(ended, self.human, self.names, True, self.last)
+            self.hand_end = {"svg": svg, "text": self.spec.ui.settlement(ended, self.human)}
+
+    def replay(self, actions: Sequence[int]) -> None:
+        """Play ``actions`` again (a restart): each agent re-driven through its own moves so its
+        random stream stands where it stood; the log, the marks and a hand's end come back too."""
+        for action in actions:
+            seat = self.game.current_player
+            if seat == self.human:
+                self.log, self.hand_end = [], None
+            else:
+                self.agents[seat].act(self.game)
+            self._apply(seat, action)
 
     def move(self, action: Any, version: Any) -> None:
         """Play the human's ``action``, chosen at ``version``; ``RequestError`` leaves the game as it was."""
         game = self.game
-        if game.is_terminal():
+        if self.over:
             raise RequestError(409, "the game is over: start a new one")
         if version != self.version:
             raise RequestError(409, f"stale move: it was chosen at version {version}, the game is at {self.version}")
@@ -168,9 +194,17 @@ class Session:
             named = ", ".join(f"{a} ({game.action_name(a)})" for a in legal)
             raise RequestError(422, f"action {action} is not a legal move now; legal: {named}")
         self.think_ms.append([self.version, round(1000 * (time.monotonic() - self.asked_at))])
-        self.log = []
+        self.log, self.hand_end = [], None
         self._apply(self.human, action)
         self.advance()
+
+    def resign(self) -> None:
+        """End the game where it stands and save it (``RequestError`` 409 if it is over already)."""
+        if self.over:
+            raise RequestError(409, "the game is over: start a new one")
+        self.resigned, self.hand_end = True, None
+        self.log = [f"{self.names[self.human]}: resigned"]
+        self._save()
 
     def doc(self) -> dict[str, Any]:
         """What ``SessionStore`` keeps of this game (``recipe`` and the actions rebuild it)."""
@@ -185,20 +219,28 @@ class Session:
             "think_ms": self.think_ms,
             "started": self.started,
             "record": self.record,
-            "log": self.log,
+            "resigned": self.resigned,
         }
 
     def state(self) -> dict[str, Any]:
-        """What the page gets: built from the human seat's public game while the game runs."""
+        """What the page gets, built from the human seat's public game while the game runs: the
+        table (``svg``), the score line (``scores``), the human's hand (``hand``, an SVG per item)
+        and legal ``moves``, the ``log`` since the human's last move, the hand that ended since
+        (``hand_end``: its table face up and its settlement, or ``None``) and, once the game is
+        over or resigned, the ``result`` and the ``record``'s name."""
         game, human, spec = self.game, self.human, self.spec
-        over = game.is_terminal()
+        over = self.over
         if over:
-            svg, moves = spec.draw(game, human, self.names, True, self.last), []
+            svg, hand, moves = spec.draw(game, human, self.names, True, self.last), [], []
         else:
             public = public_game(game, human)
             to_act = public.current_player == human
-            svg = spec.draw(public, human, self.names, False, self.last)
+            svg, hand = spec.draw(public, human, self.names, False, self.last), spec.hand(public, human)
             moves = spec.moves(public, human) if to_act else []
+        if self.resigned:
+            result = f"You resigned after {len(self.think_ms)} moves.\n{spec.ui.scores(game, human)}"
+        else:
+            result = spec.ui.result(game, human) if over else None
         return {
             "game": spec.name,
             "title": spec.ui.title,
@@ -208,9 +250,12 @@ class Session:
             "over": over,
             "to_act": bool(moves),
             "svg": svg,
+            "scores": spec.ui.scores(game if over else public, human),
+            "hand": hand,
             "moves": [asdict(m) for m in moves],
             "log": self.log,
-            "result": spec.ui.result(game, human) if over else None,
+            "hand_end": self.hand_end,
+            "result": result,
             "record": self.record,
         }
 
@@ -222,6 +267,7 @@ class Session:
         doc["session"] = {
             "seed": self.seed,
             "seed_chosen": self.seed_chosen,
+            "resigned": self.resigned,
             "started": self.started,
             "finished": _now(),
             "think_ms": self.think_ms,
@@ -398,6 +444,14 @@ class Server:
             self.keep(token, session)
             return session.state()
 
+    def resign(self, token: str) -> dict[str, Any]:
+        """End session ``token``'s game where it stands, save it; the final state."""
+        session = self.sessions.get(token)
+        with session.lock:
+            session.resign()
+            self.keep(token, session)
+            return session.state()
+
     def keep(self, token: str, session: Session) -> None:
         """Write ``session`` to the store (games dealt from a recipe only)."""
         if session.recipe is not None:
@@ -415,22 +469,14 @@ class Server:
             agents = {seat: self.spec.make_agent(name) for seat, name in specs.items()}
             for seat, agent in agents.items():
                 agent.reset(seed * 1000 + seat)
-            last = {}
-            for action in doc["actions"]:
-                if game.current_player != human:
-                    agents[game.current_player].act(game)  # the agent's own stream moves as it did
-                last[game.current_player] = action
-                game.apply(action)
+            session = Session(self.spec, game, human, agents, specs, seed, self.records, doc["seed_chosen"], recipe)
+            session.replay(doc["actions"])
         except (KeyError, TypeError, ValueError):
             return None
-        session = Session(self.spec, game, human, agents, specs, seed, self.records, doc["seed_chosen"], recipe)
-        session.last = last
-        session.think_ms, session.started, session.record, session.log = (
-            doc["think_ms"],
-            doc["started"],
-            doc["record"],
-            doc["log"],
-        )
+        session.think_ms, session.started, session.record = doc["think_ms"], doc["started"], doc["record"]
+        if doc.get("resigned"):
+            session.resigned, session.hand_end = True, None
+            session.log = [f"{session.names[human]}: resigned"]
         return session
 
     def new_game(self, body: Any, client: str = "") -> str:
@@ -553,7 +599,7 @@ class Server:
                 "steps": len(games) - 1,
                 "hands": [{"hand": hand, "step": k} for hand, k in hands.items()],
                 "lines": replay.lines,
-                "result": self.spec.ui.result(games[-1], human),
+                "result": replay.result,
             }
         if not STEP.fullmatch(step) or int(step) >= len(games):
             raise RequestError(400, f"step must be a whole number from 0 to {len(games) - 1}; got {step!r}")
@@ -568,6 +614,7 @@ class Replay:
     lines: list[str]
     human: int
     names: list[str]
+    result: str
 
 
 @functools.lru_cache(maxsize=16)
@@ -587,7 +634,12 @@ def _replay(spec: WebGame, path: str, mtime_ns: int, size: int) -> Replay:
     for before, after, action in zip(games, games[1:], doc["actions"], strict=False):
         seat = before.current_player
         lines.append(f"{names[seat]}: {spec.ui.event(before, after, seat, action, human)}")
-    return Replay(games, lines, human, names)
+    session = doc.get("session") if isinstance(doc.get("session"), dict) else {}
+    if session.get("resigned") is True:
+        result = f"{names[human]} resigned after {len(lines)} moves.\n{spec.ui.scores(games[-1], human)}"
+    else:
+        result = spec.ui.result(games[-1], human)
+    return Replay(games, lines, human, names, result)
 
 
 # --- the app -----------------------------------------------------------------------------------------
@@ -670,6 +722,9 @@ def create_app(
             raise RequestError(400, f"action and version are whole numbers; got {action!r} and {version!r}")
         return _json(await run_in_threadpool(server.move, token, action, version))
 
+    async def resign(request: Request) -> Response:
+        return _json(await run_in_threadpool(server.resign, request.path_params["token"]))
+
     async def records_list(request: Request) -> Response:
         return _json(await run_in_threadpool(server.list_records))
 
@@ -692,6 +747,7 @@ def create_app(
         Route("/api/sessions", create, methods=["POST"]),
         Route("/api/sessions/{token}", state),
         Route("/api/sessions/{token}/move", move, methods=["POST"]),
+        Route("/api/sessions/{token}/resign", resign, methods=["POST"]),
         Route("/api/records", records_list),
         Route("/api/records/{name:path}", replay),
     ]

@@ -4,6 +4,8 @@
 '<rect x="1" width="2.5" class="a&lt;b"/>'
 >>> text(10, 20, "5 & 10", 12)
 '<text x="10" y="20" font-size="12">5 &amp; 10</text>'
+>>> fit("partner (seat 2, heuristic)", 120, 14)
+'partner (sea…'
 """
 
 from __future__ import annotations
@@ -32,6 +34,13 @@ def text(x: float, y: float, content: str, size: float, **attrs: Any) -> str:
     return element("text", {"x": x, "y": y, "font-size": size, **extra}, escape(content))
 
 
+def fit(content: str, width: float, size: float) -> str:
+    """``content`` cut (with an ellipsis) to what ``width`` pixels hold at font ``size``: a name never
+    runs into what is drawn beside it (a character of DejaVu Sans is at most ~0.62 em wide)."""
+    most = max(1, int(width / (0.62 * size)))
+    return content if len(content) <= most else content[: most - 1] + "…"
+
+
 def group(children: list[str], **attrs: Any) -> str:
     """A ``<g>`` of ``children``."""
     return element("g", {key.replace("_", "-"): value for key, value in attrs.items()}, *children)
@@ -46,4 +55,13 @@ def document(width: int, height: int, label: str, children: list[str]) -> str:
         "aria-label": label,
         "font-family": "DejaVu Sans, Verdana, sans-serif",
     }
+    return element("svg", attrs, *children)
+
+
+def piece(width: float, height: float, label: str, children: list[str], **attrs: Any) -> str:
+    """A small SVG of ``width`` × ``height`` pixels (a tile or card of the player's hand, which the
+    page lays out as a row that wraps on a narrow screen); keyword arguments become attributes."""
+    extra = {key.replace("_", "-"): value for key, value in attrs.items()}
+    size = {"width": width, "height": height, "viewBox": f"0 0 {_value(width)} {_value(height)}"}
+    attrs = {"xmlns": "http://www.w3.org/2000/svg", **size, "role": "img", "aria-label": label, **extra}
     return element("svg", attrs, *children)

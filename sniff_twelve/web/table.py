@@ -69,11 +69,16 @@ class WebGame:
     """One game as the web server sees it.
 
     draw(game, seat, names, reveal, last=None): the table as SVG from ``seat``'s place; while the
-        game runs it gets ``public_game(game, seat)`` and draws the other hands face down, ``reveal``
-        (a finished game, a replay) draws every hand and the boneyard or stock face up; ``last``
-        (seat → its last action, public) marks each seat's last move.
+        game runs it gets ``public_game(game, seat)`` and draws the other hands face down (the
+        seat's own hand is ``hand``'s), ``reveal`` (a finished game, a replay) draws every hand and
+        the boneyard or stock face up; ``last`` (seat → its last action, public) marks each
+        seat's last move.
+    hand(game, seat): the seat's own hand while the game runs, a small SVG per tile or card (its
+        ``data-item``), from its public game; the page lays them out to fit the screen.
     moves(game, seat): the legal moves of ``seat`` (to act), from its public game.
     step(game): which hand a position belongs to (the replay's "jump to hand"), from 1.
+    hand_end(game, action): a game of several hands: when ``action`` ends a hand, the game as that
+        hand ended (``draw`` shows it face up until the player continues), else ``None``.
     ui: the terminal play screen's texts (``sniff_twelve.core.spec.GameUI``): the "since your last
         turn" events (computed on public games), the result, the rules in short.
     The name, the table sizes and the partnerships come from the game's ``GameSpec`` (``game_cls.spec``).
@@ -84,9 +89,11 @@ class WebGame:
     agents: tuple[str, ...]
     options: tuple[Option, ...]
     draw: Callable[..., str]
+    hand: Callable[[KernelGame, int], list[str]]
     moves: Callable[[KernelGame, int], list[Move]]
     step: Callable[[KernelGame], int]
     ui: GameUI
+    hand_end: Callable[[KernelGame, int], KernelGame | None] = lambda game, action: None
 
     @property
     def name(self) -> str:

@@ -434,12 +434,36 @@ def check_twins(server, client, orig, twin, me, actions, stats: Counter) -> None
     a = responses(server, client, orig.clone(), me, actions, stop)
     b = responses(server, client, twin.clone(), me, actions, stop)
     assert len(a) == len(b)
+    ends = {"a": boneyards_at_hand_ends(orig.clone(), actions), "b": boneyards_at_hand_ends(twin.clone(), actions)}
     for (body_a, game_a), (body_b, game_b) in zip(a, b, strict=True):
-        assert body_a == body_b, "twins got different responses"
-        for body, game in ((body_a, game_a), (body_b, game_b)):
-            assert not drawn_face_up(json.loads(body)["svg"]) - visible(game, me), "a hidden tile or card drawn"
+        state_a, state_b = json.loads(body_a), json.loads(body_b)
+        end_a, end_b = state_a.pop("hand_end"), state_b.pop("hand_end")
+        assert state_a == state_b, "twins got different responses"
+        assert (end_a is None) == (end_b is None), "a hand's end shown to one twin only"
+        for state, game in ((state_a, game_a), (state_b, game_b)):
+            drawn = drawn_face_up(state["svg"] + "".join(state["hand"]))
+            assert not drawn - visible(game, me), "a hidden tile or card drawn"
+        for end, boneyards in ((end_a, ends["a"]), (end_b, ends["b"])):
+            if end is not None:  # every hand face up as counted (S23), never the boneyard
+                ended = int(re.match(r"hand (\d+) over", end["text"]).group(1))
+                unseen = boneyards[ended]
+                assert drawn_face_up(end["svg"]) == Counter(f"{a}-{b}" for a, b in TILES if (a, b) not in unseen)
+                stats["hand ends"] += 1
         stats["responses"] += 1
         stats["hidden differs"] += hidden(game_a, me) != hidden(game_b, me)
+
+
+def boneyards_at_hand_ends(game, actions: list[int]) -> dict[int, set]:
+    """Sniff: the boneyard as each hand ended (hand number → its tiles), from the moves alone."""
+    out = {}
+    for action in actions:
+        if not isinstance(game, sniff_env.Game) or game.is_terminal():
+            break
+        boneyard, hands = set(game.boneyard), game.hands_played
+        game.apply(action)
+        if game.hands_played > hands:
+            out[game.hands_played] = boneyard
+    return out
 
 
 def test_twins_get_identical_responses_and_nothing_hidden_is_drawn(tmp_path):
@@ -469,7 +493,7 @@ def test_twins_get_identical_responses_and_nothing_hidden_is_drawn(tmp_path):
             twin_deal, _ = twelve_twin_deal(deal, me, revealed, len(actions), rng)
             check_twins(server, client, new(deal), new(twin_deal), me, actions, stats)
     print(dict(stats))
-    assert stats["responses"] >= 100 and stats["hidden differs"] >= 60
+    assert stats["responses"] >= 100 and stats["hidden differs"] >= 60 and stats["hand ends"] >= 4
 
 
 def test_the_end_of_a_game_shows_every_hand(tmp_path):
@@ -502,3 +526,61 @@ def test_each_seats_last_move_is_marked_on_the_table(tmp_path, spec):
         replayed.apply(action)
     placed = {seat for seat, action in last.items() if spec is TWELVE or action < sniff_env.DRAW}
     assert marked == {str(seat) for seat in placed} and placed
+
+
+def test_a_hands_end_stays_on_show_until_the_players_next_move(tmp_path):
+    """S22–S24 in the browser: when a hand ends and the match goes on, the state carries the hand
+    as it ended (its settlement in words, the scores the live table shows) until the human moves
+    again — reloads and a restart included; "12", one hand long, never has one."""
+    client, _ = make_client(SNIFF, tmp_path)
+    token = new_session(client, players=2, agents={"1": "heuristic"}, seed=0, options={"target": 100})
+    state = client.get(f"/api/sessions/{token}").json()
+    while state["hand_end"] is None:
+        assert not state["over"], "no hand ended before the match did"
+        move = {"action": state["moves"][0]["action"], "version": state["version"]}
+        state = client.post(f"/api/sessions/{token}/move", json=move).json()
+    end = state["hand_end"]
+    ended, scores = re.fullmatch(r"hand (\d+) over \((.+)\); pips deducted: (.*)\nscores: (.*)", end["text"]).group(
+        1, 4
+    )
+    assert ended == "1" and scores == state["scores"].removesuffix("   (target 100)")
+    assert any("-- hand 1 over" in line for line in state["log"])
+    assert client.get(f"/api/sessions/{token}").json()["hand_end"] == end  # a reload shows it again
+    restarted, _ = make_client(SNIFF, tmp_path)
+    assert restarted.get(f"/api/sessions/{token}").json()["hand_end"] == end  # so does a restart
+    move = {"action": state["moves"][0]["action"], "version": state["version"]}
+    after = client.post(f"/api/sessions/{token}/move", json=move).json()
+    assert after["hand_end"] is None or after["hand_end"]["text"].startswith("hand 2 over")
+    client, _ = make_client(TWELVE, tmp_path / "twelve")
+    token = new_session(client, players=2, seed=3)
+    state = client.get(f"/api/sessions/{token}").json()
+    while not state["over"]:
+        assert state["hand_end"] is None
+        move = {"action": state["moves"][0]["action"], "version": state["version"]}
+        state = client.post(f"/api/sessions/{token}/move", json=move).json()
+
+
+@pytest.mark.parametrize("spec", [SNIFF, TWELVE], ids=["sniff", "twelve"])
+def test_resigning_ends_the_game_where_it_stands_and_saves_it(tmp_path, spec):
+    client, _ = make_client(spec, tmp_path)
+    token = new_session(client, players=3, seed=5)
+    state = client.get(f"/api/sessions/{token}").json()
+    for _ in range(2):
+        move = {"action": state["moves"][0]["action"], "version": state["version"]}
+        state = client.post(f"/api/sessions/{token}/move", json=move).json()
+    resigned = client.post(f"/api/sessions/{token}/resign")
+    assert resigned.status_code == 200, resigned.text
+    final = resigned.json()
+    assert final["over"] and not final["to_act"] and final["moves"] == [] and final["hand"] == []
+    assert final["result"].startswith("You resigned after 2 moves.") and final["version"] == state["version"]
+    doc = json.loads((tmp_path / final["record"]).read_text())
+    assert doc["session"]["resigned"] is True and len(doc["actions"]) == state["version"]
+    assert not spec.game_cls.from_record(doc).is_terminal()  # the record stops where the player resigned
+    info = client.get(f"/api/records/{final['record']}").json()
+    assert info["result"].startswith("human (seat 0) resigned after")
+    again = client.post(f"/api/sessions/{token}/move", json={"action": 0, "version": final["version"]})
+    assert again.status_code == 409 and client.post(f"/api/sessions/{token}/resign").status_code == 409
+    restarted, _ = make_client(spec, tmp_path)
+    assert restarted.get(f"/api/sessions/{token}").json() == final  # a restart keeps it resigned
+    assert client.post("/api/sessions/nosuchtoken/resign").status_code == 404
+    assert len(list(tmp_path.glob("*.json"))) == 1

@@ -1,12 +1,14 @@
 """``serve`` in a real browser: headless Chromium — the operating system's package, driven by
 Playwright for Python pointed at its executable (no browser download) — starts a game on the
 start page, plays a whole 2-player Sniff match and a whole "12" game by clicking tiles, cards and
-spots (and a few moves by keyboard), checks the saved record and steps through its replay.
+spots (and a few moves by keyboard), stops at each hand's end until it continues, checks the saved
+record and steps through its replay; then plays both games again by taps on a 390 px phone
+screen, and resigns a game.
 
 Without Chromium the tests skip, saying how to get it (``apt-get install chromium``; ``CHROMIUM``
 names another executable). The screenshots go to a temporary folder; ``SCREENSHOTS_DIR=docs``
-writes the docs' pictures (``docs/web_sniff.png``, ``docs/web_twelve.png``,
-``docs/web_replay.png``).
+writes the docs' pictures (``docs/web_sniff.png``, ``docs/web_hand_end.png``,
+``docs/web_twelve.png``, ``docs/web_replay.png``, ``docs/web_phone.png``).
 """
 
 from __future__ import annotations
@@ -57,15 +59,28 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+def _page(browser, **context):
+    context = browser.new_context(**context)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(error))
     yield page
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.fixture
+def page(browser):
+    yield from _page(browser, viewport={"width": 1100, "height": 900})
+
+
+@pytest.fixture
+def phone(browser):
+    """A 390 × 844 phone screen that takes taps."""
+    yield from _page(browser, **PHONE)
 
 
 @pytest.fixture
@@ -112,39 +127,94 @@ def wait_after(page, version: str) -> None:
     )
 
 
-def play_by_clicks(page, shot: Path, shot_when) -> int:
+def continue_after_hand_end(page, ends: int, shot: Path | None) -> None:
+    """The end of a hand: the table as it ended, every hand face up, the settlement, until the
+    player continues (a click, or Enter every other time)."""
+    assert page.inner_text("#status") == "The hand is over"
+    assert page.inner_text("#settlement").startswith(f"hand {ends} over (")
+    assert page.locator("#your-hand [data-item]").count() == 0 and page.locator("#table [data-tile]").count() >= 7
+    if shot is not None and not shot.exists():
+        picture(page, shot)
+    if ends % 2:
+        page.click("#continue")
+    else:
+        page.keyboard.press("Enter")
+    page.wait_for_function("() => document.body.dataset.handEnd === 'false'", timeout=WAIT)
+
+
+def play_by_clicks(page, shot: Path, shot_when, hand_end_shot: Path | None = None) -> tuple[int, int]:
     """Play the human's moves to the end: a playable tile or card, then a highlighted spot (every
-    third move by keyboard: → then Enter), or the DRAW / PASS button. One screenshot, taken with a
-    tile picked and its spots lit, the first time ``shot_when(page)`` holds. Returns the moves."""
-    moves = 0
+    third move by keyboard: → then Enter), or the DRAW / PASS button; at each hand's end, continue.
+    One screenshot, taken with a tile picked and its spots lit, the first time ``shot_when(page)``
+    holds. Returns the moves and the hands' ends seen."""
+    moves = ends = 0
     while page.get_attribute("body", "data-over") != "true":
+        if page.get_attribute("body", "data-hand-end") == "true":
+            ends += 1
+            continue_after_hand_end(page, ends, hand_end_shot)
+            continue
         version = page.get_attribute("body", "data-version")
         buttons = page.locator("#buttons button")
         if buttons.count():
             label = buttons.first.inner_text()
-            assert label.startswith(("Draw", "Pass")) and page.locator("#table .hand.playable").count() == 0
+            assert label.startswith(("Draw", "Pass")) and page.locator("#your-hand .playable").count() == 0
             buttons.first.click()
         elif moves % 3 == 2:
             page.keyboard.press("ArrowRight")
             assert page.locator("#table .spot.focus").count() == 1
             page.keyboard.press("Enter")
         else:
-            page.locator("#table .hand.playable").first.click()
-            assert page.locator("#table .hand.selected").count() == 1
+            page.locator("#your-hand .playable").first.click()
+            assert page.locator("#your-hand .selected").count() == 1
             targets = page.locator("#table .spot.target")
-            assert targets.count() >= 1
+            assert targets.count() >= 1 and page.locator("#buttons button").count() == targets.count()
             if not shot.exists() and shot_when(page):
                 picture(page, shot)
             targets.first.click()
         wait_after(page, version)
         assert page.inner_text("#error") == "", page.inner_text("#error")
         moves += 1
-    return moves
+    return moves, ends
 
 
-def picture(page, path: Path) -> None:
+def fits(page, width: int = PHONE["viewport"]["width"]) -> None:
+    """Nothing wider than the screen: no sideways scrolling."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def play_by_taps(page, shot: Path | None) -> tuple[int, int]:
+    """Play to the end on a phone: tap a playable tile or card (at least 40 × 80 px), then the
+    button of its first placement (at least 40 px high); at each hand's end, continue."""
+    moves = ends = 0
+    while page.get_attribute("body", "data-over") != "true":
+        fits(page)
+        if page.get_attribute("body", "data-hand-end") == "true":
+            ends += 1
+            page.tap("#continue")
+            page.wait_for_function("() => document.body.dataset.handEnd === 'false'", timeout=WAIT)
+            continue
+        version = page.get_attribute("body", "data-version")
+        playable = page.locator("#your-hand .playable")
+        if playable.count():
+            box = playable.first.bounding_box()
+            assert box["width"] >= 40 and box["height"] >= 80, box
+            playable.first.tap()
+        button = page.locator("#buttons button").first
+        assert button.bounding_box()["height"] >= 40
+        if shot is not None and not shot.exists() and playable.count():
+            picture(page, shot, screen=True)
+        button.tap()
+        wait_after(page, version)
+        assert page.inner_text("#error") == "", page.inner_text("#error")
+        moves += 1
+    fits(page)
+    return moves, ends
+
+
+def picture(page, path: Path, screen: bool = False) -> None:
+    """A picture of the page's content (or, with ``screen``, of what the screen shows)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    page.locator("main").screenshot(path=str(path))
+    (page if screen else page.locator("main")).screenshot(path=str(path))
     assert 10_000 < path.stat().st_size < MAX_PICTURE, f"{path}: {path.stat().st_size} bytes"
 
 
@@ -196,10 +266,10 @@ def test_sniff_match_in_the_browser(page, tmp_path, shots):
     records = tmp_path / "records"
     with serving(SNIFF, records) as base:
         start_game(page, base, players=2, options={"target": "60"}, seed=3)
-        assert page.locator("#table svg [data-item]").count() == 7  # S5: seven tiles each with 2 players
+        assert page.locator("#your-hand [data-item]").count() == 7  # S5: seven tiles each with 2 players
         tiles_on_table = lambda p: p.locator("#table svg g[data-tile]:not([data-item])").count() >= 6  # noqa: E731
-        moves = play_by_clicks(page, shots / "web_sniff.png", tiles_on_table)
-        assert moves >= 5 and (shots / "web_sniff.png").exists()
+        moves, ends = play_by_clicks(page, shots / "web_sniff.png", tiles_on_table, shots / "web_hand_end.png")
+        assert moves >= 5 and ends >= 1 and (shots / "web_sniff.png").exists()
         assert "won the match" in page.inner_text("#result")
         assert page.locator("#table [data-last]").count() >= 1  # the last tiles placed carry their seats
         doc = check_record(records, SNIFF, page)
@@ -211,13 +281,13 @@ def test_twelve_game_in_the_browser(page, tmp_path, shots):
     records = tmp_path / "records"
     with serving(TWELVE, records) as base:
         start_game(page, base, players=3, options={}, seed=5)
-        assert page.locator("#table svg [data-item]").count() == 5  # T5: five cards each
+        assert page.locator("#your-hand [data-item]").count() == 5  # T5: five cards each
         assert "draw" not in page.inner_text("#keys")  # "12" has no draw or pass key
         listed = [b.get_attribute("data-action") for b in page.locator("#moves button").all()]
         assert len(listed) == len(set(listed))  # two cards of one rank are one move
         pile = lambda p: p.locator("#table svg g[data-card]:not([data-item])").count() >= 3  # noqa: E731
-        moves = play_by_clicks(page, shots / "web_twelve.png", pile)
-        assert moves >= 3
+        moves, ends = play_by_clicks(page, shots / "web_twelve.png", pile)
+        assert moves >= 3 and ends == 0  # "12" is one hand: its end is the game's
         assert "final scores" in page.inner_text("#result")
         assert "Your hand" in page.inner_text("#table")  # the end screen names the player's own hand
         doc = check_record(records, TWELVE, page)
@@ -251,7 +321,7 @@ def test_start_waits_once_and_moves_say_the_agents_are_thinking(page, tmp_path, 
         page.wait_for_url("**/play/*", timeout=WAIT)
         page.wait_for_selector("body[data-version]", timeout=WAIT)
         page.locator("#moves button").first.click()
-        page.wait_for_function("document.querySelector('#status').textContent.includes('thinking')", timeout=WAIT)
+        page.wait_for_function("() => document.querySelector('#status').textContent.includes('thinking')", timeout=WAIT)
         wait_after(page, page.get_attribute("body", "data-version"))
     from sniff_twelve.web.store import SessionStore
 
@@ -268,8 +338,51 @@ def test_no_request_fails_and_a_malformed_address_gets_the_start_page(page, tmp_
         page.wait_for_selector("#start-button", timeout=WAIT)
         page.goto(f"{base}/play/%E0%A4%A")
         page.wait_for_function(
-            "document.querySelector('#start-error').textContent.includes('not one this app knows')", timeout=WAIT
+            "() => document.querySelector('#start-error').textContent.includes('not one this app knows')",
+            timeout=WAIT,
         )
         start_game(page, base, players=2, options={}, seed=1)
         assert page.get_attribute("#leave", "href") == "/"
     assert not failed, failed
+
+
+@pytest.mark.parametrize(("spec", "players", "options", "seed"), [(SNIFF, 2, {"target": "60"}, 0), (TWELVE, 3, {}, 5)])
+def test_a_whole_game_by_taps_on_a_phone(phone, tmp_path, shots, spec, players, options, seed):
+    """At 390 px nothing scrolls sideways, the hand's tiles and cards and the move buttons are big
+    enough to tap, and a whole game plays by taps alone, hand ends included; the replay fits too."""
+    records = tmp_path / "records"
+    with serving(spec, records) as base:
+        phone.goto(f"{base}/")
+        phone.wait_for_selector("#start-button", timeout=WAIT)
+        fits(phone)
+        start_game(phone, base, players=players, options=options, seed=seed)
+        assert phone.is_visible("#scores") and "seat 1" in phone.inner_text("#scores")  # readable, not 5 px
+        shot = shots / "web_phone.png" if spec is SNIFF else None
+        moves, ends = play_by_taps(phone, shot)
+        assert moves >= 3 and (ends >= 1) == (spec is SNIFF)
+        assert phone.locator("#result a").count() == 2  # the record and a new game
+        doc = check_record(records, spec, phone)
+        step_replay(phone, doc, None)
+        fits(phone)
+
+
+def test_resign_ends_the_game_and_saves_it(page, tmp_path):
+    """Resign asks first; a declined question changes nothing, an accepted one ends the game there,
+    saves it as resigned and leaves nothing to play."""
+    records = tmp_path / "records"
+    with serving(SNIFF, records) as base:
+        start_game(page, base, players=4, options={}, seed=4)
+        version = page.get_attribute("body", "data-version")
+        page.once("dialog", lambda dialog: dialog.dismiss())
+        page.click("#resign")
+        page.wait_for_timeout(300)
+        assert page.get_attribute("body", "data-over") == "false" and not list(records.glob("*.json"))
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("#resign")
+        page.wait_for_function("() => document.body.dataset.over === 'true'", timeout=WAIT)
+        assert page.inner_text("#result").startswith("You resigned after 0 moves.")
+        assert page.is_hidden("#resign") and page.locator("#your-hand [data-item], #buttons button").count() == 0
+        [record] = records.glob("*.json")
+        doc = json.loads(record.read_text())
+        assert doc["session"]["resigned"] is True and len(doc["actions"]) == int(version)
+        assert not SNIFF.game_cls.from_record(doc).is_terminal()  # the record stops where the player resigned

@@ -114,8 +114,8 @@ async function startPage() {
 
 // --- playing -------------------------------------------------------------------------------------------
 const KEYS = {
-  sniff: "Click a highlighted tile, then a highlighted spot. Keys: ← → choose, ↑ ↓ spot, Enter play, Esc clear, d draw, p pass.",
-  twelve: "Click a highlighted card to play it on the pile. Keys: ← → choose, Enter play, Esc clear.",
+  sniff: "Pick a gold-edged tile, then a lit spot on the table (or its button). Keys: ← → choose, ↑ ↓ spot, Enter play, Esc clear, d draw, p pass.",
+  twelve: "Pick a card, then the pile (or its button); a gold edge takes the pile. Keys: ← → choose, Enter play, Esc clear.",
 };
 async function playPage(token) {
   show("play");
@@ -123,13 +123,15 @@ async function playPage(token) {
   let item = null;     // the hand item picked
   let spot = null;     // the spot the keyboard points at
   let busy = false;
+  let continued = null;  // the version whose hand's end the player has seen and left
 
-  const moves = () => (state && state.to_act ? state.moves : []);
+  const pausing = () => Boolean(state && state.hand_end && continued !== state.version);
+  const moves = () => (state && state.to_act && !pausing() ? state.moves : []);
   const playable = () => [...new Set(moves().filter((m) => m.item !== null).map((m) => m.item))];
   const targets = () => moves().filter((m) => m.item === item && m.spot !== null).map((m) => m.spot);
 
   function mark() {
-    for (const node of document.querySelectorAll("#table [data-item]")) {
+    for (const node of document.querySelectorAll("#your-hand [data-item]")) {
       node.classList.toggle("selected", Number(node.dataset.item) === item);
     }
     const open = targets();
@@ -144,23 +146,46 @@ async function playPage(token) {
     item = next;
     spot = targets()[0] ?? null;
     mark();
+    // draw / pass, and the picked item's moves: buttons big enough to tap on a phone
+    const shown = moves().filter((m) => m.item === null || (item !== null && m.item === item));
+    $("#buttons").replaceChildren(...shown.map((m) =>
+      make("button", {type: "button", class: "primary", "data-action": m.action, "data-key": m.key, text: m.label,
+        onclick: () => send(m.action)})));
+  }
+
+  function showHandEnd() {  // the hand as it ended, every hand face up, until the player continues
+    document.body.dataset.handEnd = "true";
+    $("#table").innerHTML = state.hand_end.svg;
+    $("#your-hand").replaceChildren();
+    $("#hand-label").hidden = true;
+    $("#status").className = "turn";
+    $("#status").textContent = "The hand is over";
+    $("#settlement").textContent = state.hand_end.text;
+    $("#moves").replaceChildren();
+    $("#buttons").replaceChildren(make("button", {type: "button", class: "primary", id: "continue",
+      text: "Continue to the next hand", onclick: () => { continued = state.version; render(); }}));
+    $("#continue").focus();
   }
 
   function render() {
     document.body.dataset.version = state.version;
     $("#keys").textContent = KEYS[state.game] ?? "";
     document.body.dataset.over = state.over;
+    $("#log").replaceChildren(...state.log.map((line) => make("li", {text: line})));
+    $("#resign").hidden = state.over;
+    $("#scores").textContent = state.scores;
+    if (pausing()) return showHandEnd();
+    document.body.dataset.handEnd = "false";
+    $("#settlement").textContent = "";
     $("#table").innerHTML = state.svg;
+    $("#your-hand").innerHTML = state.hand.join("");
+    $("#hand-label").hidden = state.hand.length === 0;
     const status = $("#status");
     status.className = state.to_act ? "turn" : "";
     status.textContent = state.over ? "Game over" : state.to_act ? "Your turn" : "Waiting for the other seats";
-    $("#buttons").replaceChildren(...moves().filter((m) => m.item === null).map((m) =>
-      make("button", {type: "button", class: "primary", "data-action": m.action, "data-key": m.key, text: m.label,
-        onclick: () => send(m.action)})));
     const listed = [...new Map(moves().map((m) => [m.action, m])).values()];  // two cards of one rank: one move
     $("#moves").replaceChildren(...listed.map((m) => make("li", {},
       make("button", {type: "button", "data-action": m.action, text: m.label, onclick: () => send(m.action)}))));
-    $("#log").replaceChildren(...state.log.map((line) => make("li", {text: line})));
     const result = $("#result");
     result.replaceChildren();
     if (state.over) {
@@ -203,9 +228,23 @@ async function playPage(token) {
     if (move) send(move.action);
   }
 
-  $("#table").addEventListener("click", (event) => {
-    const hand = event.target.closest("[data-item]");
-    const target = event.target.closest("[data-spot]");
+  async function resign() {
+    if (busy || !confirm("Resign this game? It ends here and is saved as it stands.")) return;
+    busy = true;
+    try {
+      state = await api(`/api/sessions/${token}/resign`, {});
+      render();
+    } catch (error) {
+      $("#error").textContent = error.message;
+    } finally {
+      busy = false;
+    }
+  }
+  $("#resign").addEventListener("click", resign);
+
+  $("#play").addEventListener("click", (event) => {
+    const hand = event.target.closest("#your-hand [data-item]");
+    const target = event.target.closest("#table [data-spot]");
     if (hand) {
       const clicked = Number(hand.dataset.item);
       if (playable().includes(clicked)) pick(clicked === item ? null : clicked);
@@ -218,7 +257,13 @@ async function playPage(token) {
   });
 
   document.addEventListener("keydown", (event) => {
-    if (!state || !state.to_act || event.target.closest("input, select, textarea")) return;
+    if (!state || event.target.closest("input, select, textarea, button")) return;
+    if (pausing() && (event.key === "Enter" || event.key === " ")) {
+      $("#continue").click();
+      event.preventDefault();
+      return;
+    }
+    if (!state.to_act) return;
     const items = playable();
     const open = targets();
     const step = (list, current, by) => list[(list.indexOf(current) + by + list.length) % list.length];
