@@ -191,17 +191,13 @@ def rollout(d, params, me, first, mask, scratch, rng, greedy_rate):
 
 
 @nb.njit(cache=True)
-def rollout_action(s, params, iterations, rng, greedy_rate):
-    """Determinized Monte-Carlo search: each iteration samples one determinization and one
-    rollout stream, and scores every legal action on both (paired comparisons, so the luck of
-    the deal cancels between actions). Returns the action with the best mean."""
+def rollout_values(s, params, actions, iterations, rng, greedy_rate, values):
+    """Determinized Monte-Carlo evaluation of ``actions`` (legal ones of the seat to act): each
+    iteration samples one determinization and one rollout stream, and scores every action on both
+    (paired comparisons, so the luck of the deal cancels between actions); ``values[i]`` adds
+    up ``actions[i]``'s rollout values."""
     me = s[K.CUR]
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    K.legal_mask_into(s, params, mask)
-    actions = np.flatnonzero(mask)
-    if actions.shape[0] == 1:
-        return actions[0]
-    values = np.zeros(actions.shape[0])
     d = np.empty_like(s)
     trial = np.empty_like(s)
     scratch = np.empty_like(s)
@@ -214,4 +210,16 @@ def rollout_action(s, params, iterations, rng, greedy_rate):
             trial[:] = d
             stream[0], stream[1] = hi, lo
             values[i] += rollout(trial, params, me, actions[i], mask, scratch, stream, greedy_rate)
+
+
+@nb.njit(cache=True)
+def rollout_action(s, params, iterations, rng, greedy_rate):
+    """The legal action with the best mean over ``iterations`` paired rollouts (``rollout_values``)."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    K.legal_mask_into(s, params, mask)
+    actions = np.flatnonzero(mask)
+    if actions.shape[0] == 1:
+        return actions[0]
+    values = np.zeros(actions.shape[0])
+    rollout_values(s, params, actions, iterations, rng, greedy_rate, values)
     return actions[np.argmax(values)]
