@@ -15,6 +15,7 @@ from sniff_env import search, solver
 from sniff_env.spec import SPEC
 from sniff_twelve.agents.builtin import KernelPolicyAgent, PimcAgent, RandomAgent, RolloutAgent, build_agent
 from sniff_twelve.agents.frameworks import RllibAgent, Sb3Agent
+from sniff_twelve.agents.guided import GuidedSearchAgent
 from sniff_twelve.agents.policy import PolicyAgent
 from sniff_twelve.tools.arena import Table
 
@@ -63,6 +64,14 @@ class PpoAgent(PolicyAgent):
     checkpoint_dir = CHECKPOINTS
 
 
+class SniffGuidedSearchAgent(GuidedSearchAgent):
+    """``GuidedSearchAgent`` over the Sniff kernels: the ``ppo`` policy proposes, ``rollout``'s
+    paired rollouts decide (``ismcts:N+ppo[:PATH]``)."""
+
+    values = staticmethod(search.rollout_values)
+    policy_agent = PpoAgent
+
+
 #: the entry-point group where installed packages register sniff agents (``sniff_twelve.agents.external``)
 AGENT_GROUP = "sniff_env.agents"
 
@@ -73,6 +82,7 @@ AGENTS = {
     "rollout": SniffRolloutAgent,
     "pimc": SniffPimcAgent,
     "ppo": PpoAgent,
+    "ismcts+ppo": SniffGuidedSearchAgent,
     "sb3": Sb3Agent,
     "rllib": RllibAgent,
 }
@@ -80,7 +90,8 @@ AGENTS = {
 
 def make_agent(spec: str, **kwargs) -> Agent:
     """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``rollout`` (``rollout:ITERATIONS``;
-    ``ismcts`` is its old name), ``pimc`` (``pimc:WORLDS``), ``ppo`` (``ppo:CHECKPOINT``),
+    ``ismcts:N`` is its old name), ``pimc`` (``pimc:WORLDS``), ``ppo`` (``ppo:CHECKPOINT``),
+    ``ismcts:N+ppo`` (``ismcts:N+ppo:CHECKPOINT``: the search guided by the policy),
     ``sb3`` (``sb3:PATH``, a Stable-Baselines3 model) or ``rllib`` (``rllib:PATH``, an RLlib
     checkpoint)."""
     return build_agent(AGENTS, spec, group=AGENT_GROUP, **kwargs)

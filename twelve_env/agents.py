@@ -15,6 +15,7 @@ import numpy as np
 
 from sniff_twelve.agents.builtin import KernelPolicyAgent, PimcAgent, RandomAgent, RolloutAgent, build_agent
 from sniff_twelve.agents.frameworks import RllibAgent, Sb3Agent
+from sniff_twelve.agents.guided import GuidedSearchAgent
 from sniff_twelve.agents.policy import PolicyAgent
 from sniff_twelve.core.rewards import rank_rewards
 from sniff_twelve.tools.arena import Table
@@ -70,6 +71,14 @@ class PpoAgent(PolicyAgent):
     checkpoint_dir = CHECKPOINTS
 
 
+class TwelveGuidedSearchAgent(GuidedSearchAgent):
+    """``GuidedSearchAgent`` over the "12" kernels: the ``ppo`` policy proposes, ``rollout``'s
+    paired rollouts decide (``ismcts:N+ppo[:PATH]``)."""
+
+    values = staticmethod(search.rollout_values)
+    policy_agent = PpoAgent
+
+
 #: the entry-point group where installed packages register twelve agents (``sniff_twelve.agents.external``)
 AGENT_GROUP = "twelve_env.agents"
 
@@ -80,6 +89,7 @@ AGENTS = {
     "rollout": TwelveRolloutAgent,
     "pimc": TwelvePimcAgent,
     "ppo": PpoAgent,
+    "ismcts+ppo": TwelveGuidedSearchAgent,
     "sb3": Sb3Agent,
     "rllib": RllibAgent,
 }
@@ -87,7 +97,8 @@ AGENTS = {
 
 def make_agent(spec: str, **kwargs) -> Agent:
     """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``rollout`` (``rollout:ITERATIONS``;
-    ``ismcts`` is its old name), ``pimc`` (``pimc:WORLDS``), ``ppo`` (``ppo:CHECKPOINT``),
+    ``ismcts:N`` is its old name), ``pimc`` (``pimc:WORLDS``), ``ppo`` (``ppo:CHECKPOINT``),
+    ``ismcts:N+ppo`` (``ismcts:N+ppo:CHECKPOINT``: the search guided by the policy),
     ``sb3`` (``sb3:PATH``, a Stable-Baselines3 model) or ``rllib`` (``rllib:PATH``, an RLlib
     checkpoint)."""
     return build_agent(AGENTS, spec, group=AGENT_GROUP, **kwargs)

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 
 from sniff_twelve.agents.external import FORM, import_agent, installed_agents, is_import_spec
+from sniff_twelve.agents.guided import SPEC as GUIDED
+from sniff_twelve.agents.guided import GuidedSearchAgent
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError, check_int
 from sniff_twelve.core.rng import stream_state
@@ -144,7 +146,8 @@ ALIASES = {"ismcts": "rollout"}
 def build_agent(registry: dict[str, type[Agent]], spec: str, group: str | None = None, **kwargs) -> Agent:
     """An agent from ``spec``: a registered name, optionally followed by ``:`` and the agent's
     argument — iterations for search agents (``"rollout:500"``, at least 1), a checkpoint path for
-    policy agents (``"ppo:runs/sniff4/best.npz"``). An old name in ``ALIASES`` builds the agent
+    policy agents (``"ppo:runs/sniff4/best.npz"``); ``ismcts[:N]+ppo[:PATH]`` is the policy-guided
+    search (``sniff_twelve.agents.guided``). An old name in ``ALIASES`` builds the agent
     it became; ``py:package.module:Name[:ARG]`` an agent from outside, and so does a name an
     installed package registers in the entry-point ``group`` (``sniff_twelve.agents.external``).
     Unknown names raise ``ValueError`` listing the registered ones."""
@@ -152,6 +155,8 @@ def build_agent(registry: dict[str, type[Agent]], spec: str, group: str | None =
         raise ArgumentTypeError(f"an agent spec is a string such as 'greedy' or 'rollout:200'; got {spec!r}")
     if is_import_spec(spec):
         return import_agent(spec, **kwargs)
+    if GUIDED.fullmatch(spec) and GuidedSearchAgent.name in registry:
+        return registry[GuidedSearchAgent.name].from_spec(spec, **kwargs)
     name, _, arg = spec.partition(":")
     name = ALIASES.get(name, name)
     if name not in registry:

@@ -104,7 +104,7 @@ class PolicyAgent(Agent):
             self._policies[num_players] = load_shared(shipped[num_players])
         return self._policies[num_players]
 
-    def choose(self, view: SeatView) -> int:
+    def _inputs(self, view: SeatView) -> tuple[MlpPolicy, np.ndarray, np.ndarray | None]:
         policy = self.policy_for(view.num_players)
         observation = view.observation()
         if observation.shape[0] != policy.meta["obs_size"] or view.num_actions != policy.meta["num_actions"]:
@@ -112,8 +112,18 @@ class PolicyAgent(Agent):
                 f"checkpoint {self.checkpoint or 'shipped'} maps {policy.meta['obs_size']} inputs to "
                 f"{policy.meta['num_actions']} actions; this table has {observation.shape[0]} and {view.num_actions}"
             )
-        features = view.action_features() if policy.uses_action_features else None
+        return policy, observation, view.action_features() if policy.uses_action_features else None
+
+    def choose(self, view: SeatView) -> int:
+        policy, observation, features = self._inputs(view)
         return policy.act(observation, view.legal_mask(), features, self._rng)
+
+    def prior(self, view: SeatView) -> np.ndarray:
+        """The policy's probability of every action (its masked softmax; 0 for illegal ones)."""
+        policy, observation, features = self._inputs(view)
+        logits = policy.logits(observation, view.legal_mask(), features)
+        p = np.exp(logits - logits.max())
+        return p / p.sum()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(checkpoint={self.checkpoint!r})"

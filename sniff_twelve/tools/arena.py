@@ -3,7 +3,8 @@
 Two-sided tables (2 players, or 4-player Sniff partnerships) play *duplicate*: every pairing of
 entries plays each deal twice, once from each side, so the cards cancel out of the comparison.
 An entry is an agent name, or ``"a+b"`` for a mixed partnership (``a`` on the first seat of its
-side, ``b`` on the second). Tables where every seat plays for itself rotate each line-up of
+side, ``b`` on the second); the policy-guided search ``ismcts[:N]+ppo[:PATH]`` is one agent
+(``entry_names``). Tables where every seat plays for itself rotate each line-up of
 entries through all seats on the same deal.
 
 Every game is reproducible from the arena seed; ``workers`` spreads games over processes. Besides
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from sniff_twelve.agents.guided import SPEC as GUIDED
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError
 from sniff_twelve.tools.interrupt import StopRequest, ignore_interrupts
@@ -102,8 +104,23 @@ def play_all(tasks: list[GameTask]) -> list[dict[str, Any]]:
     return [play(task) for task in tasks]
 
 
+def entry_names(entry: str) -> list[str]:
+    """The agent specs of an entry: ``a+b`` is two, but ``ismcts[:N]+ppo[:PATH]`` is one.
+
+    >>> entry_names("greedy+ppo"), entry_names("ismcts:64+ppo"), entry_names("ismcts+ppo+greedy")
+    (['greedy', 'ppo'], ['ismcts:64+ppo'], ['ismcts+ppo', 'greedy'])
+    """
+    names: list[str] = []
+    for part in entry.split("+"):
+        if names and GUIDED.fullmatch(f"{names[-1]}+{part}"):
+            names[-1] += f"+{part}"
+        else:
+            names.append(part)
+    return names
+
+
 def _entry_seats(table: Table, entry: str, side: int) -> dict[int, str]:
-    names = entry.split("+")
+    names = entry_names(entry)
     seats = table.sides[side]
     if len(names) not in (1, len(seats)):
         raise ValueError(f"entry {entry!r} names {len(names)} agents for a side of {len(seats)} seats")
@@ -168,7 +185,7 @@ def name_entries(entries: Sequence[str | Agent], workers: int = 1) -> tuple[list
     naming it by import path (``py:``) instead."""
     names: list[str] = []
     objects: dict[str, Agent] = {}
-    taken = {name for entry in entries if isinstance(entry, str) for name in entry.split("+")}
+    taken = {name for entry in entries if isinstance(entry, str) for name in entry_names(entry)}
     for entry in entries:
         if isinstance(entry, str):
             names.append(entry)
@@ -377,7 +394,7 @@ def check_entries(table: Table, entries: Iterable[str], objects: dict[str, Agent
     agents_module = importlib.import_module(f"{table.package}.agents")
     objects = objects or {}
     for entry in entries:
-        for name in [entry] if entry in objects else entry.split("+"):
+        for name in [entry] if entry in objects else entry_names(entry):
             agent = objects[name] if name in objects else agents_module.make_agent(name)
             agent.check_table(table.num_players)
 

@@ -124,8 +124,8 @@ def build_parser(
         "--agents",
         nargs="+",
         default=["random", "greedy", "heuristic"],
-        help="entries: agent names (random, greedy, heuristic, rollout[:ITERATIONS], pimc[:WORLDS], ppo[:CHECKPOINT]); "
-        "'a+b' is a mixed partnership",
+        help="entries: agent names (random, greedy, heuristic, rollout[:ITERATIONS], pimc[:WORLDS], ppo[:CHECKPOINT], "
+        "ismcts[:N]+ppo[:CHECKPOINT]); 'a+b' is a mixed partnership",
     )
     arena.add_argument("--deals", type=int, default=50, help="deals per match-up (each played from both sides)")
     arena.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")

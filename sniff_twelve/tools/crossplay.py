@@ -50,7 +50,7 @@ def check(
     if len(set(agents)) != len(agents):
         raise ValueError(f"agents must differ; got {list(agents)}")
     for spec in [*agents, opponents]:
-        if "+" in spec and spec not in (objects or {}):
+        if len(arena.entry_names(spec)) > 1 and spec not in (objects or {}):
             raise ValueError(f"{spec!r}: crossplay forms the partnerships itself; give single agent specs")
     if deals < 1:
         raise ValueError(f"deals must be at least 1; got {deals}")

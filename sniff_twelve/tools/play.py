@@ -210,7 +210,8 @@ def add_play_options(parser: argparse.ArgumentParser, default_agent: str = "heur
         default=[default_agent],
         metavar="AGENT",
         help="agent for every opponent, or one per opponent seat in seat order "
-        f"(random, greedy, heuristic, rollout[:ITERATIONS], pimc[:WORLDS], ppo[:CHECKPOINT]; default {default_agent})",
+        "(random, greedy, heuristic, rollout[:ITERATIONS], pimc[:WORLDS], ppo[:CHECKPOINT], "
+        f"ismcts[:N]+ppo[:CHECKPOINT]; default {default_agent})",
     )
     parser.add_argument("--ascii", action="store_true", help="plain text without colours or boxes")
 

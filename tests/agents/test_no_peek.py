@@ -44,9 +44,9 @@ from twelve_env.agents import make_agent as twelve_agent
 
 pytestmark = pytest.mark.slow
 
-SNIFF_SPECS = ("random", "greedy", "heuristic", "rollout:8", "ppo")
+SNIFF_SPECS = ("random", "greedy", "heuristic", "rollout:8", "ppo", "ismcts:8+ppo")
 TWELVE_SPECS = ("random", "greedy", "heuristic", "rollout:8")
-SLOW_SPECS = ("rollout:8", "ppo")
+SLOW_SPECS = ("rollout:8", "ppo", "ismcts:8+ppo")
 PPO_TABLES = (2, 4)  # the shipped checkpoints
 
 
@@ -330,7 +330,7 @@ def test_sniff_twins_look_the_same(num_players, variant):
     choices — through the first hand to an empty boneyard or only the undrawn tiles (S4a, S19–S21)."""
     options = SNIFF_VARIANTS[variant]
     undrawn = options.get("undrawn", 0)
-    specs = SNIFF_SPECS if num_players in PPO_TABLES else SNIFF_SPECS[:-1]
+    specs = tuple(spec for spec in SNIFF_SPECS if num_players in PPO_TABLES or "ppo" not in spec)
     agents = agent_pairs(sniff_agent, specs)
     stats: Counter = Counter()
     new = lambda seed, deal=None: sniff_env.Game(num_players=num_players, seed=seed, deal=deal, **options)  # noqa: E731

@@ -1,0 +1,111 @@
+"""Policy-guided search: a trained policy chooses which moves the determinized search looks at.
+
+``ismcts:N+ppo`` (the shipped checkpoint) or ``ismcts:N+ppo:PATH``: the policy's masked softmax
+over the legal moves is the prior. The search keeps the fewest moves whose prior mass reaches
+``coverage`` (at most ``width``), scores each by ``N`` paired rollouts on sampled deals — the
+rollouts ``rollout:N`` runs, on the seat's view only — and plays the best mean value, the prior
+adding ``prior_weight × log prior`` points, so a move the policy all but rules out needs a clear
+margin to be chosen. It spends ``N`` determinizations on two or three moves where ``rollout:N``
+spends them on every legal one, and a move the policy is sure of costs no search at all.
+
+>>> from sniff_env import Game
+>>> from sniff_env.agents import make_agent
+>>> agent = make_agent("ismcts:16+ppo", seed=0)
+>>> g = Game(num_players=4, seed=0)
+>>> g.apply(agent.act(g))
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sniff_twelve.core.agent import Agent
+from sniff_twelve.core.options import check_int
+from sniff_twelve.core.rng import stream_state
+
+if TYPE_CHECKING:
+    from sniff_twelve.agents.policy import PolicyAgent
+    from sniff_twelve.core.view import SeatView
+
+#: ``ismcts[:N]+ppo[:PATH]``, one agent (in an arena entry too, where ``a+b`` is otherwise a partnership)
+SPEC = re.compile(r"ismcts(?::(?P<iterations>[^+]*))?\+ppo(?::(?P<checkpoint>[^+]+))?")
+
+
+class GuidedSearchAgent(Agent):
+    """Determinized search over the moves a policy proposes (see the module docstring).
+
+    Args:
+        iterations: determinizations per move, each scoring every kept move (``N``).
+        checkpoint: the policy's ``.npz`` (``None``: the checkpoint the game ships for the table).
+        coverage: prior mass the kept moves reach, 0–1.
+        width: most moves kept.
+        prior_weight: points a factor *e* of prior is worth in the final choice.
+    """
+
+    name = "ismcts+ppo"
+    spec_argument = "iterations"
+    #: the game's compiled ``rollout_values(s, params, actions, iterations, rng, greedy_rate, values)``
+    values: staticmethod
+    #: the game's policy agent (``ppo``)
+    policy_agent: type[PolicyAgent]
+    greedy_rate = 800  # per mille of rollout moves played by the rule of thumb, as ``rollout``
+
+    def __init__(
+        self,
+        iterations: int = 64,
+        checkpoint: str | None = None,
+        coverage: float = 0.95,
+        width: int = 3,
+        prior_weight: float = 1.0,
+        seed: int | None = None,
+    ) -> None:
+        self.iterations = check_int("iterations", iterations, 1, 1_000_000)
+        self.width = check_int("width", width, 1, 1000)
+        for name, value, high in (("coverage", coverage, 1), ("prior_weight", prior_weight, 1e6)):
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= high:
+                raise ValueError(f"{name} must be a number from 0 to {high}; got {value!r}")
+        self.coverage, self.prior_weight = float(coverage), float(prior_weight)
+        self.policy = self.policy_agent(checkpoint)
+        self.reset(seed)
+
+    @classmethod
+    def from_spec(cls, spec: str, **kwargs) -> GuidedSearchAgent:
+        """The agent ``SPEC`` names; ``ValueError`` for a bad count or checkpoint."""
+        match = SPEC.fullmatch(spec)
+        if match is None:
+            raise ValueError(f"{spec!r} is not ismcts[:N]+ppo[:PATH]")
+        iterations = match["iterations"]
+        if iterations is not None and not iterations.isdigit():
+            raise ValueError(f"{spec!r}: N in ismcts:N+ppo is a whole number of determinizations; got {iterations!r}")
+        count = {"iterations": int(iterations)} if iterations else {}
+        return cls(**count, checkpoint=match["checkpoint"], **kwargs)
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = np.array(stream_state(seed), dtype=np.int32)
+
+    def check_table(self, num_players: int) -> None:
+        self.policy.check_table(num_players)
+
+    def candidates(self, view: SeatView) -> tuple[np.ndarray, np.ndarray]:
+        """The moves the search keeps, most likely first, and their prior."""
+        prior = self.policy.prior(view)
+        legal = np.flatnonzero(view.legal_mask())
+        order = legal[np.argsort(-prior[legal], kind="stable")]
+        reached = np.cumsum(prior[order])
+        kept = min(self.width, int(np.searchsorted(reached, self.coverage - 1e-9)) + 1, order.size)
+        return order[:kept], prior[order[:kept]]
+
+    def choose(self, view: SeatView) -> int:
+        actions, prior = self.candidates(view)
+        if actions.size == 1:
+            return int(actions[0])
+        values = np.zeros(actions.size)
+        view.run(self.values, actions.astype(np.int64), self.iterations, self._rng, self.greedy_rate, values)
+        score = values / self.iterations + self.prior_weight * np.log(np.maximum(prior, 1e-12))
+        return int(actions[np.argmax(score)])
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(iterations={self.iterations}, checkpoint={self.policy.checkpoint!r})"
