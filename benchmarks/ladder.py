@@ -1,4 +1,4 @@
-"""The strength ladder: ``python -m benchmarks.ladder [--deals N] [--workers W] [--agent SPEC …]``.
+"""The strength ladder: ``python -m benchmarks.ladder [--deals N] [--workers W] [--agent SPEC …] [--address ADDR]``.
 
 Round robins of random, greedy, heuristic, rollout and pimc on duplicate deals for 2-player
 Sniff, 4-player partnership Sniff and 2-player "12" (Sniff also with ``ppo``, the shipped
@@ -20,6 +20,7 @@ from pathlib import Path
 from benchmarks.timing import decision_positions, ms_per_decision
 from sniff_env.agents import arena_table as sniff_table
 from sniff_twelve.tools import arena, report
+from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
 from sniff_twelve.tools.interrupt import StopRequest
 from twelve_env.agents import arena_table as twelve_table
@@ -53,6 +54,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
     parser.add_argument("--game", choices=["sniff", "twelve"], help="only this game's tables")
     parser.add_argument("--agent", action="append", default=[], metavar="SPEC", help="another agent (repeatable)")
+    parser.add_argument("--address", help=ADDRESS_HELP)
     args = parser.parse_args(argv)
     results = {}
     with StopRequest() as stop:  # Ctrl-C / SIGTERM: keep the tables so far, the current one partial
@@ -60,7 +62,8 @@ def main(argv: list[str] | None = None) -> None:
             if args.game and (name.startswith("sniff") != (args.game == "sniff")):
                 continue
             try:
-                result = arena.run(table(), [*entries, *args.agent], args.deals, seed=args.seed, workers=args.workers)
+                lineup = [*entries, *args.agent]
+                result = arena.run(table(), lineup, args.deals, args.seed, args.workers, address=args.address)
             except arena.AgentFailedError as error:
                 fail(error, EXIT_FAILURE)
             except ValueError as error:

@@ -27,6 +27,7 @@ a web record is ``human``), else the seat is named ``seat N``.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ import numpy as np
 from sniff_twelve.core.options import check_int
 from sniff_twelve.core.records import parse_record, replay_steps, split_records
 from sniff_twelve.tools.arena import mean_ci
+from sniff_twelve.tools.cluster import map_on_ray
 from sniff_twelve.tools.interrupt import StopRequest
 
 if TYPE_CHECKING:
@@ -130,6 +132,63 @@ def grade(
     return truth.best, hindsight, max(totals.values()) - totals[action]
 
 
+@dataclass(frozen=True)
+class Grading:
+    """How decisions are graded: the game, its solver, how its deals are numbered, the budget."""
+
+    game_cls: type[KernelGame]
+    solve: Solve
+    deal_index: Callable[[KernelGame], int]
+    worlds: int
+    max_nodes: int
+    seed: int
+
+
+def grade_record(
+    grading: Grading,
+    r: int,
+    record: dict[str, Any],
+    first: int,
+    stopped: Callable[[], bool] = lambda: False,
+    graded: Callable[[], None] = lambda: None,
+) -> tuple[list[Decision], list[dict[str, Any]], bool]:
+    """Record ``r``'s decisions and deals' pars, and whether ``stopped()`` cut it short. Its
+    decisions are numbered on from ``first`` (the decisions of the records before it), and each
+    one's worlds are drawn from its number, so a record is graded alike wherever it is graded."""
+    decisions: list[Decision] = []
+    pars: list[dict[str, Any]] = []
+    agents: list[str] = []
+    deal, start = -1, 0
+    solve, max_nodes = grading.solve, grading.max_nodes
+    for move, (position, action) in enumerate(replay_steps(record, grading.game_cls)):
+        if stopped():
+            return decisions, pars, True
+        if deal >= 0 and (action is None or grading.deal_index(position) != deal):
+            pars[-1]["result"] = score_difference(position, pars[-1]["seat"]) - start
+        if action is None:
+            break
+        agents = agents or seat_agents(record, position.num_players)
+        if grading.deal_index(position) != deal:
+            deal = grading.deal_index(position)
+            seat = par_seat(position)
+            start = score_difference(position, seat)
+            pars.append({"record": r, "deal": deal, "seat": seat, "par": par_of(position, solve, max_nodes)})
+        if len(position.legal_actions()) < 2:
+            continue
+        seat = position.current_player
+        seed = grading.seed * 1_000_003 + (first + len(decisions)) * 997
+        best, hindsight, expected = grade(position, action, solve, grading.worlds, max_nodes, seed)
+        position_text = str(position) if hindsight else ""
+        decisions.append(Decision(r, move, seat, agents[seat], action, best, hindsight, expected, position_text))
+        graded()
+    return decisions, pars, False
+
+
+def _grade_records(grading: Grading, jobs: list[tuple[int, dict[str, Any], int]]) -> list[tuple[list, list]]:
+    """``grade_record`` for each ``(r, record, first)`` of a chunk (what one Ray task does)."""
+    return [grade_record(grading, r, record, first)[:2] for r, record, first in jobs]
+
+
 def analyze(
     records: list[dict[str, Any]],
     game_cls: type[KernelGame],
@@ -139,63 +198,50 @@ def analyze(
     max_nodes: int = 2_000_000,
     seed: int = 0,
     progress: bool = True,
+    address: str | None = None,
 ) -> dict[str, Any]:
     """Grade every decision of ``records`` (module docstring); JSON-ready. ``deal_index(game)``
-    numbers the deals of a record (Sniff: the hands played; "12": 0). Ctrl-C stops at the next
-    decision and returns what was graded, marked ``partial``."""
-    worlds = check_int("worlds", worlds, 1, 10_000)
-    max_nodes = check_int("max_nodes", max_nodes, 1, 1 << 62)
-    total = sum(
-        action is not None and len(game.legal_actions()) > 1
+    numbers the deals of a record (Sniff: the hands played; "12": 0). With ``address`` the records
+    are graded on that Ray cluster (``sniff_twelve.tools.cluster``), with the same results. Ctrl-C
+    stops (at the next decision here, the next record on a cluster) and returns what was graded,
+    marked ``partial``."""
+    grading = Grading(
+        game_cls,
+        solve,
+        deal_index,
+        check_int("worlds", worlds, 1, 10_000),
+        check_int("max_nodes", max_nodes, 1, 1 << 62),
+        seed,
+    )
+    counts = [
+        sum(action is not None and len(game.legal_actions()) > 1 for game, action in replay_steps(record, game_cls))
         for record in records
-        for game, action in replay_steps(record, game_cls)
-    )  # every record replays and is checked before the first solve
+    ]  # every record replays and is checked before the first solve
+    firsts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(int).tolist() if records else []
     decisions: list[Decision] = []
     pars: list[dict[str, Any]] = []
-    bar = _progress(total, progress)
+    bar = _progress(sum(counts), progress)
     partial = False
     with StopRequest() as stop:
-        for r, record in enumerate(records):
-            agents: list[str] = []
-            deal, start = -1, 0
-            for move, (position, action) in enumerate(replay_steps(record, game_cls)):
-                if stop:
-                    partial = True
-                    break
-                if deal >= 0 and (action is None or deal_index(position) != deal):
-                    pars[-1]["result"] = score_difference(position, pars[-1]["seat"]) - start
-                if action is None:
-                    break
-                agents = agents or seat_agents(record, position.num_players)
-                if deal_index(position) != deal:
-                    deal = deal_index(position)
-                    seat = par_seat(position)
-                    start = score_difference(position, seat)
-                    pars.append({"record": r, "deal": deal, "seat": seat, "par": par_of(position, solve, max_nodes)})
-                if len(position.legal_actions()) < 2:
-                    continue
-                seat = position.current_player
-                best, hindsight, expected = grade(
-                    position, action, solve, worlds, max_nodes, seed * 1_000_003 + len(decisions) * 997
+        if address is None:
+            for r, record in enumerate(records):
+                graded, deal_pars, partial = grade_record(
+                    grading, r, record, firsts[r], lambda: bool(stop), lambda: bar.update(1)
                 )
-                decisions.append(
-                    Decision(
-                        r,
-                        move,
-                        seat,
-                        agents[seat],
-                        action,
-                        best,
-                        hindsight,
-                        expected,
-                        str(position) if hindsight else "",
-                    )
-                )
-                bar.update(1)
-            if partial:
-                break
+                decisions += graded
+                pars += deal_pars
+                if partial:
+                    break
+        else:
+            jobs = [[(r, record, firsts[r])] for r, record in enumerate(records)]
+            done = lambda batch: bar.update(sum(len(graded) for graded, _ in batch))  # noqa: E731
+            results = map_on_ray(functools.partial(_grade_records, grading), jobs, address, done, lambda: bool(stop))
+            for graded, deal_pars in results:
+                decisions += graded
+                pars += deal_pars
+            partial = len(results) < len(records)
     bar.close()
-    return summarize(decisions, pars, game_cls, worlds, max_nodes, partial, len(records))
+    return summarize(decisions, pars, game_cls, grading.worlds, grading.max_nodes, partial, len(records))
 
 
 def summarize(

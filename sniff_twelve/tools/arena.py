@@ -31,6 +31,7 @@ import numpy as np
 from sniff_twelve.agents.guided import SPEC as GUIDED
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError
+from sniff_twelve.tools.cluster import map_on_ray
 from sniff_twelve.tools.interrupt import StopRequest, ignore_interrupts
 
 if TYPE_CHECKING:
@@ -97,6 +98,10 @@ def play(task: GameTask) -> dict[str, Any]:
     if task.record:
         result["record"] = {**game.to_record(), "agents": {str(seat): name for seat, name in enumerate(task.seating)}}
     return result
+
+
+#: a Ray run splits its games into at most this many tasks (a dead worker costs one task's games)
+CLUSTER_CHUNKS = 256
 
 
 def play_all(tasks: list[GameTask]) -> list[dict[str, Any]]:
@@ -359,20 +364,22 @@ def run(
     workers: int = 1,
     progress: bool = True,
     records: bool = False,
+    address: str | None = None,
 ) -> dict[str, Any]:
     """Play the whole round robin and summarise it (see ``summarize``); results are JSON-ready.
     ``entries`` are agent specs or ``Agent`` objects (``name_entries``). With ``records`` every
-    game in ``results["games"]`` carries its replayable ``"record"``."""
+    game in ``results["games"]`` carries its replayable ``"record"``; with ``address`` the games
+    run on that Ray cluster (``play_tasks``), with the same results."""
     if len(entries) < 2:
         raise ValueError("an arena needs at least two entries")
     if len({e if isinstance(e, str) else id(e) for e in entries}) != len(entries):
         raise ValueError(f"entries must differ; got {list(entries)}")
-    entries, objects = name_entries(entries, workers)
+    entries, objects = name_entries(entries, workers if address is None else max(workers, 2))  # objects travel
     check_entries(table, entries, objects)
     scheduled = schedule(table, entries, deals, seed)
     slots = [slot for slot, _ in scheduled]
     tasks = [dataclasses.replace(task, record=records, objects=objects) for _, task in scheduled]
-    results = play_tasks(tasks, workers, progress)
+    results = play_tasks(tasks, workers, progress, address)
     summary = summarize(entries, list(zip(slots, results, strict=False)))
     return {
         "game": table.package,
@@ -399,15 +406,22 @@ def check_entries(table: Table, entries: Iterable[str], objects: dict[str, Agent
             agent.check_table(table.num_players)
 
 
-def play_tasks(tasks: Sequence[GameTask], workers: int = 1, progress: bool = True) -> list[dict[str, Any]]:
-    """``play`` the tasks in order, in ``workers`` processes, with a progress bar. A stop request
-    (Ctrl-C, SIGTERM) ends the run early: the results are then those of the first games only, so
-    ``len(results) < len(tasks)`` marks a partial run."""
+def play_tasks(
+    tasks: Sequence[GameTask], workers: int = 1, progress: bool = True, address: str | None = None
+) -> list[dict[str, Any]]:
+    """``play`` the tasks in order, in ``workers`` processes — or, with ``address``, on that Ray
+    cluster (``sniff_twelve.tools.cluster``) — with a progress bar. The results do not depend on
+    where the games ran. A stop request (Ctrl-C, SIGTERM) ends the run early: the results are then
+    those of the first games only, so ``len(results) < len(tasks)`` marks a partial run."""
     tasks = list(tasks)
     bar = _progress(len(tasks), progress)
     results = []
     with StopRequest() as stop:
-        if workers > 1:
+        if address is not None:
+            size = max(1, len(tasks) // CLUSTER_CHUNKS)
+            chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
+            results = map_on_ray(play_all, chunks, address, lambda batch: bar.update(len(batch)), lambda: bool(stop))
+        elif workers > 1:
             size = max(1, len(tasks) // (workers * 8))
             chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
             with get_context("spawn").Pool(workers, initializer=ignore_interrupts) as pool:

@@ -16,6 +16,7 @@ from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
 from sniff_twelve.core.records import replay_steps, split_records
 from sniff_twelve.tools import analyze, arena, report
+from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
 from sniff_twelve.tools.play import add_play_options
 
@@ -60,6 +61,7 @@ def build_parser(
     )
     analyze.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds")
     analyze.add_argument("--no-progress", action="store_true", help="no progress bar")
+    analyze.add_argument("--address", help=ADDRESS_HELP.replace("the games", "the grading"))
     replay.add_argument(
         "file", type=Path, help="a record (Game.to_record() as JSON) or a JSONL file of them (arena --records)"
     )
@@ -129,6 +131,7 @@ def build_parser(
     )
     arena.add_argument("--deals", type=int, default=50, help="deals per match-up (each played from both sides)")
     arena.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    arena.add_argument("--address", help=ADDRESS_HELP)
     arena.add_argument("--json", type=Path, help="write the full results (every game) as JSON")
     arena.add_argument("--plot", type=Path, help="save a PNG of the scores with confidence intervals")
     arena.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -145,7 +148,15 @@ def run_analyze(args: argparse.Namespace, game_cls: type[KernelGame], solve, dea
             pyplot("analyze --plot", "bench")
         records = analyze.read_records(args.records, game_cls)
         result = analyze.analyze(
-            records, game_cls, solve, deal_index, args.worlds, args.max_nodes, args.seed, not args.no_progress
+            records,
+            game_cls,
+            solve,
+            deal_index,
+            args.worlds,
+            args.max_nodes,
+            args.seed,
+            not args.no_progress,
+            args.address,
         )
     except (OSError, ValueError, MissingExtraError) as err:
         fail(err)
@@ -174,6 +185,7 @@ def run_arena(args: argparse.Namespace, table: Table) -> dict:
             workers=args.workers,
             progress=not args.no_progress,
             records=args.records is not None,
+            address=args.address,
         )
     except arena.AgentFailedError as err:
         fail(err, EXIT_FAILURE)

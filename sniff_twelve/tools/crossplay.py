@@ -26,6 +26,7 @@ import numpy as np
 
 from sniff_twelve.core.optional import MissingExtraError, pyplot
 from sniff_twelve.tools import arena
+from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
 from sniff_twelve.tools.report import partial_note
 
@@ -78,19 +79,21 @@ def run(
     seed: int = 0,
     workers: int = 1,
     progress: bool = True,
+    address: str | None = None,
 ) -> dict[str, Any]:
     """Play every ordered pair of ``agents`` as partners against ``opponents+opponents`` on ``deals``
     duplicate deals and summarise (see ``summarize``); an interrupted run (Ctrl-C, SIGTERM)
     summarises the games played so far, marked ``"partial"``. Agents are specs or ``Agent``
-    objects (``arena.name_entries``). JSON-ready."""
+    objects (``arena.name_entries``); ``address`` runs the games on a Ray cluster
+    (``arena.play_tasks``), with the same results. JSON-ready."""
     if len({a if isinstance(a, str) else id(a) for a in agents}) != len(agents):
         raise ValueError(f"agents must differ; got {list(agents)}")
-    names, objects = arena.name_entries([*agents, opponents], workers)
+    names, objects = arena.name_entries([*agents, opponents], workers if address is None else max(workers, 2))
     agents, opponents = names[:-1], names[-1]
     check(table, agents, opponents, deals, objects)
     scheduled = schedule(table, agents, opponents, deals, seed)
     tasks = [dataclasses.replace(task, objects=objects) for _, task in scheduled]
-    results = arena.play_tasks(tasks, workers, progress)
+    results = arena.play_tasks(tasks, workers, progress, address)
     summary = summarize(agents, [(slot, result) for (slot, _), result in zip(scheduled, results, strict=False)])
     return {
         "game": table.package,
@@ -238,6 +241,7 @@ def add_parser(parser: argparse.ArgumentParser, players: Sequence[int], default_
     cmd.add_argument("--players", type=int, choices=list(players), default=default_players)
     cmd.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents")
     cmd.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    cmd.add_argument("--address", help=ADDRESS_HELP)
     cmd.add_argument("--json", type=Path, help="write the results as JSON")
     cmd.add_argument("--plot", type=Path, help="save a heatmap PNG of the matrix")
     cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -266,9 +270,12 @@ def main(args: argparse.Namespace, table: Table) -> int:
             seed=args.seed,
             workers=args.workers,
             progress=not args.no_progress,
+            address=args.address,
         )
     except arena.AgentFailedError as err:
         fail(err, EXIT_FAILURE)
+    except (ValueError, MissingExtraError) as err:  # an --address with no cluster there
+        fail(err)
     print(table_text(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1))
