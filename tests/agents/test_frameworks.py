@@ -16,6 +16,7 @@ import twelve_env
 from sniff_env.agents import arena_table, make_agent
 from sniff_twelve.core.optional import MissingExtraError
 from sniff_twelve.tools import arena, conformance
+from tests import loopback
 from twelve_env.agents import make_agent as make_twelve_agent
 
 pytestmark = pytest.mark.train
@@ -88,43 +89,52 @@ def test_bad_models_are_one_clear_line(models, tmp_path, monkeypatch):
         make_agent(f"sb3:{models['ppo']}")
 
 
+RLLIB_CHECKPOINT = """
+import logging
+import sys
+
+import ray
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+import sniff_twelve.envs.rllib  # registers "sniff"
+
+module = RLModuleSpec(
+    module_class=ActionMaskingTorchRLModule,
+    model_config=DefaultModelConfig(fcnet_hiddens=[16], head_fcnet_hiddens=[]),
+)
+config = (
+    PPOConfig()
+    .environment("sniff", env_config={"num_players": 2})
+    .env_runners(num_env_runners=0)
+    .multi_agent(
+        policies={"even", "odd"},
+        policy_mapping_fn=lambda agent_id, episode, **kwargs: ("even", "odd")[int(agent_id[-1]) % 2],
+    )
+    .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"even": module, "odd": module}))
+    .debugging(seed=0)
+)
+ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+try:
+    algo = config.build_algo()
+    algo.save_to_path(sys.argv[1])
+    algo.stop()
+finally:
+    ray.shutdown()
+"""
+
+
 @pytest.fixture(scope="module")
 def rllib_checkpoint(tmp_path_factory) -> Path:
     """An RLlib algorithm checkpoint of 2-player Sniff with two modules, seats mapped by parity
-    (``even`` plays seat 0, ``odd`` seat 1), saved by RLlib's own ``save_to_path`` untrained."""
-    import logging
-
-    import ray
-    from ray.rllib.algorithms.ppo import PPOConfig
-    from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
-    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
-
-    import sniff_twelve.envs.rllib  # noqa: F401  (registers "sniff")
-
-    module = RLModuleSpec(
-        module_class=ActionMaskingTorchRLModule,
-        model_config=DefaultModelConfig(fcnet_hiddens=[16], head_fcnet_hiddens=[]),
-    )
-    config = (
-        PPOConfig()
-        .environment("sniff", env_config={"num_players": 2})
-        .env_runners(num_env_runners=0)
-        .multi_agent(
-            policies={"even", "odd"},
-            policy_mapping_fn=lambda agent_id, episode, **kwargs: ("even", "odd")[int(agent_id[-1]) % 2],
-        )
-        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"even": module, "odd": module}))
-        .debugging(seed=0)
-    )
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
-    try:
-        algo = config.build_algo()
-        path = Path(algo.save_to_path(str(tmp_path_factory.mktemp("rllib") / "checkpoint")))
-        algo.stop()
-    finally:
-        ray.shutdown()
+    (``even`` plays seat 0, ``odd`` seat 1), saved by RLlib's own ``save_to_path`` untrained — in
+    a fresh interpreter in a loopback-only network namespace, as every test that starts Ray."""
+    pytest.importorskip("ray.rllib", reason="needs the rllib extra")
+    path = tmp_path_factory.mktemp("rllib") / "checkpoint"
+    loopback.run_python(["-c", RLLIB_CHECKPOINT, str(path)])
     return path
 
 

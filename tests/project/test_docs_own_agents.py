@@ -16,7 +16,8 @@ import pytest
 
 from sniff_env.__main__ import main
 from sniff_env.web import WEB
-from tests.project.test_train_examples import _example
+from tests import loopback
+from tests.project.test_train_examples import ROOT
 from tests.web.test_web import make_client, new_session, play_out
 
 PAGE = (Path(__file__).resolve().parents[2] / "docs" / "own_agents.md").read_text(encoding="utf-8")
@@ -94,7 +95,8 @@ def test_the_rllib_round_trip(page_folder):
     argv = shlex.split(train)[2:]
     assert shlex.split(train)[1] == "examples/rllib_selfplay.py" and argv[argv.index("--players") + 1] == "4"
     argv[argv.index("--iterations") + 1] = "1"
-    _example("rllib_selfplay").main([*argv, "--batch", "256", "--env-runners", "0", "--eval-deals", "0"])
+    example = str(ROOT / "examples/rllib_selfplay.py")  # it starts Ray: in a loopback-only network namespace
+    loopback.run_python([example, *argv, "--batch", "256", "--env-runners", "0", "--eval-deals", "0"], page_folder)
     assert [shlex.split(c)[3] for c in commands] == ["arena", "crossplay", "serve"]
     for command in commands:
         _run(command, page_folder, players=4)

@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests import loopback
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -182,8 +184,9 @@ def test_rllib_selfplay_smoke(tmp_path):
     pytest.importorskip("ray.rllib", reason="needs the rllib extra")
     torch = pytest.importorskip("torch")
     example = _example("rllib_selfplay")
-    summary = example.main(
+    loopback.run_python(  # it starts Ray: in a loopback-only network namespace
         [
+            str(ROOT / "examples/rllib_selfplay.py"),
             "--players",
             "2",
             "--iterations",
@@ -200,6 +203,7 @@ def test_rllib_selfplay_smoke(tmp_path):
             str(tmp_path),
         ]
     )
+    summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["env_steps"] >= 256 and "vs_random" in summary
     from sniff_twelve.tools import arena
 
