@@ -130,3 +130,14 @@ def test_pimc_curve_smoke(tmp_path):
     (point,) = result["points"]
     assert point["agent"] == "pimc:1" and point["ms_per_decision"] > 0 and 0 <= point["score"] <= 1
     assert result["reference"] == "rollout:1024" and result["reference_ms"] > 0
+
+
+def test_cluster_throughput_smoke():
+    """``benchmarks.cluster`` at its smallest, on a one-CPU local Ray cluster (in a loopback-only
+    network namespace): the same games as the local run, and the rates printed."""
+    pytest.importorskip("ray", reason='needs Ray: pip install -e ".[rllib]"')
+    from tests import loopback
+
+    done = loopback.run_python(["-m", "benchmarks.cluster", "--deals", "1", "--cpus", "1"], cwd=ROOT)
+    rows = json.loads(done.stdout.strip().splitlines()[-1])["rows"]
+    assert [row[0] for row in rows] == ["local, 1 process", "Ray, 1 worker"] and all(row[2] > 0 for row in rows)
