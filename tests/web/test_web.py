@@ -584,3 +584,18 @@ def test_resigning_ends_the_game_where_it_stands_and_saves_it(tmp_path, spec):
     assert restarted.get(f"/api/sessions/{token}").json() == final  # a restart keeps it resigned
     assert client.post("/api/sessions/nosuchtoken/resign").status_code == 404
     assert len(list(tmp_path.glob("*.json"))) == 1
+
+
+def test_long_names_are_cut_to_their_boxes(tmp_path):
+    """A seat named after a long checkpoint path is cut with an ellipsis where it is drawn (the
+    header's side boxes, the hands' rows, the "12" panels), not run into the tiles beside it."""
+    long_path = tmp_path / ("a-very-long-folder-name-" * 4) / "ppo_2p.npz"
+    long_path.parent.mkdir(parents=True)
+    long_path.write_bytes((Path(sniff_env.__file__).parent / "checkpoints/ppo_2p.npz").read_bytes())
+    client, _ = make_client(SNIFF, tmp_path / "records", checkpoints=[str(long_path)])
+    token = new_session(client, players=2, agents={"1": f"ppo:{long_path}"}, seed=1)
+    svg = client.get(f"/api/sessions/{token}").json()["svg"]
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    named = [t for t in texts if "seat 1" in t]
+    assert named and all(t.endswith("…") and len(t) < 60 for t in named), named
+    assert str(long_path) not in svg
