@@ -98,14 +98,19 @@ class GuidedSearchAgent(Agent):
         kept = min(self.width, int(np.searchsorted(reached, self.coverage - 1e-9)) + 1, order.size)
         return order[:kept], prior[order[:kept]]
 
-    def choose(self, view: SeatView) -> int:
+    def scores(self, view: SeatView) -> tuple[np.ndarray, np.ndarray]:
+        """The kept moves and what the search makes of each: the mean rollout value plus the
+        prior's ``prior_weight × log prior`` (a lone kept move is not searched: score 0)."""
         actions, prior = self.candidates(view)
         if actions.size == 1:
-            return int(actions[0])
+            return actions, np.zeros(1)
         values = np.zeros(actions.size)
         view.run(self.values, actions.astype(np.int64), self.iterations, self._rng, self.greedy_rate, values)
-        score = values / self.iterations + self.prior_weight * np.log(np.maximum(prior, 1e-12))
-        return int(actions[np.argmax(score)])
+        return actions, values / self.iterations + self.prior_weight * np.log(np.maximum(prior, 1e-12))
+
+    def choose(self, view: SeatView) -> int:
+        actions, scores = self.scores(view)
+        return int(actions[np.argmax(scores)])
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(iterations={self.iterations}, checkpoint={self.policy.checkpoint!r})"

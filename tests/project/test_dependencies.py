@@ -26,6 +26,8 @@ ENTRY_POINTS = {
     "examples/selfplay_ppo.py": "train",
     "examples/sb3_maskable_ppo.py": "train",
     "examples/rllib_selfplay.py": "rllib",
+    "examples/expert_iteration.py": "train",
+    "benchmarks/cluster.py": "rllib",
     "sniff_twelve/envs/rllib.py": "rllib",
     "sniff_twelve/envs/sb3.py": "train",
     "benchmarks/__main__.py": "bench",

@@ -398,3 +398,38 @@ def test_rllib_config_names_the_game_after_import():
         [sys.executable, "-c", REGISTERED_NAMES], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0 and "REGISTERED OK" in done.stdout, done.stderr[-3000:]
+
+
+@pytest.mark.train
+def test_expert_iteration_smoke(tmp_path):
+    """Two tiny rounds, then a third resumed: the labels are distributions over the legal moves,
+    the same for the same seed, the checkpoints are ``ppo`` checkpoints that play in the arena."""
+    pytest.importorskip("torch")
+    example = _example("expert_iteration")
+    from sniff_twelve.batch.mlp import MlpPolicy
+
+    shipped = MlpPolicy.load(ROOT / "sniff_env/checkpoints/ppo_4p.npz")
+    net = example.Net(shipped)  # the trainable copy computes what the checkpoint computes
+    view = __import__("sniff_env").Game(num_players=4, seed=3).seat_view()
+    obs, features, mask = view.observation(), view.action_features(), view.legal_mask()
+    logits = net(example.torch.from_numpy(obs[None]), example.torch.from_numpy(features[None].astype(np.float32)))[0]
+    expected = shipped.logits(obs, mask, features)
+    np.testing.assert_allclose(logits.detach().numpy()[0][mask], expected[mask], rtol=1e-4, atol=1e-4)
+    job = {"game": "sniff", "players": 4, "policy": shipped, "iterations": 4, "label_share": 0.3, "temperature": 2.0}
+    [match] = example.label_games({**job, "seeds": [7]})
+    assert np.array_equal(match["target"], example.label_games({**job, "seeds": [7]})[0]["target"])  # pure
+    assert np.allclose(match["target"].sum(1), 1) and not match["target"][~match["mask"]].any()
+    assert set(np.unique(match["outcome"])) <= {0.0, 0.5, 1.0} and len(match["obs"]) == len(match["outcome"]) > 5
+    argv = ["--rounds", "2", "--games", "2", "--iterations", "4", "--label-share", "0.3", "--eval-deals", "1"]
+    argv += ["--workers", "1", "--out", str(tmp_path)]
+    summary = example.main(argv)
+    assert summary["rounds"] == 2 and summary["labels"] > 10 and len(summary["evals"]) == 2
+    latest = MlpPolicy.load(tmp_path / "latest.npz")
+    assert latest.meta["algorithm"].startswith("expert iteration") and latest.meta["rounds"] == 2
+    resumed = example.main([*argv[:1], "3", *argv[2:], "--resume"])
+    assert resumed["rounds"] == 3 and resumed["labels"] > summary["labels"]
+    from sniff_twelve.tools import arena
+
+    table = importlib.import_module("sniff_env.agents").arena_table(4)
+    played = arena.run(table, [f"ppo:{tmp_path / 'best.npz'}", "greedy"], deals=1, progress=False)
+    assert played["games_played"] == 2
