@@ -273,6 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> dict:
     args = build_parser().parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(args.seed)
     trainer = Trainer(args)
     if args.resume:
         trainer.load_state()

@@ -1,11 +1,13 @@
 """Run inside a loopback-only network namespace by ``test_cluster`` (``tests.loopback``):
 ``python -m tests.tools.ray_cluster OUT`` starts a local Ray cluster (``ray start --head``, two
-CPUs), plays the same arena and cross-play and grades the same records locally and on the
-cluster, and writes both JSON files of each to ``OUT``. On the cluster an agent kills its worker
-once (``tests.tools.dying``); the cluster is stopped by its process group."""
+CPUs), plays the same arena and cross-play, grades the same records and makes the same
+expert-iteration labels locally and on the cluster, and writes both JSON files of each to
+``OUT``. On the cluster an agent kills its worker once (``tests.tools.dying``); the cluster is
+stopped by its process group."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -16,6 +18,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 PORT = 6390
 REPO = Path(__file__).resolve().parents[2]
@@ -89,6 +93,15 @@ def main(out: Path) -> None:
         crossplay = ["crossplay", "--deals", "2", "--agents", "greedy", "heuristic", "--opponents", "random"]
         both(out, "crossplay", crossplay)
         both(out, "analyze", ["analyze", str(short_matches(out / "records.jsonl")), "--worlds", "2"], local=())
+        for where, flags in (("local", ["--workers", "2"]), ("ray", ["--address", f"127.0.0.1:{PORT}"])):
+            folder = out / f"exit-{where}"
+            exit_iteration = [sys.executable, str(REPO / "examples/expert_iteration.py"), "--rounds", "1"]
+            exit_iteration += ["--games", "3", "--iterations", "4", "--label-share", "0.3", "--eval-deals", "1"]
+            exit_iteration += [*flags, "--out", str(folder)]
+            subprocess.run(exit_iteration, env=ENV, check=True, stdout=subprocess.DEVNULL)
+            with np.load(folder / "buffer.npz") as labels:  # what was made on the cluster
+                digest = {key: hashlib.sha256(labels[key].tobytes()).hexdigest() for key in sorted(labels.files)}
+            (out / f"exit-{where}.json").write_text(json.dumps(digest))
     finally:
         stop_head(head)
         shutil.rmtree(scratch, ignore_errors=True)

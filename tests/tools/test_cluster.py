@@ -1,6 +1,6 @@
-"""``--address``: the arena, cross-play and analyze on a Ray cluster give the same JSON as the local run,
-byte for byte, even when a worker dies mid-run (its games are played again elsewhere, none twice
-in the results). The cluster is a real one (``ray start --head``) in a loopback-only network
+"""``--address``: the arena, cross-play, analyze and expert iteration's labels on a Ray cluster
+are the local run's, byte for byte, even when a worker dies mid-run (its games are played again
+elsewhere, none twice in the results). The cluster is a real one (``ray start --head``) in a loopback-only network
 namespace (``tests.loopback``); ``tests.tools.ray_cluster`` is what runs inside it."""
 
 from __future__ import annotations
@@ -30,10 +30,13 @@ def test_arena_and_crossplay_on_a_ray_cluster_match_the_local_run(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert (tmp_path / "died").exists()  # an agent killed its worker on the cluster, once
-    for name in ("arena", "crossplay", "analyze"):
+    for name in ("arena", "crossplay", "analyze", "exit"):
         local, remote = (tmp_path / f"{name}-{where}.json" for where in ("local", "ray"))
         assert local.read_bytes() == remote.read_bytes(), name
         result = json.loads(local.read_text())
+        if name == "exit":  # the labels' digests, array by array
+            assert set(result) == {"obs", "features", "mask", "target", "outcome"}
+            continue
         assert not result["partial"]
         if name != "analyze":
             assert result["games_played"] == result["games_scheduled"] > 0
