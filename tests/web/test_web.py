@@ -79,7 +79,8 @@ def test_pages_static_files_and_config(tmp_path):
     config = client.get("/api/config").json()
     assert config["players"] == [2, 3, 4] and config["defaults"]["target"] == 60
     built_in = ["random", "greedy", "heuristic", "rollout", "pimc"]  # and ppo where a checkpoint fits the table
-    assert config["agents"] == {"2": [*built_in, "ppo", f"ppo:{checkpoint}"], "3": built_in, "4": [*built_in, "ppo"]}
+    ppo = ["ppo", "ismcts+ppo"]  # the policy, and the search it guides
+    assert config["agents"] == {"2": [*built_in, *ppo, f"ppo:{checkpoint}"], "3": built_in, "4": [*built_in, *ppo]}
     assert [o["name"] for o in config["options"]] == ["target", "settlement", "undrawn"]
     assert config["partners"]["4"] == [2, 3, 0, 1] and config["partners"]["2"] == [None, None]
     twelve = make_client(TWELVE, tmp_path)[0].get("/api/config").json()
