@@ -202,9 +202,12 @@ class Session:
         """End the game where it stands and save it (``RequestError`` 409 if it is over already)."""
         if self.over:
             raise RequestError(409, "the game is over: start a new one")
+        self.mark_resigned()
+        self._save()
+
+    def mark_resigned(self) -> None:
         self.resigned, self.hand_end = True, None
         self.log = [f"{self.names[self.human]}: resigned"]
-        self._save()
 
     def doc(self) -> dict[str, Any]:
         """What ``SessionStore`` keeps of this game (``recipe`` and the actions rebuild it)."""
@@ -238,7 +241,7 @@ class Session:
             svg, hand = spec.draw(public, human, self.names, False, self.last), spec.hand(public, human)
             moves = spec.moves(public, human) if to_act else []
         if self.resigned:
-            result = f"You resigned after {len(self.think_ms)} moves.\n{spec.ui.scores(game, human)}"
+            result = f"You resigned after {len(self.think_ms)} of your moves.\n{spec.ui.scores(game, human)}"
         else:
             result = spec.ui.result(game, human) if over else None
         return {
@@ -475,8 +478,7 @@ class Server:
             return None
         session.think_ms, session.started, session.record = doc["think_ms"], doc["started"], doc["record"]
         if doc.get("resigned"):
-            session.resigned, session.hand_end = True, None
-            session.log = [f"{session.names[human]}: resigned"]
+            session.mark_resigned()
         return session
 
     def new_game(self, body: Any, client: str = "") -> str:
@@ -636,7 +638,7 @@ def _replay(spec: WebGame, path: str, mtime_ns: int, size: int) -> Replay:
         lines.append(f"{names[seat]}: {spec.ui.event(before, after, seat, action, human)}")
     session = doc.get("session") if isinstance(doc.get("session"), dict) else {}
     if session.get("resigned") is True:
-        result = f"{names[human]} resigned after {len(lines)} moves.\n{spec.ui.scores(games[-1], human)}"
+        result = f"{names[human]} resigned after move {len(lines)}.\n{spec.ui.scores(games[-1], human)}"
     else:
         result = spec.ui.result(games[-1], human)
     return Replay(games, lines, human, names, result)

@@ -573,12 +573,12 @@ def test_resigning_ends_the_game_where_it_stands_and_saves_it(tmp_path, spec):
     assert resigned.status_code == 200, resigned.text
     final = resigned.json()
     assert final["over"] and not final["to_act"] and final["moves"] == [] and final["hand"] == []
-    assert final["result"].startswith("You resigned after 2 moves.") and final["version"] == state["version"]
+    assert final["result"].startswith("You resigned after 2 of your moves.") and final["version"] == state["version"]
     doc = json.loads((tmp_path / final["record"]).read_text())
     assert doc["session"]["resigned"] is True and len(doc["actions"]) == state["version"]
     assert not spec.game_cls.from_record(doc).is_terminal()  # the record stops where the player resigned
     info = client.get(f"/api/records/{final['record']}").json()
-    assert info["result"].startswith("human (seat 0) resigned after")
+    assert info["result"].startswith(f"human (seat 0) resigned after move {state['version']}.")
     again = client.post(f"/api/sessions/{token}/move", json={"action": 0, "version": final["version"]})
     assert again.status_code == 409 and client.post(f"/api/sessions/{token}/resign").status_code == 409
     restarted, _ = make_client(spec, tmp_path)

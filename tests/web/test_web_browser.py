@@ -380,7 +380,7 @@ def test_resign_ends_the_game_and_saves_it(page, tmp_path):
         page.once("dialog", lambda dialog: dialog.accept())
         page.click("#resign")
         page.wait_for_function("() => document.body.dataset.over === 'true'", timeout=WAIT)
-        assert page.inner_text("#result").startswith("You resigned after 0 moves.")
+        assert page.inner_text("#result").startswith("You resigned after 0 of your moves.")
         assert page.is_hidden("#resign") and page.locator("#your-hand [data-item], #buttons button").count() == 0
         [record] = records.glob("*.json")
         doc = json.loads(record.read_text())
