@@ -46,7 +46,7 @@ class SniffRolloutAgent(RolloutAgent):
     """``RolloutAgent`` over the Sniff kernels: re-deals the other hands (sizes, known voids) and the
     boneyard; rollouts run to the end of the hand, greedy moves with random ones mixed in."""
 
-    search = staticmethod(search.rollout_action)
+    values = staticmethod(search.rollout_values)
 
 
 class SniffPimcAgent(PimcAgent):

@@ -210,16 +210,3 @@ def rollout_values(s, params, actions, iterations, rng, greedy_rate, values):
             trial[:] = d
             stream[0], stream[1] = hi, lo
             values[i] += rollout(trial, params, me, actions[i], mask, scratch, stream, greedy_rate)
-
-
-@nb.njit(cache=True)
-def rollout_action(s, params, iterations, rng, greedy_rate):
-    """The legal action with the best mean over ``iterations`` paired rollouts (``rollout_values``)."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    K.legal_mask_into(s, params, mask)
-    actions = np.flatnonzero(mask)
-    if actions.shape[0] == 1:
-        return actions[0]
-    values = np.zeros(actions.shape[0])
-    rollout_values(s, params, actions, iterations, rng, greedy_rate, values)
-    return actions[np.argmax(values)]

@@ -49,7 +49,7 @@ class TwelveRolloutAgent(RolloutAgent):
     """``RolloutAgent`` over the "12" kernels: re-deals the other hands and the stock; rollouts
     play one round of card-counting moves and compare scores then."""
 
-    search = staticmethod(search.rollout_action)
+    values = staticmethod(search.rollout_values)
     default_greedy_rate = 1.0
 
 

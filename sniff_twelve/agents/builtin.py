@@ -7,13 +7,12 @@ view only (the interface: ``sniff_twelve.core.agent``); ``build_agent`` turns a 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
 from sniff_twelve.agents.external import FORM, import_agent, installed_agents, is_import_spec
-from sniff_twelve.agents.guided import SPEC as GUIDED
-from sniff_twelve.agents.guided import GuidedSearchAgent
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError, check_int
 from sniff_twelve.core.rng import stream_state
@@ -47,11 +46,12 @@ class KernelPolicyAgent(Agent):
 
 
 class RolloutAgent(Agent):
-    """Determinized rollouts (``search(state, params, iterations, rng, greedy_rate)``): samples
-    the hidden information consistently with what is public and scores every legal action by
-    compiled rollouts on the same samples (mostly the game's rule-of-thumb moves, partly random).
-    The spec is ``rollout:N``; ``ismcts:N``, its first name, is kept as an alias (it never was a
-    tree search).
+    """Determinized rollouts (the game's ``rollout_values(state, params, actions, iterations, rng,
+    greedy_rate, values)``): samples the hidden information consistently with what is public and
+    scores every legal action by compiled rollouts on the same samples (mostly the game's
+    rule-of-thumb moves, partly random); plays the best mean (ties: the lowest action id). The
+    spec is ``rollout:N``; ``ismcts:N``, its first name, is kept as an alias (it never was a tree
+    search).
 
     Args:
         iterations: determinizations per move (strength and time per move scale with it).
@@ -60,7 +60,8 @@ class RolloutAgent(Agent):
 
     name = "rollout"
     spec_argument = "iterations"
-    search: staticmethod
+    #: the game's compiled ``rollout_values``
+    values: staticmethod
     default_greedy_rate = 0.8
 
     def __init__(self, iterations: int = 64, greedy_rate: float | None = None, seed: int | None = None) -> None:
@@ -74,8 +75,17 @@ class RolloutAgent(Agent):
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.array(stream_state(seed), dtype=np.int32)
 
+    def rollout_means(self, view: SeatView, actions: np.ndarray) -> np.ndarray:
+        """The mean rollout value of each of ``actions`` (legal ones), on shared determinizations."""
+        values = np.zeros(actions.size)
+        view.run(self.values, actions.astype(np.int64), self.iterations, self._rng, self.greedy_rate, values)
+        return values / self.iterations
+
     def choose(self, view: SeatView) -> int:
-        return int(view.run(self.search, self.iterations, self._rng, self.greedy_rate))
+        legal = np.flatnonzero(view.legal_mask())
+        if legal.size == 1:
+            return int(legal[0])
+        return int(legal[np.argmax(self.rollout_means(view, legal))])
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(iterations={self.iterations})"
@@ -141,6 +151,10 @@ class PimcAgent(Agent):
 
 #: old agent names that still build the agent now named otherwise
 ALIASES = {"ismcts": "rollout"}
+#: the policy-guided search, registered under ``GUIDED_NAME``: ``ismcts[:N]+ppo[:PATH]`` is one
+#: agent (in an arena entry too, where ``a+b`` is otherwise a partnership; PATH holds no ``+``)
+GUIDED_NAME = "ismcts+ppo"
+GUIDED_SPEC = re.compile(r"ismcts(?::(?P<iterations>[^+]*))?\+ppo(?::(?P<checkpoint>[^+]+))?")
 
 
 def build_agent(registry: dict[str, type[Agent]], spec: str, group: str | None = None, **kwargs) -> Agent:
@@ -155,8 +169,8 @@ def build_agent(registry: dict[str, type[Agent]], spec: str, group: str | None =
         raise ArgumentTypeError(f"an agent spec is a string such as 'greedy' or 'rollout:200'; got {spec!r}")
     if is_import_spec(spec):
         return import_agent(spec, **kwargs)
-    if GUIDED.fullmatch(spec) and GuidedSearchAgent.name in registry:
-        return registry[GuidedSearchAgent.name].from_spec(spec, **kwargs)
+    if GUIDED_SPEC.fullmatch(spec) and GUIDED_NAME in registry:
+        return registry[GUIDED_NAME].from_spec(spec, **kwargs)
     name, _, arg = spec.partition(":")
     name = ALIASES.get(name, name)
     if name not in registry:

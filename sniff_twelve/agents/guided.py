@@ -17,25 +17,21 @@ spends them on every legal one, and a move the policy is sure of costs no search
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sniff_twelve.core.agent import Agent
+from sniff_twelve.agents.builtin import GUIDED_NAME, GUIDED_SPEC, RolloutAgent
 from sniff_twelve.core.options import check_int
-from sniff_twelve.core.rng import stream_state
 
 if TYPE_CHECKING:
     from sniff_twelve.agents.policy import PolicyAgent
     from sniff_twelve.core.view import SeatView
 
-#: ``ismcts[:N]+ppo[:PATH]``, one agent (in an arena entry too, where ``a+b`` is otherwise a partnership)
-SPEC = re.compile(r"ismcts(?::(?P<iterations>[^+]*))?\+ppo(?::(?P<checkpoint>[^+]+))?")
 
-
-class GuidedSearchAgent(Agent):
-    """Determinized search over the moves a policy proposes (see the module docstring).
+class GuidedSearchAgent(RolloutAgent):
+    """Determinized search over the moves a policy proposes (see the module docstring): ``rollout``'s
+    search, on the kept moves only.
 
     Args:
         iterations: determinizations per move, each scoring every kept move (``N``).
@@ -45,13 +41,9 @@ class GuidedSearchAgent(Agent):
         prior_weight: points a factor *e* of prior is worth in the final choice.
     """
 
-    name = "ismcts+ppo"
-    spec_argument = "iterations"
-    #: the game's compiled ``rollout_values(s, params, actions, iterations, rng, greedy_rate, values)``
-    values: staticmethod
+    name = GUIDED_NAME
     #: the game's policy agent (``ppo``)
     policy_agent: type[PolicyAgent]
-    greedy_rate = 800  # per mille of rollout moves played by the rule of thumb, as ``rollout``
 
     def __init__(
         self,
@@ -62,19 +54,18 @@ class GuidedSearchAgent(Agent):
         prior_weight: float = 1.0,
         seed: int | None = None,
     ) -> None:
-        self.iterations = check_int("iterations", iterations, 1, 1_000_000)
+        super().__init__(iterations, seed=seed)
         self.width = check_int("width", width, 1, 1000)
         for name, value, high in (("coverage", coverage, 1), ("prior_weight", prior_weight, 1e6)):
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= high:
                 raise ValueError(f"{name} must be a number from 0 to {high}; got {value!r}")
         self.coverage, self.prior_weight = float(coverage), float(prior_weight)
         self.policy = self.policy_agent(checkpoint)
-        self.reset(seed)
 
     @classmethod
     def from_spec(cls, spec: str, **kwargs) -> GuidedSearchAgent:
-        """The agent ``SPEC`` names; ``ValueError`` for a bad count or checkpoint."""
-        match = SPEC.fullmatch(spec)
+        """The agent ``GUIDED_SPEC`` names; ``ValueError`` for a bad count or checkpoint."""
+        match = GUIDED_SPEC.fullmatch(spec)
         if match is None:
             raise ValueError(f"{spec!r} is not ismcts[:N]+ppo[:PATH]")
         iterations = match["iterations"]
@@ -82,9 +73,6 @@ class GuidedSearchAgent(Agent):
             raise ValueError(f"{spec!r}: N in ismcts:N+ppo is a whole number of determinizations; got {iterations!r}")
         count = {"iterations": int(iterations)} if iterations else {}
         return cls(**count, checkpoint=match["checkpoint"], **kwargs)
-
-    def reset(self, seed: int | None = None) -> None:
-        self._rng = np.array(stream_state(seed), dtype=np.int32)
 
     def check_table(self, num_players: int) -> None:
         self.policy.check_table(num_players)
@@ -104,9 +92,7 @@ class GuidedSearchAgent(Agent):
         actions, prior = self.candidates(view)
         if actions.size == 1:
             return actions, np.zeros(1)
-        values = np.zeros(actions.size)
-        view.run(self.values, actions.astype(np.int64), self.iterations, self._rng, self.greedy_rate, values)
-        return actions, values / self.iterations + self.prior_weight * np.log(np.maximum(prior, 1e-12))
+        return actions, self.rollout_means(view, actions) + self.prior_weight * np.log(np.maximum(prior, 1e-12))
 
     def choose(self, view: SeatView) -> int:
         actions, scores = self.scores(view)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sniff_twelve.agents.guided import SPEC as GUIDED
+from sniff_twelve.agents.builtin import GUIDED_SPEC
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError
 from sniff_twelve.tools.cluster import map_on_ray
@@ -117,7 +117,7 @@ def entry_names(entry: str) -> list[str]:
     """
     names: list[str] = []
     for part in entry.split("+"):
-        if names and GUIDED.fullmatch(f"{names[-1]}+{part}"):
+        if names and GUIDED_SPEC.fullmatch(f"{names[-1]}+{part}"):
             names[-1] += f"+{part}"
         else:
             names.append(part)
