@@ -183,11 +183,13 @@ def schedule(
     return tasks
 
 
-def name_entries(entries: Sequence[str | Agent], workers: int = 1) -> tuple[list[str], dict[str, Agent]]:
+def name_entries(
+    entries: Sequence[str | Agent], workers: int = 1, address: str | None = None
+) -> tuple[list[str], dict[str, Agent]]:
     """Entries as names: a spec string stays itself, an ``Agent`` object is named after its
     ``name`` (``#2``, ``#3`` … when taken) and returned in the second value, to be copied into
-    every game. With worker processes an object must pickle; else a ``ValueError`` suggests
-    naming it by import path (``py:``) instead."""
+    every game. With worker processes or a Ray cluster (``address``) an object must pickle; else
+    a ``ValueError`` suggests naming it by import path (``py:``) instead."""
     names: list[str] = []
     objects: dict[str, Agent] = {}
     taken = {name for entry in entries if isinstance(entry, str) for name in entry_names(entry)}
@@ -205,7 +207,7 @@ def name_entries(entries: Sequence[str | Agent], workers: int = 1) -> tuple[list
         taken.add(name)
         names.append(name)
         objects[name] = entry
-        if workers > 1:
+        if workers > 1 or address is not None:
             try:
                 pickle.dumps(entry)
             except Exception as error:  # anything pickle may raise for an object it cannot take
@@ -374,7 +376,7 @@ def run(
         raise ValueError("an arena needs at least two entries")
     if len({e if isinstance(e, str) else id(e) for e in entries}) != len(entries):
         raise ValueError(f"entries must differ; got {list(entries)}")
-    entries, objects = name_entries(entries, workers if address is None else max(workers, 2))  # objects travel
+    entries, objects = name_entries(entries, workers, address)
     check_entries(table, entries, objects)
     scheduled = schedule(table, entries, deals, seed)
     slots = [slot for slot, _ in scheduled]

@@ -88,7 +88,7 @@ def run(
     (``arena.play_tasks``), with the same results. JSON-ready."""
     if len({a if isinstance(a, str) else id(a) for a in agents}) != len(agents):
         raise ValueError(f"agents must differ; got {list(agents)}")
-    names, objects = arena.name_entries([*agents, opponents], workers if address is None else max(workers, 2))
+    names, objects = arena.name_entries([*agents, opponents], workers, address)
     agents, opponents = names[:-1], names[-1]
     check(table, agents, opponents, deals, objects)
     scheduled = schedule(table, agents, opponents, deals, seed)
