@@ -17,13 +17,16 @@ Each round:
 2. **Distillation.** The network (the ``ppo`` checkpoint layout, ``sniff_twelve.batch.mlp``: ReLU
    MLP, policy head plus action-feature gains, value head) learns the labels by cross-entropy and
    the outcomes by squared error, ``--epochs`` passes over the newest ``--buffer`` labels.
-3. **Evaluation.** The raw policy — no search — plays ``--eval-against`` in the arena on duplicate
-   deals; the best by mean score is kept as ``best.npz``.
+3. **Evaluation.** Every ``--eval-every`` rounds the raw policy — no search — plays
+   ``--eval-against`` in the arena on duplicate deals; the best by mean score is kept as ``best.npz``.
 
 It starts from ``--init`` (default: the checkpoint the game ships for the table), so the search
 has a prior from the first round. Writes to ``--out``: ``latest.npz``, ``best.npz`` (play them as
-``ppo:PATH``), ``trainer.pt`` and ``buffer.npz`` (``--resume``), ``log.json``. Ctrl-C / SIGTERM stops
-after the current round's step, saves, and prints the command that resumes.
+``ppo:PATH``), ``trainer.pt`` and ``buffer.npz`` (``--resume``), ``log.json``; ``--save-at 5 10``
+also keeps ``at_5min.npz`` and ``at_10min.npz``, the policy after the first round that ends past
+that much labelling and training (``python -m benchmarks.training`` measures time to skill with
+them). Ctrl-C / SIGTERM stops after the current round's step, saves, and prints the command that
+resumes.
 
 Needs the ``train`` extra (``--address`` also the ``rllib`` extra, which brings Ray).
 """
@@ -251,6 +254,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--init", type=Path, help="the checkpoint to start from (default: the shipped one)")
     p.add_argument("--minutes", type=float, default=60.0, help="time budget: labelling and training (not evaluating)")
     p.add_argument("--rounds", type=int, default=None, help="a number of rounds instead of --minutes")
+    p.add_argument(
+        "--save-at",
+        type=float,
+        nargs="*",
+        default=[],
+        metavar="MINUTES",
+        help="also save the policy as at_<M>min.npz once M minutes of labelling and training are done",
+    )
     p.add_argument("--games", type=int, default=64, help="self-play matches a round")
     p.add_argument("--label-share", type=float, default=0.25, help="share of decisions labelled by search")
     p.add_argument("--iterations", type=int, default=128, help="the search's N (ismcts:N+ppo)")
@@ -260,7 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--minibatch", type=int, default=1024)
     p.add_argument("--lr", type=float, default=1e-4)
     p.add_argument("--value-coef", type=float, default=0.5)
-    p.add_argument("--eval-deals", type=int, default=30, help="duplicate deals per opponent a round")
+    p.add_argument("--eval-deals", type=int, default=30, help="duplicate deals per opponent an evaluation")
+    p.add_argument("--eval-every", type=int, default=1, help="rounds between evaluations (and after the last)")
     p.add_argument("--eval-against", nargs="+", default=["greedy", "heuristic", "START"], help="START: --init")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="local processes making labels")
     p.add_argument("--address", help=ADDRESS_HELP.replace("the games", "the labelling"))
@@ -278,10 +290,15 @@ def main(argv: list[str] | None = None) -> dict:
     if args.resume:
         trainer.load_state()
     budget_seconds = args.minutes * 60
+
+    def finished() -> bool:
+        return trainer.round >= args.rounds if args.rounds is not None else trainer.seconds >= budget_seconds
+
+    if not args.resume:  # a fresh run's --save-at snapshots replace any an earlier run left in --out
+        for minutes in args.save_at:
+            (args.out / f"at_{minutes:g}min.npz").unlink(missing_ok=True)
     with StopRequest() as stop:
-        while not stop and (
-            trainer.round < args.rounds if args.rounds is not None else trainer.seconds < budget_seconds
-        ):
+        while not stop and not finished():
             tick = time.perf_counter()
             matches = trainer.generate(stop)
             if stop:
@@ -292,10 +309,18 @@ def main(argv: list[str] | None = None) -> dict:
             stats = trainer.train()
             trainer.round += 1
             trainer.seconds += time.perf_counter() - tick
-            point = trainer.evaluate()
-            point.update(rate)
-            scores = {k: round(v["score"], 3) for k, v in point.items() if isinstance(v, dict)}
-            print(json.dumps({"round": trainer.round, "labels": trainer.labels, **rate, **stats, **scores}), flush=True)
+            for minutes in args.save_at:
+                path = args.out / f"at_{minutes:g}min.npz"
+                if trainer.seconds >= 60 * minutes and not path.exists():
+                    trainer.policy().save(path)
+            line = {"round": trainer.round, "labels": trainer.labels, **rate, **stats}
+            if trainer.round % args.eval_every == 0 or finished():
+                point = trainer.evaluate()
+                point.update(rate)
+                line.update({k: round(v["score"], 3) for k, v in point.items() if isinstance(v, dict)})
+            else:
+                trainer.policy().save(args.out / "latest.npz")
+            print(json.dumps(line), flush=True)
             trainer.save_state()
     summary = {"rounds": trainer.round, "labels": trainer.labels, "train_seconds": round(trainer.seconds, 1)}
     summary.update(best_mean=trainer.best, evals=trainer.evals)

@@ -421,13 +421,19 @@ def test_expert_iteration_smoke(tmp_path):
     assert np.allclose(match["target"].sum(1), 1) and not match["target"][~match["mask"]].any()
     assert set(np.unique(match["outcome"])) <= {0.0, 0.5, 1.0} and len(match["obs"]) == len(match["outcome"]) > 5
     argv = ["--rounds", "2", "--games", "2", "--iterations", "4", "--label-share", "0.3", "--eval-deals", "1"]
-    argv += ["--workers", "1", "--out", str(tmp_path)]
+    argv += ["--workers", "1", "--eval-every", "3", "--save-at", "0", "1000", "--out", str(tmp_path)]
+    (tmp_path / "at_1000min.npz").write_bytes(b"an earlier run's")
     summary = example.main(argv)
-    assert summary["rounds"] == 2 and summary["labels"] > 10 and len(summary["evals"]) == 2
+    assert summary["rounds"] == 2 and summary["labels"] > 10
+    assert [point["round"] for point in summary["evals"]] == [2]  # every 3rd round, and after the last
     latest = MlpPolicy.load(tmp_path / "latest.npz")
     assert latest.meta["algorithm"].startswith("expert iteration") and latest.meta["rounds"] == 2
+    assert MlpPolicy.load(tmp_path / "at_0min.npz").meta["rounds"] == 1  # the first round past 0 minutes
+    assert not (tmp_path / "at_1000min.npz").exists()  # a fresh run drops the snapshots it did not reach
     resumed = example.main([*argv[:1], "3", *argv[2:], "--resume"])
     assert resumed["rounds"] == 3 and resumed["labels"] > summary["labels"]
+    assert [point["round"] for point in resumed["evals"]] == [2, 3]
+    assert MlpPolicy.load(tmp_path / "at_0min.npz").meta["rounds"] == 1  # a resumed run keeps them
     from sniff_twelve.tools import arena
 
     table = importlib.import_module("sniff_env.agents").arena_table(4)
