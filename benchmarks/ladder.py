@@ -2,22 +2,22 @@
 
 Round robins of random, greedy, heuristic, rollout and pimc on duplicate deals for 2-player
 Sniff, 4-player partnership Sniff and 2-player "12" (Sniff also with ``ppo``, the shipped
-self-play checkpoints); prints each table (score ± 95% CI, Elo, and per match-up the deal's share
-of the outcome variance: luck against skill, ``sniff_twelve.tools.arena.luck_skill``) and every
-entry's mean time per decision on shared positions of the table's game (one core,
-``benchmarks.timing``), and writes ``benchmarks/results/ladder.json``. ``--agent`` puts more agents
-on every table's ladder (your own as ``py:package.module:Name``).
+self-play checkpoints, and ``ismcts+ppo``, the search they guide); prints each table (score ± 95%
+CI, Elo, and per match-up the deal's share of the outcome variance: luck against skill,
+``sniff_twelve.tools.arena.luck_skill``) and every entry's mean time per decision on shared
+positions of the table's game (one core, ``benchmarks.timing``), and writes
+``benchmarks/results/ladder.json``. ``--agent`` puts more agents on every table's ladder (your own
+as ``py:package.module:Name``).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 from pathlib import Path
 
-from benchmarks.timing import decision_positions, ms_per_decision
+from benchmarks.timing import times_per_decision
 from sniff_env.agents import arena_table as sniff_table
 from sniff_twelve.tools import arena, report
 from sniff_twelve.tools.cluster import ADDRESS_HELP
@@ -26,24 +26,11 @@ from sniff_twelve.tools.interrupt import StopRequest
 from twelve_env.agents import arena_table as twelve_table
 
 LADDER = ["random", "greedy", "heuristic", "rollout", "pimc"]
-TIMED_POSITIONS = 100
 TABLES = {
-    "sniff, 2 players": (lambda: sniff_table(2), [*LADDER, "ppo"]),
-    "sniff, 4 players (partnerships)": (lambda: sniff_table(4), [*LADDER, "ppo"]),
+    "sniff, 2 players": (lambda: sniff_table(2), [*LADDER, "ppo", "ismcts+ppo"]),
+    "sniff, 4 players (partnerships)": (lambda: sniff_table(4), [*LADDER, "ppo", "ismcts+ppo"]),
     '"12", 2 players': (lambda: twelve_table(2), LADDER),
 }
-
-
-def times_per_decision(table: arena.Table, entries: list[str]) -> dict[str, float]:
-    """Every entry's mean milliseconds per decision on the same positions of ``table``'s game."""
-    package = importlib.import_module(table.package)
-    make_agent = importlib.import_module(f"{table.package}.agents").make_agent
-    positions = decision_positions(
-        lambda seed: package.Game(num_players=table.num_players, seed=seed, **table.options),
-        make_agent("greedy"),
-        TIMED_POSITIONS,
-    )
-    return {entry: ms_per_decision(make_agent(entry), positions) for entry in entries}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -76,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
                 break
             result["ms_per_decision"] = times_per_decision(table(), [*entries, *args.agent])
             print("\n| entry | ms per decision |\n|---|---:|")
-            print("\n".join(f"| {entry} | {ms:.1f} |" for entry, ms in result["ms_per_decision"].items()))
+            print("\n".join(f"| {entry} | {ms:.3g} |" for entry, ms in result["ms_per_decision"].items()))
             if stop:
                 break
     args.out.mkdir(parents=True, exist_ok=True)

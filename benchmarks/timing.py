@@ -3,6 +3,7 @@ agent's time per decision on shared positions."""
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
 from collections.abc import Callable
@@ -10,6 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sniff_twelve.core.agent import Agent
+    from sniff_twelve.tools.arena import Table
+
+#: positions an entry's time per decision is the mean over
+TIMED_POSITIONS = 100
 
 
 def window(chunk: Callable[[], int], seconds: float) -> float:
@@ -107,3 +112,16 @@ def ms_per_decision(agent: Agent, positions: list) -> float:
     for game in positions:
         agent.act(game)
     return (time.perf_counter() - start) / len(positions) * 1e3
+
+
+def times_per_decision(table: Table, entries: list[str]) -> dict[str, float]:
+    """Every entry's mean milliseconds per decision on the same ``TIMED_POSITIONS`` positions of
+    ``table``'s game."""
+    package = importlib.import_module(table.package)
+    make_agent = importlib.import_module(f"{table.package}.agents").make_agent
+    positions = decision_positions(
+        lambda seed: package.Game(num_players=table.num_players, seed=seed, **table.options),
+        make_agent("greedy"),
+        TIMED_POSITIONS,
+    )
+    return {entry: ms_per_decision(make_agent(entry), positions) for entry in entries}
