@@ -43,43 +43,87 @@ def test_quick_benchmark_reports_every_figure(tmp_path):
 
 
 def test_time_to_skill_recipes_are_the_documented_training_commands():
-    """``benchmarks.training`` times the commands docs/training.md gives under "Self-play PPO" (less the
-    budget, threads and output flags it sets itself), so the table measures what users run."""
+    """``benchmarks.training`` times the commands docs/training.md gives under "Self-play PPO" and
+    "Expert iteration" (less the budget, threads, workers and output flags it sets itself), so the
+    table measures what users run."""
     from benchmarks import training
 
     page = (ROOT / "docs" / "training.md").read_text(encoding="utf-8")
-    section = page.split("## Self-play PPO on `VectorGame`", 1)[1].split("\n```\n", 1)[0]
-    commands = [shlex.split(c) for c in section.replace("\\\n", " ").splitlines() if "selfplay_ppo.py" in c]
     documented = []
-    for argv in commands:
-        args = argv[argv.index("examples/selfplay_ppo.py") + 1 :]
-        for flag in ("--minutes", "--threads", "--out"):
-            i = args.index(flag)
-            del args[i : i + 2]
-        documented.append(args)
-    assert documented == [args for _, args in training.RECIPES.values()]
+    for heading, example in (
+        ("## Self-play PPO on `VectorGame`", "selfplay_ppo.py"),
+        ("## Expert iteration", "expert_iteration.py"),
+    ):
+        section = page.split(heading, 1)[1].split("\n```\n", 1)[0]
+        lines = [c for c in section.replace("\\\n", " ").splitlines() if f"examples/{example}" in c]
+        for argv in (shlex.split(line, comments=True) for line in lines):
+            if "--address" in argv:  # the same recipe with its labels made on a Ray cluster
+                continue
+            args = argv[argv.index(f"examples/{example}") + 1 :]
+            for flag in ("--minutes", "--threads", "--out"):
+                if flag in args:
+                    i = args.index(flag)
+                    del args[i : i + 2]
+            documented.append((example, tuple(args)))
+    assert documented == [(r.example, r.args) for r in training.RECIPES.values()]
+
+
+def test_time_to_skill_targets():
+    """A score target is met at its bound; the head-to-head target only when its whole 95% interval
+    is above 0.5; targets whose snapshot was not measured are left out."""
+    from benchmarks import training
+
+    def point(minutes, greedy, heuristic, ppo):
+        scores = {"greedy": greedy, "heuristic": heuristic, "ppo": ppo}
+        return {"minutes": minutes, "scores": {o: {"score": s, "ci95": c} for o, (s, c) in scores.items()}}
+
+    result = {
+        "recipes": {
+            "exit4": [
+                point(5.0, (0.8, 0.1), (0.8, 0.1), (0.9, 0.1)),
+                point(20.0, (0.75, 0.04), (0.649, 0.04), (0.54, 0.041)),
+            ]
+        }
+    }
+    got = training.targets(result)
+    assert {name: t["met"] for name, t in got.items()} == {
+        "exit4 vs greedy after 20 min >= 0.75": True,
+        "exit4 vs heuristic after 20 min >= 0.65": False,
+        "exit4 vs ppo after 20 min: 95% interval above 0.5": False,
+    }
+    result["recipes"]["exit4"][1]["scores"]["ppo"]["ci95"] = 0.039
+    assert training.targets(result)["exit4 vs ppo after 20 min: 95% interval above 0.5"]["met"]
 
 
 @pytest.mark.train
 def test_quick_time_to_skill_reports_every_snapshot(tmp_path):
-    """``python -m benchmarks.training --quick``: a snapshot at each mark of training time, each
-    scored against every opponent on the evaluation deals, with the table, JSON and plot."""
+    """``python -m benchmarks.training --quick``: a snapshot at each mark of training time for a
+    self-play and the expert-iteration recipe, each scored raw and inside search against every
+    opponent on the evaluation deals, with the search's time per decision, the table, JSON and plot."""
     pytest.importorskip("torch", reason="needs the train extra")
     from benchmarks import training
 
-    run = run_module("benchmarks.training", "--quick", "--recipes", "sniff2", "--out", str(tmp_path))
+    out = tmp_path / "results"
+    run = run_module(
+        "benchmarks.training", "--quick", "--recipes", "sniff2", "exit4", "--search", "8", "--out", str(out)
+    )
     assert run.returncode == 0, run.stderr[-2000:]
-    result = json.loads((tmp_path / "training.json").read_text())
-    points = result["recipes"]["sniff2"]
-    assert [p["minutes"] for p in points] == list(training.QUICK_MARKS)
-    steps = [p["env_steps"] for p in points]
-    assert steps == sorted(steps) and steps[0] > 0
-    for point in points:
-        assert set(point["scores"]) == set(training.OPPONENTS)
-        assert all(0.0 <= s["score"] <= 1.0 and s["ci95"] >= 0 for s in point["scores"].values())
-    assert (tmp_path / "training_runs" / "sniff2" / "at_0.05min.npz").exists()
-    assert (tmp_path / "training.png").stat().st_size > 10_000
-    assert "| sniff2 | 0.2 |" in run.stdout
+    result = json.loads((out / "training.json").read_text())
+    assert list(result["recipes"]) == ["sniff2", "exit4"] and result["search"] == 8
+    for recipe, experience in (("sniff2", "env_steps"), ("exit4", "labels")):
+        points = result["recipes"][recipe]
+        assert [p["minutes"] for p in points] == list(training.QUICK_MARKS)
+        made = [p[experience] for p in points]
+        assert made == sorted(made) and made[0] > 0
+        for point in points:
+            for scores in (point["scores"], point["in_search"]["scores"]):
+                assert set(scores) == set(training.OPPONENTS)
+                assert all(0.0 <= s["score"] <= 1.0 and s["ci95"] >= 0 for s in scores.values())
+            assert point["in_search"]["ms_per_decision"] > 0
+        assert (out / "training_runs" / recipe / "at_0.05min.npz").exists()
+    assert (out / "training.png").stat().st_size > 10_000
+    assert "| sniff2 | 0.2 |" in run.stdout and "| exit4 | 0.2 |" in run.stdout
+    assert "ismcts:8+ppo: ms per decision" in run.stdout
 
 
 def test_time_to_skill_without_the_train_extra_says_what_to_install(monkeypatch, capsys):
