@@ -11,7 +11,7 @@ time per decision on shared positions (one core, ``benchmarks.timing``). Prints 
 ± 95% CI), the targets, and writes ``training.json`` and ``training.png`` (score against minutes)
 to ``--out``.
 
-Needs the ``train`` extra. On 2 cores the full run takes about 75 minutes (10 minutes of each
+Needs the ``train`` extra. On 2 cores the full run takes about 50 minutes (10 minutes of each
 self-play recipe, 20 of expert iteration, and the arenas); ``--quick`` runs seconds-long budgets
 as a smoke test. Ctrl-C / SIGTERM stops the current run, keeps what was measured (marked partial)
 and exits with status 130.
