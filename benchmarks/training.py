@@ -184,9 +184,10 @@ def plot(result: dict, path: Path) -> None:
     for ax, opponent in zip(axes, OPPONENTS, strict=True):
         for recipe, points in result["recipes"].items():
             minutes = [p["minutes"] for p in points]
+            raw = [p["scores"] for p in points]
+            inside = [p["in_search"]["scores"] for p in points]
             search = f"{recipe} in ismcts:{result['search']}+ppo"
-            for key, style, label in (("scores", "-", f"{recipe}, raw"), ("in_search", "--", search)):
-                rows = [p[key]["scores"] if key == "in_search" else p[key] for p in points]
+            for rows, style, label in ((raw, "-", f"{recipe}, raw"), (inside, "--", search)):
                 ax.errorbar(
                     minutes,
                     [r[opponent]["score"] for r in rows],

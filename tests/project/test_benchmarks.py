@@ -44,8 +44,8 @@ def test_quick_benchmark_reports_every_figure(tmp_path):
 
 def test_time_to_skill_recipes_are_the_documented_training_commands():
     """``benchmarks.training`` times the commands docs/training.md gives under "Self-play PPO" and
-    "Expert iteration" (less the budget, threads, workers and output flags it sets itself), so the
-    table measures what users run."""
+    "Expert iteration" (less the budget, threads and output flags it sets itself; not the Ray
+    variant), so the table measures what users run."""
     from benchmarks import training
 
     page = (ROOT / "docs" / "training.md").read_text(encoding="utf-8")
