@@ -283,7 +283,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.eval_every < 1:
+        parser.error(f"--eval-every is a number of rounds (at least 1); got {args.eval_every}")
     args.out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(args.seed)
     trainer = Trainer(args)

@@ -515,7 +515,10 @@ def save_interrupted(trainer: Trainer, args: argparse.Namespace, signal_name: st
 
 
 def main(argv: list[str] | None = None) -> dict:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.eval_every < 1:
+        parser.error(f"--eval-every is a number of updates (at least 1); got {args.eval_every}")
     if args.reward_scale is None:
         args.reward_scale = REWARD_SCALE[args.game]
     if args.threads:

@@ -439,3 +439,16 @@ def test_expert_iteration_smoke(tmp_path):
     table = importlib.import_module("sniff_env.agents").arena_table(4)
     played = arena.run(table, [f"ppo:{tmp_path / 'best.npz'}", "greedy"], deals=1, progress=False)
     assert played["games_played"] == 2
+
+
+@pytest.mark.train
+@pytest.mark.parametrize("name, unit", [("selfplay_ppo", "updates"), ("expert_iteration", "rounds")])
+def test_eval_every_below_one_is_a_usage_error(name, unit, tmp_path, capsys):
+    """``--eval-every 0`` stops with a one-line usage error before any training, not a division by zero."""
+    pytest.importorskip("torch")
+    example = _example(name)
+    with pytest.raises(SystemExit) as stopped:
+        example.main(["--eval-every", "0", "--out", str(tmp_path / "run")])
+    assert stopped.value.code == 2
+    assert f"--eval-every is a number of {unit} (at least 1); got 0" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
