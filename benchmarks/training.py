@@ -41,11 +41,32 @@ EVAL_SEED = 30_000
 
 
 @dataclass(frozen=True)
+class Example:
+    """A training script in ``examples/`` and how this benchmark runs it."""
+
+    script: str
+    run_flags: tuple[str, ...]  #: on top of every recipe: no in-run evaluations but a small last one
+    experience: str  #: the checkpoint metadata a snapshot's experience is counted in
+    takes_threads: bool  #: whether it takes ``--threads`` (torch threads of the learner)
+
+
+SELFPLAY = Example(
+    "selfplay_ppo.py",
+    ("--eval-every", "1000000", "--eval-deals", "4", "--final-deals", "4", "--quiet"),
+    "env_steps",
+    takes_threads=True,
+)
+EXPERT_ITERATION = Example(
+    "expert_iteration.py", ("--eval-every", "1000000", "--eval-deals", "4"), "labels", takes_threads=False
+)
+
+
+@dataclass(frozen=True)
 class Recipe:
     """A documented training command (docs/training.md), less the flags this benchmark sets."""
 
     players: int
-    example: str  #: the script in ``examples/``
+    example: Example
     args: tuple[str, ...]
     marks: tuple[float, ...]  #: minutes of training a snapshot is kept at; the last is the budget
     quick_args: tuple[str, ...] = ()  #: what ``--quick`` adds, to make its steps seconds long
@@ -53,28 +74,21 @@ class Recipe:
 
 SELFPLAY_MARKS = (2.0, 5.0, 10.0)
 RECIPES = {
-    "sniff2": Recipe(2, "selfplay_ppo.py", ("--players", "2"), SELFPLAY_MARKS),
+    "sniff2": Recipe(2, SELFPLAY, ("--players", "2"), SELFPLAY_MARKS),
     "sniff4": Recipe(
         4,
-        "selfplay_ppo.py",
+        SELFPLAY,
         ("--players", "4", "--lr", "1e-3", "--pool-agents", "greedy", "heuristic", "--pool-rate", "0.5"),
         SELFPLAY_MARKS,
     ),
     "exit4": Recipe(
         4,
-        "expert_iteration.py",
+        EXPERT_ITERATION,
         ("--players", "4", "--games", "128", "--label-share", "1", "--iterations", "256"),
         (5.0, 10.0, 20.0),
         quick_args=("--games", "2", "--iterations", "4", "--workers", "1"),
     ),
 }
-#: what each example is told on top of its recipe: no in-run evaluations but a small last one
-RUN_FLAGS = {
-    "selfplay_ppo.py": ("--eval-every", "1000000", "--eval-deals", "4", "--final-deals", "4", "--quiet"),
-    "expert_iteration.py": ("--eval-every", "1000000", "--eval-deals", "4"),
-}
-#: what a snapshot's experience is counted in (its checkpoint's metadata)
-EXPERIENCE = {"selfplay_ppo.py": "env_steps", "expert_iteration.py": "labels"}
 OPPONENTS = ("greedy", "heuristic", "ppo")
 QUICK_MARKS = (0.05, 0.1, 0.2)
 #: the targets: (recipe, minutes, opponent) → the lowest score, or ``"interval"``: its 95% interval above 0.5
@@ -90,10 +104,10 @@ TARGETS: dict[tuple[str, float, str], float | str] = {
 def train(recipe: str, marks: tuple[float, ...], out: Path, args: argparse.Namespace, stop: StopRequest) -> bool:
     """Run the recipe for ``max(marks)`` minutes of training; ``False`` when a signal stopped it."""
     spec = RECIPES[recipe]
-    command = [sys.executable, str(ROOT / "examples" / spec.example), *spec.args]
+    command = [sys.executable, str(ROOT / "examples" / spec.example.script), *spec.args]
     command += ["--minutes", f"{max(marks):g}", "--save-at", *(f"{m:g}" for m in marks), "--seed", str(args.seed)]
-    command += [*RUN_FLAGS[spec.example], "--out", str(out)]
-    if spec.example == "selfplay_ppo.py":
+    command += [*spec.example.run_flags, "--out", str(out)]
+    if spec.example.takes_threads:
         command += ["--threads", str(args.threads)]
     if args.quick:
         command += spec.quick_args
@@ -105,7 +119,7 @@ def train(recipe: str, marks: tuple[float, ...], out: Path, args: argparse.Names
             return False
         time.sleep(0.5)
     if child.returncode != 0:
-        raise RuntimeError(f"{recipe}: {spec.example} failed:\n{child.stderr.read()[-2000:]}")
+        raise RuntimeError(f"{recipe}: {spec.example.script} failed:\n{child.stderr.read()[-2000:]}")
     return True
 
 
@@ -122,7 +136,7 @@ def scores(players: int, entry: str, deals: int, workers: int) -> dict:
 def measure(recipe: str, checkpoint: Path, minutes: float, args: argparse.Namespace, deals: int) -> dict:
     """One snapshot: its experience, its raw scores, and its scores and time per decision in search."""
     spec, meta = RECIPES[recipe], MlpPolicy.load(checkpoint).meta
-    players, counted = spec.players, EXPERIENCE[spec.example]
+    players, counted = spec.players, spec.example.experience
     point = {"minutes": minutes, counted: meta[counted]}
     point["scores"] = scores(players, f"ppo:{checkpoint}", deals, args.workers)
     search = f"ismcts:{args.search}+ppo:{checkpoint}"

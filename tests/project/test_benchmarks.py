@@ -65,7 +65,7 @@ def test_time_to_skill_recipes_are_the_documented_training_commands():
                     i = args.index(flag)
                     del args[i : i + 2]
             documented.append((example, tuple(args)))
-    assert documented == [(r.example, r.args) for r in training.RECIPES.values()]
+    assert documented == [(r.example.script, r.args) for r in training.RECIPES.values()]
 
 
 def test_time_to_skill_targets():
