@@ -5,7 +5,8 @@ One SQLite database (the standard library's, in WAL mode) in the records folder,
 (players, options, seed), who sits where, the actions so far, the human's thinking times. A
 server rebuilds a game from its row by dealing it again and replaying the actions. Each write is
 one transaction, so a server killed at any moment (SIGKILL included) loses at most the move it
-was saving; finished records are separate files written atomically (``Session._save``).
+was saving; finished records are separate files written atomically
+(``sniff_twelve.web.records.write_record``).
 
 >>> import tempfile
 >>> store = SessionStore(Path(tempfile.mkdtemp()) / "sessions.sqlite3")

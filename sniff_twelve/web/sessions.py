@@ -1,0 +1,290 @@
+"""The games the web app holds: a ``Session`` per browser tab, ``Sessions`` (eviction) and ``RateLimit``.
+
+A ``Session`` is one game: the human's seat, the agents at the others, what happened since the
+human's last move. While the game runs, what the page gets is built from the human seat's public
+game (``sniff_twelve.web.table.public_game``) and the public moves alone; only a finished game is
+shown face up, and a hand that has just ended as it was counted (``WebGame.hand_end``). A finished
+game is saved as a record (``sniff_twelve.web.records``).
+
+The server holds at most ``MAX_SESSIONS`` games; past that the least recently used game idle for
+``IDLE_SECONDS`` goes first, and a game someone played in the last ``IDLE_SECONDS`` goes only when
+no idle one is left. One client may start ``NEW_GAMES_PER_MINUTE`` games a minute (429 past it,
+with ``Retry-After``).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from sniff_twelve.web.errors import RequestError
+from sniff_twelve.web.records import now, write_record
+from sniff_twelve.web.table import public_game
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sniff_twelve.core.agent import Agent
+    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.web.table import WebGame
+
+MAX_SESSIONS = 1000  #: games held at once; the least recently used idle one goes first
+IDLE_SECONDS = 600  #: a game nobody touched for this long is idle
+NEW_GAMES_PER_MINUTE = 30  #: new games one client may start in a minute
+
+
+class Session:
+    """One game in one browser tab: the human's seat, the agents at the others, the log of what
+    happened since the human's last move. Every call runs under ``lock``."""
+
+    def __init__(
+        self,
+        spec: WebGame,
+        game: KernelGame,
+        human: int,
+        agents: dict[int, Agent],
+        specs: dict[int, str],
+        seed: int | None,
+        records: Path,
+        seed_chosen: bool = False,
+        recipe: dict[str, Any] | None = None,
+    ) -> None:
+        self.spec, self.game, self.human = spec, game, human
+        self.agents, self.specs, self.seed, self.records = agents, specs, seed, records
+        self.seed_chosen = seed_chosen
+        self.recipe = recipe  # how the game was dealt (players, options): what a restart needs
+        partner = spec.partner(game.num_players, human)
+        self.names = [
+            "you" if s == human else f"partner (seat {s}, {specs[s]})" if s == partner else f"seat {s} ({specs[s]})"
+            for s in range(game.num_players)
+        ]
+        self.lock = threading.Lock()
+        self.log: list[str] = []
+        self.last: dict[int, int] = {}  # seat → its last action (public), marked on the table
+        self.hand_end: dict[str, str] | None = None  # a hand ended since the human's last move: as it ended
+        self.resigned = False
+        self.started = now()
+        self.think_ms: list[list[int]] = []  # [action index, milliseconds] per human move
+        self.asked_at = time.monotonic()
+        self.record: str | None = None
+
+    @property
+    def version(self) -> int:
+        """Actions played so far: a move must name the version it was chosen at."""
+        return len(self.game.history)
+
+    @property
+    def over(self) -> bool:
+        return self.resigned or self.game.is_terminal()
+
+    def advance(self) -> None:
+        """Let the agents move until the human is to act or the game is over (then save it)."""
+        game = self.game
+        while not game.is_terminal() and game.current_player != self.human:
+            seat = game.current_player
+            self._apply(seat, self.agents[seat].act(game))
+        if game.is_terminal():
+            self._save()
+        self.asked_at = time.monotonic()
+
+    def _apply(self, seat: int, action: int) -> None:
+        before = public_game(self.game, self.human)
+        ended = self.spec.hand_end(self.game, action)
+        self.game.apply(action)
+        self.last[seat] = action
+        event = self.spec.ui.event(before, public_game(self.game, self.human), seat, action, self.human)
+        self.log.append(f"{self.names[seat]}: {event}")
+        if ended is not None and not self.game.is_terminal():  # a finished game shows its own end
+            svg = self.spec.draw(ended, self.human, self.names, True, self.last)
+            self.hand_end = {"svg": svg, "text": self.spec.ui.settlement(ended, self.human)}
+
+    def replay(self, actions: Sequence[int]) -> None:
+        """Play ``actions`` again (a restart): each agent re-driven through its own moves so its
+        random stream stands where it stood; the log, the marks and a hand's end come back too."""
+        for action in actions:
+            seat = self.game.current_player
+            if seat == self.human:
+                self.log, self.hand_end = [], None
+            else:
+                self.agents[seat].act(self.game)
+            self._apply(seat, action)
+
+    def move(self, action: Any, version: Any) -> None:
+        """Play the human's ``action``, chosen at ``version``; ``RequestError`` leaves the game as it was."""
+        game = self.game
+        if self.over:
+            raise RequestError(409, "the game is over: start a new one")
+        if version != self.version:
+            raise RequestError(409, f"stale move: it was chosen at version {version}, the game is at {self.version}")
+        legal = game.legal_actions()
+        if action not in legal:
+            named = ", ".join(f"{a} ({game.action_name(a)})" for a in legal)
+            raise RequestError(422, f"action {action} is not a legal move now; legal: {named}")
+        self.think_ms.append([self.version, round(1000 * (time.monotonic() - self.asked_at))])
+        self.log, self.hand_end = [], None
+        self._apply(self.human, action)
+        self.advance()
+
+    def resign(self) -> None:
+        """End the game where it stands and save it (``RequestError`` 409 if it is over already)."""
+        if self.over:
+            raise RequestError(409, "the game is over: start a new one")
+        self.mark_resigned()
+        self._save()
+
+    def mark_resigned(self) -> None:
+        self.resigned, self.hand_end = True, None
+        self.log = [f"{self.names[self.human]}: resigned"]
+
+    def doc(self) -> dict[str, Any]:
+        """What ``SessionStore`` keeps of this game (``recipe`` and the actions rebuild it)."""
+        return {
+            "game": self.spec.name,
+            "recipe": self.recipe,
+            "human": self.human,
+            "specs": {str(seat): name for seat, name in self.specs.items()},
+            "seed": self.seed,
+            "seed_chosen": self.seed_chosen,
+            "actions": list(self.game.history),
+            "think_ms": self.think_ms,
+            "started": self.started,
+            "record": self.record,
+            "resigned": self.resigned,
+        }
+
+    def state(self) -> dict[str, Any]:
+        """What the page gets, built from the human seat's public game while the game runs: the
+        table (``svg``), the score line (``scores``), the human's hand (``hand``, an SVG per item)
+        and legal ``moves``, the ``log`` since the human's last move, the hand that ended since
+        (``hand_end``: its table face up and its settlement, or ``None``) and, once the game is
+        over or resigned, the ``result`` and the ``record``'s name."""
+        game, human, spec = self.game, self.human, self.spec
+        over = self.over
+        if over:
+            svg, hand, moves = spec.draw(game, human, self.names, True, self.last), [], []
+        else:
+            public = public_game(game, human)
+            to_act = public.current_player == human
+            svg, hand = spec.draw(public, human, self.names, False, self.last), spec.hand(public, human)
+            moves = spec.moves(public, human) if to_act else []
+        if self.resigned:
+            result = f"You resigned after {len(self.think_ms)} of your moves.\n{spec.ui.scores(game, human)}"
+        else:
+            result = spec.ui.result(game, human) if over else None
+        return {
+            "game": spec.name,
+            "title": spec.ui.title,
+            "version": self.version,
+            "seat": human,
+            "names": self.names,
+            "over": over,
+            "to_act": bool(moves),
+            "svg": svg,
+            "scores": spec.ui.scores(game if over else public, human),
+            "hand": hand,
+            "moves": [asdict(m) for m in moves],
+            "log": self.log,
+            "hand_end": self.hand_end,
+            "result": result,
+            "record": self.record,
+        }
+
+    def _save(self) -> None:
+        """Write the finished game to ``records`` (the format: ``sniff_twelve.web.records``)."""
+        doc = self.game.to_record()
+        doc["human_seat"] = self.human
+        doc["agents"] = {str(seat): name for seat, name in sorted(self.specs.items())}
+        doc["session"] = {
+            "seed": self.seed,
+            "seed_chosen": self.seed_chosen,
+            "resigned": self.resigned,
+            "started": self.started,
+            "finished": now(),
+            "think_ms": self.think_ms,
+        }
+        self.record = write_record(self.records, self.spec.name, doc)
+
+
+class Sessions:
+    """Sessions by random token. Beyond ``limit`` the least recently used one idle for ``idle``
+    seconds goes first; one used more recently goes only when no idle one is left."""
+
+    def __init__(
+        self,
+        limit: int = MAX_SESSIONS,
+        idle: float = IDLE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+        load: Callable[[str], Session | None] = lambda token: None,
+        forget: Callable[[str], None] = lambda token: None,
+    ) -> None:
+        """``load(token)`` finds a session not held (after a restart), ``forget(token)`` hears of
+        an evicted one."""
+        self.limit, self.idle, self.clock, self.load, self.forget = limit, idle, clock, load, forget
+        self._items: OrderedDict[str, Session] = OrderedDict()
+        self._used: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def add(self, session: Session) -> str:
+        token = secrets.token_urlsafe(18)
+        with self._lock:
+            self._items[token] = session
+            self._used[token] = self.clock()
+            while len(self._items) > self.limit:
+                self._evict(keep=token)
+        return token
+
+    def _evict(self, keep: str) -> None:
+        now = self.clock()
+        oldest = next(t for t in self._items if t != keep)
+        token = next((t for t in self._items if t != keep and now - self._used[t] >= self.idle), oldest)
+        del self._items[token], self._used[token]
+        self.forget(token)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, token: str) -> Session:
+        with self._lock:
+            session = self._items.get(token)
+            if session is None:
+                session = self.load(token)
+                if session is None:
+                    raise RequestError(404, "unknown session: the link is wrong or the game has ended long ago")
+                self._items[token] = session
+                self._used[token] = self.clock()
+                while len(self._items) > self.limit:
+                    self._evict(keep=token)
+            self._items.move_to_end(token)
+            self._used[token] = self.clock()
+            return session
+
+
+class RateLimit:
+    """At most ``per_minute`` events per key in any 60 seconds; ``check`` raises 429 past it."""
+
+    def __init__(self, per_minute: int = NEW_GAMES_PER_MINUTE, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_minute, self.clock = per_minute, clock
+        self._events: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def check(self, key: str) -> None:
+        now = self.clock()
+        with self._lock:
+            events = self._events.setdefault(key, deque())
+            while events and now - events[0] >= 60:
+                events.popleft()
+            if len(events) >= self.per_minute:
+                wait = max(1, int(60 - (now - events[0]) + 0.999))
+                raise RequestError(
+                    429,
+                    f"too many new games: at most {self.per_minute} a minute; try again in {wait} s",
+                    {"Retry-After": str(wait)},
+                )
+            events.append(now)
+            if len(self._events) > 10_000:  # forget clients that have been quiet for a minute
+                self._events = {k: v for k, v in self._events.items() if v and now - v[-1] < 60}
