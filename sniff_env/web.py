@@ -1,7 +1,7 @@
 """American Sniff in the browser (``python -m sniff_env serve``, ``sniff_twelve.web``): the table as SVG
 from one seat's place, and the legal moves as clicks — a tile of the hand, then a free spot.
 
-The layout is ``sniff_env.image.table_layout``'s (the main line west–east, the Sniff's side arms
+The layout is ``sniff_env.geometry.table_layout``'s (the main line west–east, the Sniff's side arms
 north–south, long arms bending into their own quarter, S10–S14); scored ends carry a disc with
 their contribution, free spots that score nothing a ring (S15). The player's own hand is drawn
 apart, a small SVG per tile (``hand``), so the page can lay it out to fit a phone. Every tile
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from sniff_env import kernels as K
 from sniff_env.agents import AGENT_GROUP, AGENTS, make_agent
 from sniff_env.game import SETTLEMENTS, Game
-from sniff_env.image import PIPS, table_layout
+from sniff_env.geometry import PIPS, table_layout
 from sniff_env.tiles import ARM_NAMES, decode_action
 from sniff_env.ui import PLAY_UI
 from sniff_twelve.agents.external import installed_agents

@@ -95,12 +95,13 @@ def test_no_module_level_import_cycle() -> None:
 def test_layer_contract_holds() -> None:
     """``lint-imports`` (import-linter) with the contracts in ``pyproject.toml``: core ← batch | search
     ← envs ← agents ← web ← tools, no framework in the core, no game named by the shared package,
-    and in each game tiles/cards ← kernels ← … ← spec ← game ← solver ← agents ← env ← ui ← CLI."""
+    no Pillow in the web, and in each game tiles/cards ← kernels ← … ← spec ← game ← solver ← agents
+    ← env ← ui ← CLI."""
     command = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")
     assert command, "lint-imports is part of the test extra: pip install -e '.[test]'"
     result = subprocess.run([command, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
-    assert "0 broken" in result.stdout and "Contracts: 5 kept" in result.stdout
+    assert "0 broken" in result.stdout and "Contracts: 6 kept" in result.stdout
 
 
 @pytest.mark.parametrize("layer", ["core", "batch", "search"])
@@ -110,6 +111,16 @@ def test_framework_free_layers_import_without_frameworks(layer: str) -> None:
         f"import importlib, pkgutil, sys, sniff_twelve.{layer} as p\n"
         f"for m in pkgutil.iter_modules(p.__path__): importlib.import_module('sniff_twelve.{layer}.' + m.name)\n"
         "bad = {'gymnasium', 'pettingzoo', 'ray', 'torch', 'pyspiel', 'starlette'} & set(sys.modules)\n"
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=300)
+
+
+def test_web_tables_load_no_pillow() -> None:
+    """Both games' SVG tables and the web app load neither Pillow nor an image module (fresh interpreter)."""
+    code = (
+        "import sys, sniff_env.web, twelve_env.web, sniff_twelve.web.server\n"
+        "bad = {m for m in sys.modules if m == 'PIL' or m.endswith('.image')}\n"
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=300)

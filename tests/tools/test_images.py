@@ -10,6 +10,7 @@ from PIL import Image
 
 import sniff_env
 import twelve_env
+from sniff_env import geometry
 from sniff_env import image as sniff_image
 from sniff_env.tiles import encode_action
 from sniff_twelve.tools import image as ei
@@ -76,13 +77,13 @@ def test_sniff_tally_adds_a_row():
 def test_sniff_layout_marks_scored_and_free_spots():
     game = _scripted_sniff()
     game.apply(encode_action((4, 4), 0))
-    pieces, spots = sniff_image.table_layout(game)
+    pieces, spots = geometry.table_layout(game)
     assert len(pieces) == 1 and pieces[0].sniff
     assert sorted(s.value is None for s in spots) == [False, True]  # S15: two spots, one scored
     assert [s.value for s in spots if s.value is not None] == [8]
     game.apply(encode_action((4, 6), 1))
     game.apply(encode_action((1, 4), 0))  # both line sides continued: the side arms open (S13, S16)
-    _, spots = sniff_image.table_layout(game)
+    _, spots = geometry.table_layout(game)
     assert sorted(s.value for s in spots) == sorted(c for _, c in game.scored())
 
 
@@ -95,7 +96,7 @@ def test_sniff_layout_never_overlaps():
             game.apply(rng.choice(game.legal_actions()))
             if game.hands_played:
                 break
-            boxes = [p.box() for p in sniff_image.table_layout(game)[0]]
+            boxes = [p.box() for p in geometry.table_layout(game)[0]]
             for i, a in enumerate(boxes):
                 for b in boxes[:i]:
                     overlap_x = min(a[2], b[2]) - max(a[0], b[0])
