@@ -42,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         game = Game(num_players=args.players, seed=args.seed, target=args.target)
         if args.partner and args.players != 4:
             fail("--partner needs --players 4 (partners sit opposite)")
-        partner = ((args.seat + 2) % 4, args.partner or "heuristic") if args.players == 4 else None
+        partner = (args.partner or "heuristic") if args.players == 4 else None
         return run_play(args, game, PLAY_UI, make_agent, partner)
     elif args.command == "replay":
         return run_replay(args, Game, narrate)

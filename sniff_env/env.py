@@ -175,7 +175,7 @@ def single_agent_env(
     episode = options.pop("episode", "match")
     params = make_params(num_players, hand_episode=episode == "hand", **options)
     _, reward_mode, _ = check_modes(episode, reward, "auto")
-    agents = seat_agents(num_players, opponents, partner if num_players == 4 else None, make_agent)
+    agents = seat_agents(SPEC, num_players, opponents, partner if num_players == 4 else None, make_agent)
     return SingleAgentEnv(
         lambda s: Game(seed=s, _params=params),
         SPEC,

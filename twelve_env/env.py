@@ -113,7 +113,7 @@ def single_agent_env(
 
     params = make_params(num_players, **options)
     reward_mode = REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]
-    agents = seat_agents(num_players, opponents, None, make_agent)
+    agents = seat_agents(SPEC, num_players, opponents, None, make_agent)
     return SingleAgentEnv(
         lambda s: Game(seed=s, _params=params),
         SPEC,

@@ -302,6 +302,7 @@ def pack_policies(policies: dict[int, Any], num_players: int) -> tuple[np.ndarra
 
 
 def seat_codes(
+    spec: GameSpec,
     num_players: int,
     seat: int,
     opponents: Any,
@@ -310,31 +311,31 @@ def seat_codes(
     obs_size: int,
     num_actions: int,
 ) -> Seating:
-    """The agent code of every seat (``LEARNER`` at ``seat``) and the packed checkpoints. A spec
-    is a compiled agent's name, ``ppo`` / ``ppo:PATH``, or an ``MlpPolicy`` (e.g. a frozen
-    snapshot of the learner)."""
+    """The agent code of every seat of ``spec``'s game (``LEARNER`` at ``seat``) and the packed
+    checkpoints. An agent is a compiled agent's name, ``ppo`` / ``ppo:PATH``, or an ``MlpPolicy``
+    (e.g. a frozen snapshot of the learner)."""
     codes = np.full(num_players, LEARNER, dtype=np.int32)
     policies: dict[int, Any] = {}
     loaded: dict[str, Any] = {}
     supported = "greedy, heuristic, random, ppo, ppo:PATH or an MlpPolicy"
-    for other, spec in seat_specs(num_players, seat, opponents, partner, (str, MlpPolicy)).items():
-        if isinstance(spec, MlpPolicy):
-            make_agent("ppo").check_policy(spec, num_players, name=f"the policy for seat {other}")
-            policy = spec
-        elif not isinstance(spec, str):
-            raise ArgumentTypeError(f"an agent spec is a string such as 'greedy' or an MlpPolicy; got {spec!r}")
-        elif spec in COMPILED_AGENTS:
-            codes[other] = COMPILED_AGENTS[spec]
+    for other, agent in seat_specs(spec, num_players, seat, opponents, partner, (str, MlpPolicy)).items():
+        if isinstance(agent, MlpPolicy):
+            make_agent("ppo").check_policy(agent, num_players, name=f"the policy for seat {other}")
+            policy = agent
+        elif not isinstance(agent, str):
+            raise ArgumentTypeError(f"an agent spec is a string such as 'greedy' or an MlpPolicy; got {agent!r}")
+        elif agent in COMPILED_AGENTS:
+            codes[other] = COMPILED_AGENTS[agent]
             continue
-        elif spec == "ppo" or spec.startswith("ppo:"):
-            if spec not in loaded:
-                loaded[spec] = make_agent(spec).policy_for(num_players)
-            policy = loaded[spec]
+        elif agent == "ppo" or agent.startswith("ppo:"):
+            if agent not in loaded:
+                loaded[agent] = make_agent(agent).policy_for(num_players)
+            policy = loaded[agent]
         else:
-            raise ValueError(f"vector_env plays these agents compiled: {supported}; got {spec!r}")
+            raise ValueError(f"vector_env plays these agents compiled: {supported}; got {agent!r}")
         meta = policy.meta
         if meta["obs_size"] != obs_size or meta["num_actions"] != num_actions:
-            name = spec if isinstance(spec, str) else "policy"
+            name = agent if isinstance(agent, str) else "policy"
             raise ValueError(
                 f"checkpoint {name!r} maps {meta['obs_size']} inputs to {meta['num_actions']} actions; "
                 f"this table has {obs_size} and {num_actions}"

@@ -9,6 +9,7 @@ agent spec goes (``sniff_twelve.agents.external``).
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ from sniff_twelve.core.options import ArgumentTypeError, check_seed
 
 if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.spec import GameSpec
     from sniff_twelve.core.view import SeatView
 
 
@@ -43,20 +45,32 @@ class Agent:
         return f"{type(self).__name__}()"
 
 
+def partner_seat(spec: GameSpec, num_players: int, seat: int) -> int | None:
+    """``seat``'s partner at a table of ``num_players``: the other seat of its side when the game
+    seats sides of two there (``spec.sides``, e.g. Sniff's 0+2 / 1+3), else ``None``."""
+    sides = spec.sides(operator.index(num_players))  # a NumPy integer too, as every entry point takes
+    side = next((side for side in sides or () if seat in side), ())
+    return next((other for other in side if other != seat), None) if len(side) == 2 else None
+
+
 def seat_specs(
+    spec: GameSpec,
     num_players: int,
     own_seat: int,
     opponents: Any,
     partner: Any = None,
     spec_types: tuple[type, ...] = (str,),
 ) -> dict[int, Any]:
-    """The agent spec of every seat but ``own_seat``: ``partner`` (if given, 4 players) for the
-    seat opposite, ``opponents`` — one spec for all (one of ``spec_types``), or one per remaining
-    seat in seat order — for the rest. ``ValueError`` when the counts do not fit."""
+    """The agent spec of every seat but ``own_seat`` in ``spec``'s game: ``partner`` (if given) for
+    ``own_seat``'s partner (``partner_seat``), ``opponents`` — one spec for all (one of
+    ``spec_types``), or one per remaining seat in seat order — for the rest. ``ValueError`` when the
+    counts do not fit or a partner is given at a table without partners."""
     if not 0 <= own_seat < num_players:
         raise ValueError(f"seat must be between 0 and {num_players - 1} with {num_players} players")
-    partner_seat = (own_seat + 2) % 4 if partner is not None else None
-    others = [s for s in range(num_players) if s not in (own_seat, partner_seat)]
+    partner_at = None if partner is None else partner_seat(spec, num_players, own_seat)
+    if partner is not None and partner_at is None:
+        raise ValueError(f"a {num_players}-player table has no partner seat; got partner={partner!r}")
+    others = [s for s in range(num_players) if s not in (own_seat, partner_at)]
     if not isinstance(opponents, (*spec_types, list, tuple)):
         raise ArgumentTypeError(f"opponents is an agent spec or a list of them; got {opponents!r}")
     specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents]
@@ -66,6 +80,6 @@ def seat_specs(
             f"{', '.join(map(str, others))}); got {len(specs)}"
         )
     seats = dict(zip(others, specs * len(others) if len(specs) == 1 else specs, strict=True))
-    if partner_seat is not None:
-        seats[partner_seat] = partner
+    if partner_at is not None:
+        seats[partner_at] = partner
     return dict(sorted(seats.items()))

@@ -173,15 +173,16 @@ class SingleAgentEnv(gymnasium.Env):
 
 
 def seat_agents(
+    spec: GameSpec,
     num_players: int,
     opponents: str | Sequence[str],
     partner: str | None,
     make_agent: Callable[[str], Agent],
 ) -> Callable[[int], list[Agent | None]]:
-    """For ``SingleAgentEnv``: given the learner's seat, one fresh agent per other seat."""
+    """For ``SingleAgentEnv`` of ``spec``'s game: given the learner's seat, one fresh agent per other seat."""
 
     def build(learner: int) -> list[Agent | None]:
-        specs = seat_specs(num_players, learner, opponents, partner)
+        specs = seat_specs(spec, num_players, learner, opponents, partner)
         return [None if seat == learner else make_agent(specs[seat]) for seat in range(num_players)]
 
     return build

@@ -85,7 +85,7 @@ class KernelVectorEnv(VectorEnv):
         self.num_players = num_players
         self.seat = seat
         self._seat_agents = functools.partial(
-            seat_codes, num_players, seat, make_agent=make_agent, obs_size=obs_size, num_actions=num_actions
+            seat_codes, spec, num_players, seat, make_agent=make_agent, obs_size=obs_size, num_actions=num_actions
         )
         self.set_opponents(opponents, partner)
         self._use_features = check_flag("action_features", action_features)
@@ -104,9 +104,8 @@ class KernelVectorEnv(VectorEnv):
     def set_opponents(self, opponents: Any, partner: Any = None) -> None:
         """Seat other agents from the next step on (games in progress go on with them): specs as
         ``vector_env``'s — a compiled agent's name, ``ppo:PATH`` or an ``MlpPolicy``, such as a
-        frozen snapshot of the learner for self-play; ``partner`` only with 4-player Sniff."""
-        if partner is not None and self.num_players != 4:
-            raise ValueError(f"a {self.num_players}-player table has no partner seat; got partner={partner!r}")
+        frozen snapshot of the learner for self-play; ``partner`` only where the learner has one
+        (``sniff_twelve.core.agent.partner_seat``)."""
         self._seating = self._seat_agents(opponents, partner)
 
     # --- gymnasium API -----------------------------------------------------------------------------

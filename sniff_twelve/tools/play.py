@@ -17,12 +17,12 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from sniff_twelve.core.agent import Agent, seat_specs
+from sniff_twelve.core.agent import Agent, partner_seat, seat_specs
 from sniff_twelve.tools.exits import fail
 
 if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
-    from sniff_twelve.core.spec import GameUI
+    from sniff_twelve.core.spec import GameSpec, GameUI
 
 AgentFactory = Callable[[str], Agent]
 
@@ -217,29 +217,31 @@ def add_play_options(parser: argparse.ArgumentParser, default_agent: str = "heur
 
 
 def seat_agents(
+    spec: GameSpec,
     num_players: int,
     human: int,
     opponents: Sequence[str],
     make_agent: AgentFactory,
     seed: int,
-    partner: tuple[int, str] | None = None,
+    partner: str | None = None,
 ) -> tuple[dict[int, Agent], dict[int, str]]:
-    """The agent of every seat but ``human`` and the name of every seat (``you``, ``partner``,
-    ``seat 1 (greedy)``); a bad option is a usage error (``sniff_twelve.tools.exits``)."""
-    partner_seat = None if partner is None else partner[0]
+    """The agent of every seat but ``human`` (``partner`` at the human's partner's, ``partner_seat``)
+    and the name of every seat (``you``, ``partner``, ``seat 1 (greedy)``); a bad option is a usage
+    error (``sniff_twelve.tools.exits``)."""
+    partner_at = None if partner is None else partner_seat(spec, num_players, human)
     try:
-        specs = seat_specs(num_players, human, opponents, None if partner is None else partner[1])
+        specs = seat_specs(spec, num_players, human, opponents, partner)
     except ValueError as err:
         fail(f"--{err}")
     agents, names = {}, {human: "you"}
-    for seat, spec in sorted(specs.items()):
+    for seat, agent_spec in sorted(specs.items()):
         try:
-            agents[seat] = make_agent(spec)
+            agents[seat] = make_agent(agent_spec)
             agents[seat].check_table(num_players)
         except ValueError as err:
             fail(err)
         agents[seat].reset(seed * 1000 + seat)
-        names[seat] = f"partner (seat {seat}, {spec})" if seat == partner_seat else f"seat {seat} ({spec})"
+        names[seat] = f"partner (seat {seat}, {agent_spec})" if seat == partner_at else f"seat {seat} ({agent_spec})"
     return agents, names
 
 
@@ -248,11 +250,12 @@ def run_play(
     game: KernelGame,
     ui: GameUI,
     make_agent: AgentFactory,
-    partner: tuple[int, str] | None = None,
+    partner: str | None = None,
     file: TextIO | None = None,
 ) -> int:
-    """The ``play`` command: seat the agents, play, report; returns the exit code (0)."""
-    agents, names = seat_agents(game.num_players, args.seat, args.opponents, make_agent, args.seed, partner)
+    """The ``play`` command: seat the agents (``partner`` at the human's partner's seat), play,
+    report; returns the exit code (0)."""
+    agents, names = seat_agents(game.spec, game.num_players, args.seat, args.opponents, make_agent, args.seed, partner)
     screen = Screen(plain=args.ascii, file=file)
     seats = ", ".join(f"{names[s]}" if s != args.seat else f"you (seat {s})" for s in range(game.num_players))
     screen.info(f"{ui.title}: {seats}. Type h for help, q to quit.")

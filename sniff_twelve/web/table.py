@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sniff_twelve.core.agent import partner_seat
+
 if TYPE_CHECKING:
     from sniff_twelve.core.agent import Agent
     from sniff_twelve.core.game import KernelGame
@@ -104,9 +106,8 @@ class WebGame:
         return self.game_cls.spec.players
 
     def partner(self, players: int, seat: int) -> int | None:
-        """The seat's partner, if it sits in a side of two (``GameSpec.sides``)."""
-        side = next((side for side in self.game_cls.spec.sides(players) or () if seat in side), ())
-        return next((other for other in side if other != seat), None)
+        """The seat's partner, if it sits in a side of two (``sniff_twelve.core.agent.partner_seat``)."""
+        return partner_seat(self.game_cls.spec, players, seat)
 
 
 def public_game(game: KernelGame, seat: int) -> KernelGame:
