@@ -7,16 +7,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sniff_env.agents import arena_table, make_agent
-from sniff_env.game import Game
+from sniff_env.game import SETTLEMENTS, Game
 from sniff_env.spec import SPEC
 from sniff_env.ui import PLAY_UI, narrate
 from sniff_twelve.tools import crossplay
-from sniff_twelve.tools.cli import build_parser, play_random, run_analyze, run_arena, run_replay, run_serve
+from sniff_twelve.tools.cli import (
+    build_parser,
+    given_options,
+    parse_args,
+    play_random,
+    run_analyze,
+    run_arena,
+    run_replay,
+    run_serve,
+)
 from sniff_twelve.tools.exits import fail
 from sniff_twelve.tools.play import run_play
 
+TARGET = (("--target",), {"type": int, "default": None, "help": "points to win (default 250 / 200 / 200)"})
+#: the options the browser offers (``sniff_env.web.WEB``), for ``arena``; one not given keeps the game's default
+GAME_OPTIONS = [
+    TARGET,
+    (("--settlement",), {"choices": SETTLEMENTS, "help": "deduct (S23–S24, the default) or allfives (S4a)"}),
+    (("--undrawn",), {"type": int, "choices": (0, 1, 2), "help": "boneyard tiles left undrawn (S4a; default 0)"}),
+]
 PLAY_OPTIONS = [
-    (("--target",), {"type": int, "default": None, "help": "points to win (default 250 / 200 / 200)"}),
+    TARGET,
     (("--partner",), {"metavar": "AGENT", "help": "your partner with 4 players (default heuristic)"}),
 ]
 
@@ -28,14 +44,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         SPEC.players,
         4,
         play_extra=PLAY_OPTIONS,
-        serve_extra=PLAY_OPTIONS[:1],
+        serve_extra=[TARGET],
+        arena_extra=GAME_OPTIONS,
     )
     crossplay.add_parser(parser, SPEC.players, 4)
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv)
     if args.command == "crossplay":
         return crossplay.main(args, arena_table(args.players))
     if args.command == "arena":
-        run_arena(args, arena_table(args.players))
+        run_arena(args, arena_table(args.players, **given_options(args, GAME_OPTIONS)))
     elif args.command == "play":
         if args.target is not None and args.target < 1:
             fail("--target must be at least 1")

@@ -5,26 +5,42 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sniff_twelve.tools.cli import build_parser, play_random, run_analyze, run_arena, run_replay, run_serve
+from sniff_twelve.tools.cli import (
+    build_parser,
+    given_options,
+    parse_args,
+    play_random,
+    run_analyze,
+    run_arena,
+    run_replay,
+    run_serve,
+)
 from sniff_twelve.tools.play import run_play
 from twelve_env.agents import arena_table, make_agent
+from twelve_env.cards import DECKS
 from twelve_env.game import Game
 from twelve_env.spec import SPEC
 from twelve_env.ui import PLAY_UI, narrate
 
+DECK = (("--deck",), {"choices": DECKS, "default": "bridge"})
+#: the browser's other option (``twelve_env.web.WEB``), for ``arena``: not given, the game's default
+ARENA_OPTIONS = [
+    (("--capture-extra-turn",), {"action": "store_true", "default": None, "help": "the capturer plays again (T10)"}),
+]
+
 
 def main(argv: Sequence[str] | None = None) -> int:
-    deck = (("--deck",), {"choices": ("bridge", "numbers"), "default": "bridge"})
     parser = build_parser(
         SPEC.name,
         '"12" (Jamaican Sniping). Rules, Part T: https://sniff-twelve.readthedocs.io/en/latest/rules.html',
         SPEC.players,
         3,
-        extra=[deck],
+        extra=[DECK],
+        arena_extra=ARENA_OPTIONS,
     )
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv)
     if args.command == "arena":
-        run_arena(args, arena_table(args.players, deck=args.deck))
+        run_arena(args, arena_table(args.players, deck=args.deck, **given_options(args, ARENA_OPTIONS)))
     elif args.command == "play":
         game = Game(num_players=args.players, deck=args.deck, seed=args.seed)
         return run_play(args, game, PLAY_UI, make_agent)

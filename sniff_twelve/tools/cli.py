@@ -10,7 +10,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 Narrate = Callable[[KernelGame, KernelGame, int, int], str]
 
 
+#: the prefix of the top-level parser's own names for the demo's options (``parse_args``)
+BEFORE_COMMAND = "before_command_"
+
+
 def build_parser(
     prog: str,
     description: str,
@@ -36,10 +40,12 @@ def build_parser(
     extra: Sequence[tuple[tuple, dict]] = (),
     play_extra: Sequence[tuple[tuple, dict]] = (),
     serve_extra: Sequence[tuple[tuple, dict]] = (),
+    arena_extra: Sequence[tuple[tuple, dict]] = (),
 ) -> argparse.ArgumentParser:
     """``prog [demo|arena|play|replay|serve] …``: the commands both games share (``demo`` is the
-    default); ``extra`` holds ``(args, kwargs)`` of game options every command takes, ``play_extra``
-    and ``serve_extra`` those only ``play`` or ``serve`` takes."""
+    default: ``prog`` alone takes the demo's options); ``extra`` holds ``(args, kwargs)`` of game
+    options every command takes, ``play_extra``, ``serve_extra`` and ``arena_extra`` those only
+    ``play``, ``serve`` or ``arena`` takes. Read the command line with ``parse_args``."""
     parser = argparse.ArgumentParser(
         prog=prog, description=description, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -75,13 +81,20 @@ def build_parser(
         help="the images' frames: every position, or one per hand (the table before its last move, and "
         "the end); default: hand for a match of several hands, else move",
     )
-    for p in (parser, demo, arena, play):
-        p.add_argument("--players", type=int, choices=list(players), default=default_players)
-        p.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents")
-        for args, kwargs in extra:
+    common = [
+        (("--players",), {"type": int, "choices": list(players), "default": default_players}),
+        (("--seed",), {"type": int, "default": 0, "help": "seed of the deals and the agents"}),
+        *extra,
+    ]
+    quiet = (("--quiet",), {"action": "store_true", "help": "print only the tables, not every move"})
+    before = parser.add_argument_group("the demo's options, with no command (after a command, give them after it)")
+    for p, options in ((demo, [*common, quiet]), (arena, [*common, *arena_extra]), (play, common)):
+        for args, kwargs in options:
             p.add_argument(*args, **kwargs)
-    for p in (parser, demo):
-        p.add_argument("--quiet", action="store_true", help="print only the tables, not every move")
+    for args, kwargs in [*common, quiet]:  # stored apart, so parse_args sees what came before a command
+        shown = {} if "action" in kwargs or "choices" in kwargs else {"metavar": _dest(args).upper()}
+        dest = BEFORE_COMMAND + _dest(args)
+        before.add_argument(*args, **{**kwargs, **shown, "dest": dest, "default": argparse.SUPPRESS})
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
     )
@@ -137,6 +150,38 @@ def build_parser(
     arena.add_argument("--no-progress", action="store_true", help="no progress bar")
     arena.add_argument("--records", type=Path, help="write every game's match record, one JSON per line")
     return parser
+
+
+def _dest(flags: tuple[str, ...]) -> str:
+    """The attribute argparse stores an option under: ``--capture-extra-turn`` → ``capture_extra_turn``."""
+    return flags[0].lstrip("-").replace("-", "_")
+
+
+def given_options(args: argparse.Namespace, options: Sequence[tuple[tuple, dict]]) -> dict[str, Any]:
+    """The game options of ``options`` (``(args, kwargs)`` as ``build_parser`` takes them) that the
+    command line gave, by keyword; one left at ``None`` keeps the game's default."""
+    return {
+        name: value for name in (_dest(flags) for flags, _ in options) if (value := getattr(args, name)) is not None
+    }
+
+
+def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """``argv`` (default: the process's) read by a ``build_parser`` parser. With no command it is
+    the demo's (``prog --players 2`` is ``prog demo --players 2``); a demo option given before a
+    command would not reach that command, so it is a usage error saying where it goes."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        return parser.parse_args(["demo", *argv])
+    commands = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    command = commands.choices[args.command]
+    for action in parser._actions:
+        if action.dest.startswith(BEFORE_COMMAND) and hasattr(args, action.dest):
+            flag, usage = action.option_strings[0], f"{parser.prog} {args.command}"
+            if flag in command._option_string_actions:
+                fail(f"{flag} goes after the command: {usage} {flag} …")
+            fail(f"{usage} takes no {flag} (before a command, the options are the demo's)")
+    return args
 
 
 def run_analyze(args: argparse.Namespace, game_cls: type[KernelGame], solve, deal_index) -> int:
