@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 
 from sniff_twelve.core.options import ArgumentTypeError, as_integer, check_int
-from sniff_twelve.core.view import SeatView
+from sniff_twelve.core.view import SeatView, write_views
 
 if TYPE_CHECKING:
     from sniff_twelve.core.spec import GameSpec
@@ -40,6 +40,7 @@ class KernelGame:
         self.history: list[int] = []
         #: the state row before the first action (what a record starts from)
         self.initial_state = state.copy()
+        self._deal_rows: list[np.ndarray] = []  # the state before each action of the current deal
 
     @classmethod
     def from_state(cls, state: np.ndarray, params: np.ndarray) -> KernelGame:
@@ -156,7 +157,12 @@ class KernelGame:
         seat = self.current_player if seat is None else self.check_seat(seat)
         out = np.empty_like(self._state)
         self.spec.write_view(self._state, self._params, seat, out)
-        return SeatView(type(self), out, self._params.copy(), seat, self.obs_size, self.num_actions)
+        steps = len(self._deal_rows)
+        past = np.empty((steps, out.shape[0]), dtype=out.dtype)
+        if steps:
+            write_views(self.spec, np.stack(self._deal_rows), self._params, seat, past)
+        actions = np.array(self.history[len(self.history) - steps :], dtype=np.int64)
+        return SeatView(type(self), out, self._params.copy(), seat, self.obs_size, self.num_actions, past, actions)
 
     def action_features(self) -> np.ndarray:
         """One-step look-ahead of every action for the seat to act → ``[A, F]`` float32, the columns
@@ -181,8 +187,11 @@ class KernelGame:
         if not (0 <= a < self.num_actions and self._mask[a]):
             raise IllegalActionError(self._illegal_message(a))
         actor = int(state[spec.CUR])
+        self._deal_rows.append(state.copy())
         events = spec.apply_action(state, self._params, a)
         self.history.append(a)
+        if spec.HANDS >= 0 and state[spec.HANDS] != self._deal_rows[-1][spec.HANDS]:
+            self._deal_rows.clear()  # a new deal: what came before tells nothing of it
         self._after_apply(actor, a, events)
 
     def clone(self) -> KernelGame:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numba as nb
 import numpy as np
 
 from sniff_twelve.core.rng import stream_state
@@ -37,6 +38,13 @@ from sniff_twelve.core.rng import stream_state
 if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
     from sniff_twelve.core.spec import GameSpec
+
+
+@nb.njit(cache=True)
+def write_views(hooks, rows, params, seat, out):
+    """``out[t]``: ``seat``'s view of ``rows[t]`` (the game's ``write_view`` of every row)."""
+    for t in range(rows.shape[0]):
+        hooks.write_view(rows[t], params, seat, out[t])
 
 
 class SeatView:
@@ -47,6 +55,11 @@ class SeatView:
     ``public_accessors``, e.g. ``scores``, ``describe()``, ``boneyard_size``, ``pile``) read it.
     ``sample(seed)`` deals the hidden tiles or cards at random, consistently with the view: a
     full ``Game`` a search can play on (OpenSpiel's ``resample_from_infostate``).
+
+    The seat's memory of the current deal is part of its view: ``past[t]`` is its view before
+    the deal's ``t``-th action, ``past_actions[t]`` that action (public), so what the other seats'
+    choices reveal can be read from the view alone (``sniff_twelve.beliefs``). A game built from
+    a raw row (``Game.from_state``) remembers from that row on.
     """
 
     def __init__(
@@ -57,6 +70,8 @@ class SeatView:
         seat: int,
         obs_size: int,
         num_actions: int,
+        past: np.ndarray | None = None,
+        past_actions: np.ndarray | None = None,
     ) -> None:
         self._game_cls = game_cls
         self.seat = seat
@@ -65,6 +80,20 @@ class SeatView:
         self._row = array  # private and writable: kernels get the same array types as from Game
         self.params = params
         self._public: KernelGame | None = None
+        self._past = np.empty((0, array.shape[0]), dtype=array.dtype) if past is None else past
+        self._past_actions = np.empty(0, dtype=np.int64) if past_actions is None else past_actions
+        for row in (self._past, self._past_actions):
+            row.flags.writeable = False
+
+    @property
+    def past(self) -> np.ndarray:
+        """``[T, row]``: this seat's view before each action of the current deal (read-only)."""
+        return self._past
+
+    @property
+    def past_actions(self) -> np.ndarray:
+        """``[T]``: the actions of the current deal so far, in order (read-only)."""
+        return self._past_actions
 
     @property
     def array(self) -> np.ndarray:
@@ -153,10 +182,14 @@ class SeatView:
             and self.seat == other.seat
             and np.array_equal(self.params, other.params)
             and np.array_equal(self._row, other._row)
+            and np.array_equal(self._past, other._past)
+            and np.array_equal(self._past_actions, other._past_actions)
         )
 
     def __hash__(self) -> int:
-        return hash((self._game_cls.__name__, self.seat, self.params.tobytes(), self._row.tobytes()))
+        return hash(
+            (self._game_cls.__name__, self.seat, self.params.tobytes(), self._row.tobytes(), self._past.tobytes())
+        )
 
     def __repr__(self) -> str:
         return f"SeatView({self._game_cls.__module__}.{self._game_cls.__name__}, seat={self.seat})"
