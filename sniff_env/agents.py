@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from sniff_env import search, solver
 from sniff_env.spec import SPEC
+from sniff_twelve.agents.belief import BeliefAgent
 from sniff_twelve.agents.builtin import KernelPolicyAgent, PimcAgent, RandomAgent, RolloutAgent, build_agent
 from sniff_twelve.agents.frameworks import RllibAgent, Sb3Agent
 from sniff_twelve.agents.guided import GuidedSearchAgent
@@ -31,6 +32,7 @@ class GreedyAgent(KernelPolicyAgent):
 
     name = "greedy"
     policy = staticmethod(search.greedy_action)
+    belief_kernel = "greedy"
 
 
 class HeuristicAgent(KernelPolicyAgent):
@@ -40,6 +42,7 @@ class HeuristicAgent(KernelPolicyAgent):
 
     name = "heuristic"
     policy = staticmethod(search.heuristic_action)
+    belief_kernel = "heuristic"
 
 
 class SniffRolloutAgent(RolloutAgent):
@@ -83,6 +86,7 @@ AGENTS = {
     "pimc": SniffPimcAgent,
     "ppo": PpoAgent,
     "ismcts+ppo": SniffGuidedSearchAgent,
+    "belief": BeliefAgent,
     "sb3": Sb3Agent,
     "rllib": RllibAgent,
 }

@@ -191,22 +191,29 @@ def rollout(d, params, me, first, mask, scratch, rng, greedy_rate):
 
 
 @nb.njit(cache=True)
+def world_rollouts(d, params, me, actions, rng, greedy_rate, values):
+    """Score every one of ``actions`` on the full position ``d`` by one rollout each, all on
+    the same rollout stream (paired comparisons, so the luck of the play cancels between
+    actions): ``values[i]`` adds up ``actions[i]``'s rollout value."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    trial = np.empty_like(d)
+    scratch = np.empty_like(d)
+    stream = np.empty(2, dtype=np.int32)
+    hi, lo = below(rng, SEARCH_RNG, 1 << 31), below(rng, SEARCH_RNG, 1 << 31)
+    for i in range(actions.shape[0]):
+        trial[:] = d
+        stream[0], stream[1] = hi, lo
+        values[i] += rollout(trial, params, me, actions[i], mask, scratch, stream, greedy_rate)
+
+
+@nb.njit(cache=True)
 def rollout_values(s, params, actions, iterations, rng, greedy_rate, values):
     """Determinized Monte-Carlo evaluation of ``actions`` (legal ones of the seat to act): each
-    iteration samples one determinization and one rollout stream, and scores every action on both
-    (paired comparisons, so the luck of the deal cancels between actions); ``values[i]`` adds
-    up ``actions[i]``'s rollout values."""
+    iteration samples one determinization and scores every action on it (``world_rollouts``);
+    ``values[i]`` adds up ``actions[i]``'s rollout values."""
     me = s[K.CUR]
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     d = np.empty_like(s)
-    trial = np.empty_like(s)
-    scratch = np.empty_like(s)
     tiles = np.empty(NUM_TILES, dtype=np.int32)
-    stream = np.empty(2, dtype=np.int32)
     for _ in range(iterations):
         determinize(s, params, me, d, rng, tiles)
-        hi, lo = below(rng, SEARCH_RNG, 1 << 31), below(rng, SEARCH_RNG, 1 << 31)
-        for i in range(actions.shape[0]):
-            trial[:] = d
-            stream[0], stream[1] = hi, lo
-            values[i] += rollout(trial, params, me, actions[i], mask, scratch, stream, greedy_rate)
+        world_rollouts(d, params, me, actions, rng, greedy_rate, values)

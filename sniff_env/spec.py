@@ -12,7 +12,7 @@ import numba as nb
 
 from sniff_env import kernels as K
 from sniff_env import observation, rewards, search, view
-from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS
+from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS, TILES
 from sniff_twelve.core.spec import GameSpec
 
 
@@ -40,6 +40,16 @@ class SniffSpec(GameSpec):
     action_features = search.action_features
     greedy_action = search.greedy_action
     heuristic_action = search.heuristic_action
+    HANDS = K.HANDS_DONE  # a new hand is a new deal: beliefs start again (S5)
+    ITEMS = view.ITEMS
+    item_names, pool_name = TILES, "boneyard"
+    hidden_items = view.hidden_items
+    held_items = view.held_items
+    hand_size = view.hand_size
+    shown_item = view.shown_item
+    deal_hidden = view.deal_hidden
+    allowed_items = view.allowed_items
+    world_rollouts = search.world_rollouts
 
     @staticmethod
     def sides(num_players: int) -> tuple[tuple[int, ...], ...] | None:

@@ -14,7 +14,7 @@ import numba as nb
 import numpy as np
 
 from sniff_env import kernels as K
-from sniff_env.tiles import NUM_TILES, TILE_HIGH, TILE_LOW
+from sniff_env.tiles import DRAW, NUM_TILES, TILE_HIGH, TILE_LOW
 from sniff_twelve.core.rng import below, shuffle
 
 SEARCH_RNG = 0  # a determinization draws from a 2-word stream, like the games'
@@ -104,3 +104,66 @@ def determinize(s, params, me, d, rng, tiles):
 def resample(view, params, seat, out, rng):
     """``determinize`` with its own scratch: a full state consistent with ``seat``'s view."""
     determinize(view, params, seat, out, rng, np.empty(NUM_TILES, dtype=np.int32))
+
+
+# --- what a seat's beliefs are about (``sniff_twelve.beliefs``) -------------------------------------
+ITEMS = NUM_TILES  # each tile once: an item is a tile index
+
+
+@nb.njit(cache=True)
+def hidden_items(view, params, me, out):
+    """``out[t]``: 1 if ``me`` cannot see tile ``t`` (another hand or the boneyard), else 0."""
+    hidden = unseen_tiles(view, params, me)
+    for t in range(NUM_TILES):
+        out[t] = (hidden >> t) & 1
+
+
+@nb.njit(cache=True)
+def held_items(s, params, seat, out):
+    """``out[t]``: 1 if ``seat`` holds tile ``t`` in ``s``, else 0."""
+    for t in range(NUM_TILES):
+        out[t] = (s[K.HAND + seat] >> t) & 1
+
+
+@nb.njit(cache=True)
+def hand_size(s, params, seat):
+    return K.tile_count(s[K.HAND + seat])
+
+
+@nb.njit(cache=True)
+def shown_item(s, params, action):
+    """The tile ``action`` puts face up from the actor's hand (a placement, S9), else ``-1``."""
+    return action // 4 if action < DRAW else -1
+
+
+@nb.njit(cache=True)
+def deal_hidden(view, params, me, holdings, pool, out):
+    """``out``: ``view`` with the other hands dealt from ``holdings[i]`` (tile counts of the
+    ``i``-th other seat, in seat order) and the boneyard's remaining slots from ``pool`` (tile
+    indices, in draw order)."""
+    out[:] = view
+    place = 0
+    for seat in range(params[K.P_PLAYERS]):
+        if seat == me:
+            continue
+        out[K.HAND + seat] = 0
+        for t in range(NUM_TILES):
+            if holdings[place, t]:
+                out[K.HAND + seat] |= 1 << t
+        place += 1
+    for i in range(pool.shape[0]):
+        out[K.BONE + view[K.BONE_HEAD] + i] = pool[i]
+
+
+@nb.njit(cache=True)
+def allowed_items(view, params, me, out):
+    """``out[i, t]``: whether the ``i``-th other seat (in seat order) may hold tile ``t``: not if
+    the tile carries a pip that seat is publicly known to lack (S19, S21)."""
+    place = 0
+    for seat in range(params[K.P_PLAYERS]):
+        if seat == me:
+            continue
+        for t in range(NUM_TILES):
+            pips = (1 << TILE_LOW[t]) | (1 << TILE_HIGH[t])
+            out[place, t] = not view[K.VOIDS + seat] & pips
+        place += 1

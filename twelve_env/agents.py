@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from sniff_twelve.agents.belief import BeliefAgent
 from sniff_twelve.agents.builtin import KernelPolicyAgent, PimcAgent, RandomAgent, RolloutAgent, build_agent
 from sniff_twelve.agents.frameworks import RllibAgent, Sb3Agent
 from sniff_twelve.agents.guided import GuidedSearchAgent
@@ -35,6 +36,7 @@ class GreedyAgent(KernelPolicyAgent):
 
     name = "greedy"
     policy = staticmethod(search.greedy_action)
+    belief_kernel = "greedy"
 
 
 class HeuristicAgent(KernelPolicyAgent):
@@ -43,6 +45,7 @@ class HeuristicAgent(KernelPolicyAgent):
 
     name = "heuristic"
     policy = staticmethod(search.heuristic_action)
+    belief_kernel = "heuristic"
 
 
 class TwelveRolloutAgent(RolloutAgent):
@@ -90,6 +93,7 @@ AGENTS = {
     "pimc": TwelvePimcAgent,
     "ppo": PpoAgent,
     "ismcts+ppo": TwelveGuidedSearchAgent,
+    "belief": BeliefAgent,
     "sb3": Sb3Agent,
     "rllib": RllibAgent,
 }

@@ -154,22 +154,28 @@ def rollout(d, params, me, first, mask, unseen, rng, greedy_rate):
 
 
 @nb.njit(cache=True)
-def rollout_values(s, params, actions, iterations, rng, greedy_rate, values):
-    """Determinized Monte-Carlo evaluation of ``actions`` (legal ones of the seat to act): each
-    iteration samples one determinization and one rollout stream, and scores every action on both
-    (paired comparisons, so the luck of the deal cancels between actions); ``values[i]`` adds
-    up ``actions[i]``'s rollout values."""
-    me = s[K.CUR]
+def world_rollouts(d, params, me, actions, rng, greedy_rate, values):
+    """Score every one of ``actions`` on the full position ``d`` by one rollout each, all on
+    the same rollout stream (paired comparisons): ``values[i]`` adds up ``actions[i]``'s value."""
     mask = np.zeros(MAX_RANKS, dtype=np.bool_)
-    d = np.empty_like(s)
-    trial = np.empty_like(s)
-    cards = np.empty(COPIES * MAX_RANKS, dtype=np.int32)
+    trial = np.empty_like(d)
     stream = np.empty(2, dtype=np.int32)
     unseen = np.zeros(MAX_RANKS, dtype=np.int64)
+    hi, lo = below(rng, SEARCH_RNG, 1 << 31), below(rng, SEARCH_RNG, 1 << 31)
+    for i in range(actions.shape[0]):
+        trial[:] = d
+        stream[0], stream[1] = hi, lo
+        values[i] += rollout(trial, params, me, actions[i], mask, unseen, stream, greedy_rate)
+
+
+@nb.njit(cache=True)
+def rollout_values(s, params, actions, iterations, rng, greedy_rate, values):
+    """Determinized Monte-Carlo evaluation of ``actions`` (legal ones of the seat to act): each
+    iteration samples one determinization and scores every action on it (``world_rollouts``);
+    ``values[i]`` adds up ``actions[i]``'s rollout values."""
+    me = s[K.CUR]
+    d = np.empty_like(s)
+    cards = np.empty(COPIES * MAX_RANKS, dtype=np.int32)
     for _ in range(iterations):
         determinize(s, params, me, d, rng, cards)
-        hi, lo = below(rng, SEARCH_RNG, 1 << 31), below(rng, SEARCH_RNG, 1 << 31)
-        for i in range(actions.shape[0]):
-            trial[:] = d
-            stream[0], stream[1] = hi, lo
-            values[i] += rollout(trial, params, me, actions[i], mask, unseen, stream, greedy_rate)
+        world_rollouts(d, params, me, actions, rng, greedy_rate, values)

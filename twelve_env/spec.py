@@ -42,6 +42,16 @@ class TwelveSpec(GameSpec):
     action_features = search.action_features
     greedy_action = search.greedy_action
     heuristic_action = search.heuristic_action
+    HANDS = -1  # one game is one deal (T15)
+    ITEMS = view.ITEMS
+    item_names, pool_name = tuple(range(MAX_RANKS)), "stock"  # rank ids, as ``Game.hand`` gives them
+    hidden_items = view.hidden_items
+    held_items = view.held_items
+    hand_size = view.hand_size
+    shown_item = view.shown_item
+    deal_hidden = view.deal_hidden
+    allowed_items = view.allowed_items
+    world_rollouts = search.world_rollouts
 
     @staticmethod
     def sides(num_players: int) -> tuple[tuple[int, ...], ...] | None:

@@ -92,3 +92,55 @@ def determinize(s, params, me, d, rng, cards):
 def resample(view, params, seat, out, rng):
     """``determinize`` with its own scratch: a full state consistent with ``seat``'s view."""
     determinize(view, params, seat, out, rng, np.empty(COPIES * MAX_RANKS, dtype=np.int32))
+
+
+# --- what a seat's beliefs are about (``sniff_twelve.beliefs``) -------------------------------------
+ITEMS = MAX_RANKS  # cards of one rank are alike: an item is a rank, held in counts
+
+
+@nb.njit(cache=True)
+def hidden_items(view, params, me, out):
+    """``out[r]``: cards of rank ``r`` that ``me`` cannot see (other hands and the stock)."""
+    hidden_cards(view, params, me, out)
+
+
+@nb.njit(cache=True)
+def held_items(s, params, seat, out):
+    """``out[r]``: cards of rank ``r`` that ``seat`` holds in ``s``."""
+    for r in range(MAX_RANKS):
+        out[r] = s[K.HAND + MAX_RANKS * seat + r]
+
+
+@nb.njit(cache=True)
+def hand_size(s, params, seat):
+    return K.hand_size(s, seat)
+
+
+@nb.njit(cache=True)
+def shown_item(s, params, action):
+    """The card ``action`` puts face up from the actor's hand: every play (T7)."""
+    return action
+
+
+@nb.njit(cache=True)
+def deal_hidden(view, params, me, holdings, pool, out):
+    """``out``: ``view`` with the other hands dealt from ``holdings[i]`` (rank counts of the
+    ``i``-th other seat, in seat order) and the stock's remaining slots from ``pool`` (ranks, in
+    draw order)."""
+    out[:] = view
+    place = 0
+    for seat in range(params[K.P_PLAYERS]):
+        if seat == me:
+            continue
+        for r in range(MAX_RANKS):
+            out[K.HAND + MAX_RANKS * seat + r] = holdings[place, r]
+        place += 1
+    for i in range(pool.shape[0]):
+        out[K.STOCK + view[K.STOCK_HEAD] + i] = pool[i]
+
+
+@nb.njit(cache=True)
+def allowed_items(view, params, me, out):
+    """Any other seat may hold any rank until its history says otherwise (T7: any card may be
+    played, so no move reveals a void)."""
+    out[:] = True

@@ -27,9 +27,14 @@ class RandomAgent(Agent):
     """A uniformly random legal action."""
 
     name = "random"
+    belief_kernel = "random"  # compiled inside the beliefs' sampler (sniff_twelve.beliefs)
 
     def __init__(self, seed: int | None = None) -> None:
         self.reset(seed)
+
+    def probabilities(self, view: SeatView) -> np.ndarray:
+        mask = view.legal_mask()
+        return mask / mask.sum()
 
     def choose(self, view: SeatView) -> int:
         legal = view.legal_actions()
@@ -40,6 +45,7 @@ class KernelPolicyAgent(Agent):
     """An agent whose choice is one compiled function of the seat's view row: ``policy(view, params)``."""
 
     policy: staticmethod
+    deterministic = True
 
     def choose(self, view: SeatView) -> int:
         return int(view.run(self.policy))
@@ -60,6 +66,7 @@ class RolloutAgent(Agent):
 
     name = "rollout"
     spec_argument = "iterations"
+    deterministic = True
     #: the game's compiled ``rollout_values``
     values: staticmethod
     default_greedy_rate = 0.8
@@ -109,6 +116,7 @@ class PimcAgent(Agent):
 
     name = "pimc"
     spec_argument = "iterations"
+    deterministic = True
     solver_hooks: ClassVar[GameSpec]
     default_worlds = 8
     default_max_nodes = 500_000
@@ -184,7 +192,9 @@ def build_agent(registry: dict[str, type[Agent]], spec: str, group: str | None =
     cls = registry[name]
     if arg:
         argument = getattr(cls, "spec_argument", None)
-        if argument == "iterations":
+        if hasattr(cls, "parse_argument"):
+            kwargs.update(cls.parse_argument(spec, arg))
+        elif argument == "iterations":
             if not arg.isdigit() or int(arg) < 1:
                 raise ValueError(f"agent spec {spec!r}: what follows ':' is a number of iterations, at least 1")
             kwargs["iterations"] = int(arg)

@@ -70,6 +70,7 @@ class SavedPolicyAgent(Agent):
     instead of receiving the model pickled."""
 
     spec_argument = "path"
+    deterministic = True  # the legal move with the top logit
     path: Path
     saved: str  #: what ``PATH`` names, for the error when it is missing
     folder: bool = False  #: whether ``PATH`` is a folder (else a file)

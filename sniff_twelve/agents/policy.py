@@ -6,6 +6,7 @@ import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numba as nb
 import numpy as np
 
 from sniff_twelve.batch.mlp import MlpPolicy
@@ -14,7 +15,25 @@ from sniff_twelve.core.games import game_package
 from sniff_twelve.core.options import check_seed
 
 if TYPE_CHECKING:
+    from sniff_twelve.core.game import KernelGame
     from sniff_twelve.core.view import SeatView
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    """The softmax over the last axis of masked logits (``-inf`` stays 0)."""
+    p = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    return p / p.sum(axis=-1, keepdims=True)
+
+
+@nb.njit(cache=True)
+def observe(hooks, rows, params, with_features, observations, masks, features):
+    """What a policy reads of each view row (its seat to act): observation, legal moves and,
+    if ``with_features``, the action features."""
+    for i in range(rows.shape[0]):
+        hooks.write_observation(rows[i], params, rows[i, hooks.CUR], observations[i])
+        hooks.legal_mask_into(rows[i], params, masks[i])
+        if with_features:
+            hooks.action_features(rows[i], params, features[i])
 
 
 @functools.lru_cache(maxsize=64)
@@ -121,9 +140,24 @@ class PolicyAgent(Agent):
     def prior(self, view: SeatView) -> np.ndarray:
         """The policy's probability of every action (its masked softmax; 0 for illegal ones)."""
         policy, observation, features = self._inputs(view)
-        logits = policy.logits(observation, view.legal_mask(), features)
-        p = np.exp(logits - logits.max())
-        return p / p.sum()
+        return _softmax(policy.logits(observation, view.legal_mask(), features))
+
+    def probabilities(self, view: SeatView) -> np.ndarray:
+        """The policy's masked softmax (``prior``), also when it plays its most likely move."""
+        return self.prior(view)
+
+    def batch_probabilities(self, game_cls: type[KernelGame], rows: np.ndarray, params: np.ndarray) -> np.ndarray:
+        """``probabilities`` of many views at once: ``rows[i]`` is a view row of the seat to act
+        in it (``SeatView.array``) → ``[N, actions]``, one forward pass of the network."""
+        spec = game_cls.spec
+        policy = self.policy_for(int(params[0]))
+        obs_size, _, num_actions = spec.widths(params)
+        observations = np.empty((rows.shape[0], obs_size), dtype=np.float32)
+        masks = np.zeros((rows.shape[0], spec.MAX_ACTIONS), dtype=np.bool_)
+        features = np.zeros((rows.shape[0], num_actions, len(spec.action_feature_names)), dtype=np.float32)
+        observe(spec, rows, params, policy.uses_action_features, observations, masks, features)
+        with_features = features if policy.uses_action_features else None
+        return _softmax(policy.logits(observations, masks[:, :num_actions], with_features))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(checkpoint={self.checkpoint!r})"

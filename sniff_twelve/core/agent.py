@@ -5,26 +5,52 @@ that seat's view (``Game.seat_view()``, ``sniff_twelve.core.view``) and an agent
 ``choose(view)`` — what the seat cannot see never reaches it. Write your own agent the same way:
 subclass ``Agent`` and implement ``choose``; ``py:package.module:Name`` then names it wherever an
 agent spec goes (``sniff_twelve.agents.external``).
+
+An agent that says how likely each move is — ``probabilities(view)`` — can also be the model of
+the other seats that beliefs are built on (``sniff_twelve.beliefs``). Every built-in agent does:
+a policy its softmax, ``random`` the uniform, and an agent that always plays one move (the rules
+of thumb, the searches) its move with probability ``1 - SOFTENING`` and ``SOFTENING`` spread over
+every legal move, so no move the model did not expect rules a deal out.
 """
 
 from __future__ import annotations
 
 import operator
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sniff_twelve.core.options import ArgumentTypeError, check_seed
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from sniff_twelve.core.game import KernelGame
     from sniff_twelve.core.spec import GameSpec
     from sniff_twelve.core.view import SeatView
 
 
+#: the probability a deterministic agent's ``probabilities`` spreads over every legal move
+SOFTENING = 0.05
+
+
+def softened(mask: np.ndarray, action: int, epsilon: float = SOFTENING) -> np.ndarray:
+    """``action`` with probability ``1 - epsilon``, plus ``epsilon`` spread evenly over the legal
+    moves of ``mask`` (a bool array over the action ids)."""
+    p = mask * (epsilon / max(int(mask.sum()), 1))
+    p[action] += 1.0 - epsilon
+    return p
+
+
 class Agent:
-    """Base class: ``choose(view) -> action``; ``reset(seed)`` before each game for reproducibility."""
+    """Base class: ``choose(view) -> action``; ``reset(seed)`` before each game for reproducibility.
+
+    ``deterministic = True`` declares that ``choose`` plays one move for a view (given the
+    agent's seed), so ``probabilities`` is that move, softened (module docstring); otherwise an
+    agent used as a model of the other seats defines ``probabilities`` itself.
+    """
 
     name = "agent"
+    deterministic: ClassVar[bool] = False
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = random.Random(check_seed(seed))
@@ -36,6 +62,17 @@ class Agent:
     def choose(self, view: SeatView) -> int:
         """The action for the seat whose ``view`` this is (it is to act)."""
         raise NotImplementedError
+
+    def probabilities(self, view: SeatView) -> np.ndarray:
+        """How likely this agent is to play each action in ``view`` (a float array over the
+        action ids, zero on illegal ones, summing to 1): the model beliefs weigh deals with."""
+        if not self.deterministic:
+            raise NotImplementedError(
+                f"agent {self.name!r} ({type(self).__name__}) defines no probabilities(view), so it cannot be "
+                "the model of the other seats: define probabilities(view) -> an array over the actions, or set "
+                "deterministic = True if choose plays one move for a view"
+            )
+        return softened(view.legal_mask(), self.choose(view))
 
     def check_table(self, num_players: int) -> None:
         """``ValueError`` if this agent cannot play at a table of ``num_players`` (checked before

@@ -20,6 +20,11 @@ attribute              meaning
                        the widest critic state, under any option
 ``SNAPSHOT_SIZE``      the width ``snapshot`` writes (what ``write_rewards`` compares against)
 ``action_feature_names``  the columns of ``action_features``
+``HANDS``              the slot counting the deals played (a new deal starts a seat's history
+                       afresh), ``-1`` for a game of one deal
+``ITEMS``              what beliefs are about: tiles (each once) or ranks (in counts);
+                       ``item_names`` each in the game's own format, ``pool_name`` the
+                       boneyard's or stock's name
 ``observation_bounds``  ``(params) -> (low, high)``: every observation entry's bounds (the envs' ``Box``)
 =====================  ==========================================================================
 
@@ -32,8 +37,16 @@ Kernels, each ``numba.njit(cache=True)`` (``s`` a state row, ``params`` the opti
 ``action_features(view, params, out)``, ``greedy_action(view, params)``,
 ``heuristic_action(view, params)``, ``play_forced(s, params, modes)`` (``VectorGame.step``'s
 moves after the action), ``forced_action(s, params, mask)`` (the learner's move when it has no
-choice, else ``-1``), and the widths under ``params``: ``obs_size``, ``critic_size``,
-``num_actions``.
+choice, else ``-1``), the widths under ``params``: ``obs_size``, ``critic_size``,
+``num_actions``, and what the beliefs (``sniff_twelve.beliefs``) rebuild worlds with:
+``hidden_items(view, params, me, out)`` (counts per item ``me`` cannot see),
+``held_items(s, params, seat, out)``, ``hand_size(s, params, seat)``,
+``shown_item(s, params, a)`` (the item action ``a`` shows from the actor's hand, ``-1``),
+``deal_hidden(view, params, me, holdings, pool, out)`` (the other hands and the boneyard or
+stock given), ``allowed_items(view, params, me, out)`` (which other seat may hold which item,
+as far as the view tells: known voids) and ``world_rollouts(s, params, me, actions, rng,
+greedy_rate, values)`` (one paired rollout of each action on a full position, what a search
+on those worlds adds up).
 """
 
 from __future__ import annotations
@@ -68,6 +81,10 @@ class GameSpec(GameHooks):
     MAX_OBS: ClassVar[int]
     MAX_CRITIC: ClassVar[int]
     SNAPSHOT_SIZE: ClassVar[int]
+    HANDS: ClassVar[int]
+    ITEMS: ClassVar[int]
+    item_names: ClassVar[tuple]
+    pool_name: ClassVar[str]
     observation_bounds: ClassVar[Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -40,13 +40,14 @@ import sniff_env.kernels as K
 import twelve_env
 from sniff_env.agents import make_agent as sniff_agent
 from sniff_env.tiles import DRAW, PASS, TILES, encode_action
+from sniff_twelve.beliefs import infer
 from twelve_env.agents import make_agent as twelve_agent
 
 pytestmark = pytest.mark.slow
 
-SNIFF_SPECS = ("random", "greedy", "heuristic", "rollout:8", "ppo", "ismcts:8+ppo")
-TWELVE_SPECS = ("random", "greedy", "heuristic", "rollout:8")
-SLOW_SPECS = ("rollout:8", "ppo", "ismcts:8+ppo")
+SNIFF_SPECS = ("random", "greedy", "heuristic", "rollout:8", "ppo", "ismcts:8+ppo", "belief:8:greedy", "belief:8:ppo")
+TWELVE_SPECS = ("random", "greedy", "heuristic", "rollout:8", "belief:8:heuristic")
+SLOW_SPECS = ("rollout:8", "ppo", "ismcts:8+ppo", "belief:8:greedy", "belief:8:ppo", "belief:8:heuristic")
 PPO_TABLES = (2, 4)  # the shipped checkpoints
 
 
@@ -82,8 +83,16 @@ class Twins:
         where = f"{self.where}, me={me}, after {step} actions"
         view_o, view_t = orig.seat_view(me), twin.seat_view(me)
         assert view_o.array.tobytes() == view_t.array.tobytes(), f"views differ: {where}"
-        assert view_o == view_t, where
+        assert view_o == view_t, where  # the seat's memory of the deal (``past``) included
         differs = self.hidden(orig, me) != self.hidden(twin, me)
+        if view_o.past.size and stats["positions"] % 4 == 0:  # beliefs are a function of the view
+            for model in (None, "greedy"):
+                b_o, b_t = infer(view_o, model, worlds=16, seed=3), infer(view_t, model, worlds=16, seed=3)
+                np.testing.assert_array_equal(b_o.marginals, b_t.marginals, err_msg=where)
+                assert b_o.items == b_t.items and b_o.ess == b_t.ess, where
+                np.testing.assert_array_equal(b_o.states(4, seed=1), b_t.states(4, seed=1), err_msg=where)
+            stats["beliefs"] += 1
+            stats["beliefs differing"] += differs
         exhausted = self.exhausted(orig)
         to_act = orig.current_player == me and not orig.is_terminal()
         stats["positions"] += 1
@@ -377,6 +386,7 @@ def test_sniff_twins_look_the_same(num_players, variant):
     # turn, and (except with 2 players and nothing undrawn, where the seat then knows every tile) with
     # nothing left to draw, with every agent
     assert stats["to_act_differing"] >= 200
+    assert stats["beliefs differing"] >= 50
     assert stats["not_to_act_differing"] >= 300
     assert stats["exhausted"] >= 40
     for spec in specs:
@@ -551,6 +561,7 @@ def test_twelve_twins_look_the_same(num_players, deck, extra_turn):
     # turn, and (except with 2 players, where the other hand is known once the stock is gone) after
     # the stock ran out (T13), with every agent
     assert stats["to_act_differing"] >= 150
+    assert stats["beliefs differing"] >= 50
     assert stats["not_to_act_differing"] >= 300
     assert stats["exhausted"] >= 10
     if num_players > 2:

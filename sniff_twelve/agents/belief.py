@@ -1,0 +1,106 @@
+"""Search on beliefs: ``belief[:N[:MODEL]]`` plays ``rollout``'s paired rollouts on worlds drawn
+from what the other seats' play reveals (``sniff_twelve.beliefs.infer``) instead of worlds dealt
+uniformly.
+
+Each decision infers the seat's beliefs with the other seats modelled as ``MODEL`` (an agent spec
+of the game without ``+``; ``none`` for the rules alone), draws ``N`` worlds from them and scores
+every legal move by one rollout per world, all moves on the same worlds and rollout streams.
+
+>>> from sniff_env import Game
+>>> from sniff_env.agents import make_agent
+>>> agent = make_agent("belief:16:greedy", seed=0)
+>>> g = Game(num_players=4, seed=0)
+>>> g.apply(agent.act(g))
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sniff_twelve.agents.builtin import RolloutAgent
+from sniff_twelve.beliefs import infer
+from sniff_twelve.beliefs.kernels import world_values
+from sniff_twelve.core.options import check_int, check_seed
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.agent import Agent
+    from sniff_twelve.core.view import SeatView
+
+
+class BeliefAgent(RolloutAgent):
+    """``rollout`` on worlds drawn from the seat's beliefs (module docstring).
+
+    Args:
+        iterations: worlds drawn per decision, each scoring every legal move (``N``).
+        model: the agent spec the other seats are assumed to play as; ``"none"``: the rules only.
+        worlds: weighted worlds the beliefs keep (default: ``iterations``).
+        greedy_rate: share of rollout moves played by the rule of thumb, 0–1 (default: the
+            game's ``rollout`` agent's).
+    """
+
+    name = "belief"
+    default_model = "greedy"
+
+    def __init__(
+        self,
+        iterations: int = 256,
+        model: str = default_model,
+        worlds: int | None = None,
+        greedy_rate: float | None = None,
+        seed: int | None = None,
+    ) -> None:
+        if not isinstance(model, str) or "+" in model or not model:
+            raise ValueError(f"model is an agent spec without '+' (or 'none'); got {model!r}")
+        self.model = model
+        self.worlds = check_int("worlds", iterations if worlds is None else worlds, 1, 1 << 20)
+        self._models: dict[str, Agent | None] = {}
+        super().__init__(iterations, greedy_rate, seed)
+        self._rate_given = greedy_rate is not None
+
+    @classmethod
+    def parse_argument(cls, spec: str, argument: str) -> dict:
+        """The keywords ``belief:N[:MODEL]`` names; ``ValueError`` for a bad count."""
+        count, _, model = argument.partition(":")
+        if not count.isdigit() or int(count) < 1:
+            raise ValueError(f"agent spec {spec!r}: N in belief:N[:MODEL] is a number of worlds, at least 1")
+        return {"iterations": int(count), **({"model": model} if model else {})}
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._seeds = np.random.default_rng(check_seed(seed))
+        for model in getattr(self, "_models", {}).values():
+            if model is not None:
+                model.reset(seed)
+
+    def model_for(self, view: SeatView) -> Agent | None:
+        """The model agent for the view's game (built once per game, when the rollouts' default
+        share of rule-of-thumb moves is taken from the game's ``rollout`` agent too)."""
+        package = view.spec.package
+        if package not in self._models:
+            agents = importlib.import_module(f"{package}.agents")
+            self._models[package] = None if self.model == "none" else agents.make_agent(self.model)
+            if not self._rate_given:
+                self.greedy_rate = round(agents.AGENTS["rollout"].default_greedy_rate * 1000)
+        return self._models[package]
+
+    def check_table(self, num_players: int) -> None:
+        for model in self._models.values():
+            if model is not None:
+                model.check_table(num_players)
+
+    def rollout_means(self, view: SeatView, actions: np.ndarray) -> np.ndarray:
+        seed = int(self._seeds.integers(1 << 62))
+        model = self.model_for(view)
+        beliefs = infer(view, model, worlds=self.worlds, seed=seed)
+        states = beliefs.states(self.iterations, seed=seed + 1)
+        values = np.zeros(actions.size)
+        world_values(
+            view.spec, states, view.params, view.seat, actions.astype(np.int64), self._rng, self.greedy_rate, values
+        )
+        return values / self.iterations
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(iterations={self.iterations}, model={self.model!r}, worlds={self.worlds})"

@@ -1,0 +1,201 @@
+"""Beliefs: where the tiles or cards a seat cannot see are, given what the other seats did.
+
+``infer(view, model)`` weighs every deal consistent with a seat's view (``Game.seat_view``) by
+how likely it makes the other seats' actions of the current deal under ``model`` — an agent, or
+its spec string, assumed to play every other seat — and returns the posterior as ``Beliefs``:
+expected counts of each unseen item at each place, and full games drawn from it for a search to
+play on. With ``model=None`` every consistent deal is equally likely: only the rules speak (hand
+sizes, known voids, what a forced draw rules out). The view is all it reads; the sampler and
+its weights are ``sniff_twelve.beliefs.kernels``.
+
+>>> import sniff_env
+>>> from sniff_twelve.beliefs import infer
+>>> game = sniff_env.Game(num_players=4, seed=1)
+>>> for _ in range(6):
+...     game.apply(game.legal_actions()[0])
+>>> beliefs = infer(game.seat_view(0), model="greedy", worlds=64, seed=0)
+>>> beliefs.marginals.shape == (len(beliefs.items), len(beliefs.places))
+True
+>>> bool(abs(beliefs.marginals.sum(axis=1) - 1).max() < 1e-9)  # each tile is somewhere
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sniff_twelve.beliefs import kernels as BK
+from sniff_twelve.core.options import check_int, check_seed
+from sniff_twelve.core.rng import stream_state
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.agent import Agent
+    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.view import SeatView
+
+#: the compiled models: an agent whose ``belief_kernel`` names one is evaluated inside the sampler
+COMPILED_MODELS = {"random": BK.MODEL_RANDOM, "greedy": BK.MODEL_GREEDY, "heuristic": BK.MODEL_HEURISTIC}
+#: deals tried per world asked for, at most (a deal the history rules out costs one try), but
+#: never fewer than ``MIN_PROPOSALS`` (a long history of forced draws can rule out most deals)
+PROPOSALS_PER_WORLD, MIN_PROPOSALS = 64, 100_000
+
+
+@dataclass
+class Beliefs:
+    """A seat's posterior over the unseen items (``infer`` makes it).
+
+    Attributes:
+        items: the unseen items in the game's own format (Sniff tiles ``(low, high)``; "12" rank ids).
+        places: the other seats, in seat order, then ``"boneyard"`` or ``"stock"``.
+        marginals: ``[items, places]``: the expected count of each item at each place (Sniff:
+            a probability; "12": up to the rank's hidden count).
+        ess: the effective sample size of the weighted worlds, ``(Σw)² / Σw²``.
+        worlds: worlds kept (consistent with the history); ``tried``: deals drawn to find them.
+    """
+
+    items: list
+    places: list
+    marginals: np.ndarray
+    ess: float
+    worlds: int
+    tried: int
+    weights: np.ndarray = field(repr=False)
+    holdings: np.ndarray = field(repr=False)  # [worlds, places, ITEMS]
+    view: SeatView = field(repr=False)
+
+    def sample(self, k: int, seed: int | None = 0) -> list[KernelGame]:
+        """``k`` full games drawn from the posterior (worlds picked by weight, each boneyard or
+        stock in a fresh random order): positions a search can play on."""
+        view = self.view
+        return [view._game_cls._from_row(state, view.params) for state in self.states(k, seed)]
+
+    def states(self, k: int, seed: int | None = 0) -> np.ndarray:
+        """``sample``'s positions as state rows, ``[k, row]``."""
+        k = check_int("k", k, 0, 1 << 30)
+        rng = np.random.default_rng(check_seed(seed))
+        picks = rng.choice(self.worlds, size=k, p=self.weights)
+        view = self.view
+        stream = np.array(stream_state(int(rng.integers(1 << 62))), dtype=np.int32)
+        states = np.empty((k, view.array.shape[0]), dtype=view.array.dtype)
+        BK.world_states(view.spec, view.array, view.params, view.seat, self.holdings, picks, stream, states)
+        return states
+
+    def about(self, place: Any) -> np.ndarray:
+        """The column of ``marginals`` for ``place`` (a seat, or the boneyard / stock's name)."""
+        return self.marginals[:, self.places.index(place)]
+
+
+def infer(
+    view: SeatView,
+    model: Agent | str | None = None,
+    worlds: int = 256,
+    seed: int | None = 0,
+    epsilon: float = 0.05,
+) -> Beliefs:
+    """The posterior of ``view``'s seat over what it cannot see (module docstring).
+
+    Args:
+        view: ``Game.seat_view(seat)``; nothing else is read.
+        model: how the other seats are assumed to play: an agent (its ``probabilities(view)``),
+            an agent spec of the game (``"ppo"``, ``"greedy"``, …), or ``None`` (rules only).
+        worlds: weighted worlds to keep (``PROPOSALS_PER_WORLD`` deals tried for each, at most).
+        seed: the sampler's stream; the same view and seed give the same beliefs.
+        epsilon: the share a compiled rule-of-thumb model (``greedy``, ``heuristic``) spreads
+            over every legal move (``Agent.probabilities``' softening).
+    """
+    worlds = check_int("worlds", worlds, 1, 1 << 20)
+    spec, me, params = view.spec, view.seat, view.params
+    agent = _resolve(model, view)
+    kind = (
+        BK.MODEL_NONE if agent is None else COMPILED_MODELS.get(getattr(agent, "belief_kernel", ""), BK.MODEL_OUTSIDE)
+    )
+    past, actions, now = view.past, view.past_actions, view.array
+    others = [t for t in range(len(actions) - 1, -1, -1) if past[t][spec.CUR] != me]
+    decisions = np.empty((worlds if kind == BK.MODEL_OUTSIDE else 1, max(len(others), 1), now.shape[0]), now.dtype)
+    holdings = np.empty((worlds, params[0], spec.ITEMS), dtype=np.int64)
+    logw = np.empty(worlds)
+    rng = np.array(stream_state(seed), dtype=np.int32)
+    kept, tried = BK.sample_worlds(
+        spec,
+        past,
+        actions,
+        now,
+        params,
+        me,
+        kind,
+        epsilon,
+        max(PROPOSALS_PER_WORLD * worlds, MIN_PROPOSALS),
+        rng,
+        holdings,
+        logw,
+        decisions,
+    )
+    if kept == 0:
+        raise ValueError("no deal of the hidden items is consistent with this view's history")
+    holdings, logw = holdings[:kept], logw[:kept]
+    if kind == BK.MODEL_OUTSIDE and others:
+        logw = logw + _outside_log_likelihood(agent, view, decisions[:kept], actions[others], seed)
+    weights = np.exp(logw - logw.max())
+    weights /= weights.sum()
+    hidden = np.flatnonzero(holdings[0].sum(axis=0))
+    marginals = np.einsum("w,wpi->ip", weights, holdings)[hidden]
+    seats = [s for s in range(params[0]) if s != me]
+    return Beliefs(
+        items=[spec.item_names[i] for i in hidden],
+        places=[*seats, spec.pool_name],
+        marginals=marginals,
+        ess=float(1.0 / np.square(weights).sum()),
+        worlds=int(kept),
+        tried=int(tried),
+        weights=weights,
+        holdings=holdings,
+        view=view,
+    )
+
+
+def _resolve(model: Agent | str | None, view: SeatView) -> Agent | None:
+    """The model as an agent (a spec string is built by the game's ``make_agent``)."""
+    if model is None:
+        return None
+    if isinstance(model, str):
+        model = importlib.import_module(f"{view.spec.package}.agents").make_agent(model)
+    if not callable(getattr(model, "probabilities", None)):
+        raise TypeError(f"model must be an agent, an agent spec or None; got {model!r}")
+    model.check_table(int(view.params[0]))
+    return model
+
+
+def _outside_log_likelihood(
+    agent: Agent, view: SeatView, decisions: np.ndarray, actions: np.ndarray, seed: int | None
+) -> np.ndarray:
+    """``Σ_d log P(action_d)`` per world under ``agent``, from the views the sampler stored
+    (rows of ``-1`` where the seat had no choice)."""
+    worlds, count, _ = decisions.shape
+    rows = decisions.reshape(worlds * count, -1)
+    chosen = np.tile(actions, worlds)
+    live = np.flatnonzero(rows[:, 0] >= 0)
+    probabilities = np.ones(rows.shape[0])
+    if live.size:
+        # worlds often agree on what a seat held at a step: evaluate each distinct view once
+        keys = np.ascontiguousarray(rows[live]).view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel()
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        distinct = rows[live[first]]
+        agent.reset(seed)
+        batch = getattr(agent, "batch_probabilities", None)
+        if batch is not None:
+            p = batch(view._game_cls, distinct, view.params)
+        else:
+            p = np.stack([agent.probabilities(_view_of(view, row)) for row in distinct])
+        probabilities[live] = p[inverse, chosen[live]]
+    return np.log(np.maximum(probabilities, 1e-300)).reshape(worlds, count).sum(axis=1)
+
+
+def _view_of(view: SeatView, row: np.ndarray) -> SeatView:
+    """The seat view whose row is ``row`` (a view the sampler rebuilt; its seat is to act)."""
+    from sniff_twelve.core.view import SeatView
+
+    return SeatView(view._game_cls, row.copy(), view.params, int(row[view.spec.CUR]), view.obs_size, view.num_actions)
