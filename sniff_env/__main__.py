@@ -10,7 +10,7 @@ from sniff_env.agents import arena_table, make_agent
 from sniff_env.game import SETTLEMENTS, Game
 from sniff_env.spec import SPEC
 from sniff_env.ui import PLAY_UI, narrate
-from sniff_twelve.tools import crossplay
+from sniff_twelve.tools import crossplay, reveal
 from sniff_twelve.tools.cli import (
     build_parser,
     given_options,
@@ -48,7 +48,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         arena_extra=GAME_OPTIONS,
     )
     crossplay.add_parser(parser, SPEC.players, 4)
+    reveal.add_parser(parser)
     args = parse_args(parser, argv)
+    if args.command == "beliefs":
+        return reveal.main(args, Game)
     if args.command == "crossplay":
         return crossplay.main(args, arena_table(args.players))
     if args.command == "arena":

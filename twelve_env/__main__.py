@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sniff_twelve.tools import reveal
 from sniff_twelve.tools.cli import (
     build_parser,
     given_options,
@@ -38,7 +39,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         extra=[DECK],
         arena_extra=ARENA_OPTIONS,
     )
+    reveal.add_parser(parser)
     args = parse_args(parser, argv)
+    if args.command == "beliefs":
+        return reveal.main(args, Game)
     if args.command == "arena":
         run_arena(args, arena_table(args.players, deck=args.deck, **given_options(args, ARENA_OPTIONS)))
     elif args.command == "play":
