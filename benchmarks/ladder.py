@@ -1,8 +1,9 @@
 """The strength ladder: ``python -m benchmarks.ladder [--deals N] [--workers W] [--agent SPEC …] [--address ADDR]``.
 
 Round robins of random, greedy, heuristic, rollout and pimc on duplicate deals for 2-player
-Sniff, 4-player partnership Sniff and 2-player "12" (Sniff also with ``ppo``, the shipped
-self-play checkpoints, and ``ismcts+ppo``, the search they guide); prints each table (score ± 95%
+Sniff, 4-player partnership Sniff and 2-player "12", with ``belief``, the search on beliefs
+(Sniff also with ``ppo``, the shipped self-play checkpoints, and ``ismcts+ppo``, the search they
+guide); prints each table (score ± 95%
 CI, Elo, and per match-up the deal's share of the outcome variance: luck against skill,
 ``sniff_twelve.tools.arena.luck_skill``) and every entry's mean time per decision on shared
 positions of the table's game (one core, ``benchmarks.timing``), and writes
@@ -27,9 +28,9 @@ from twelve_env.agents import arena_table as twelve_table
 
 LADDER = ["random", "greedy", "heuristic", "rollout", "pimc"]
 TABLES = {
-    "sniff, 2 players": (lambda: sniff_table(2), [*LADDER, "ppo", "ismcts+ppo"]),
-    "sniff, 4 players (partnerships)": (lambda: sniff_table(4), [*LADDER, "ppo", "ismcts+ppo"]),
-    '"12", 2 players': (lambda: twelve_table(2), LADDER),
+    "sniff, 2 players": (lambda: sniff_table(2), [*LADDER, "ppo", "ismcts+ppo", "belief"]),
+    "sniff, 4 players (partnerships)": (lambda: sniff_table(4), [*LADDER, "ppo", "ismcts+ppo", "belief"]),
+    '"12", 2 players': (lambda: twelve_table(2), [*LADDER, "belief"]),
 }
 
 

@@ -103,7 +103,9 @@ def make_agent(spec: str, **kwargs) -> Agent:
     """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``rollout`` (``rollout:ITERATIONS``;
     ``ismcts:N`` is its old name), ``pimc`` (``pimc:WORLDS``), ``ppo`` (``ppo:CHECKPOINT``),
     ``ismcts:N+ppo`` (``ismcts:N+ppo:CHECKPOINT``: the search guided by the policy),
-    ``sb3`` (``sb3:PATH``, a Stable-Baselines3 model) or ``rllib`` (``rllib:PATH``, an RLlib
+    ``belief`` (``belief:N:MODEL``: the rollout search on worlds drawn from what the other
+    seats' play reveals, ``sniff_twelve.agents.belief``), ``sb3`` (``sb3:PATH``, a
+    Stable-Baselines3 model) or ``rllib`` (``rllib:PATH``, an RLlib
     checkpoint)."""
     return build_agent(AGENTS, spec, group=AGENT_GROUP, **kwargs)
 

@@ -34,28 +34,36 @@ class BeliefAgent(RolloutAgent):
     """``rollout`` on worlds drawn from the seat's beliefs (module docstring).
 
     Args:
-        iterations: worlds drawn per decision, each scoring every legal move (``N``).
+        iterations: worlds drawn from the beliefs per decision, each scoring every legal move (``N``).
         model: the agent spec the other seats are assumed to play as; ``"none"``: the rules only.
-        worlds: weighted worlds the beliefs keep (default: ``iterations``).
+        worlds: weighted worlds the beliefs keep, which the ``N`` are drawn from (a kept world
+            costs about one rollout of every move, so fewer are kept than drawn).
+        epsilon: how much a rule-of-thumb model (``greedy``, ``heuristic``) is softened: the share
+            of its probability spread over every legal move (``infer``'s ``epsilon``).
         greedy_rate: share of rollout moves played by the rule of thumb, 0–1 (default: the
             game's ``rollout`` agent's).
     """
 
     name = "belief"
     default_model = "greedy"
+    default_epsilon = 0.3
 
     def __init__(
         self,
-        iterations: int = 256,
+        iterations: int = 768,
         model: str = default_model,
-        worlds: int | None = None,
+        worlds: int = 128,
+        epsilon: float = default_epsilon,
         greedy_rate: float | None = None,
         seed: int | None = None,
     ) -> None:
         if not isinstance(model, str) or "+" in model or not model:
             raise ValueError(f"model is an agent spec without '+' (or 'none'); got {model!r}")
         self.model = model
-        self.worlds = check_int("worlds", iterations if worlds is None else worlds, 1, 1 << 20)
+        self.worlds = check_int("worlds", worlds, 1, 1 << 20)
+        if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 < epsilon <= 1:
+            raise ValueError(f"epsilon must be a number in (0, 1]; got {epsilon!r}")
+        self.epsilon = float(epsilon)
         self._models: dict[str, Agent | None] = {}
         super().__init__(iterations, greedy_rate, seed)
         self._rate_given = greedy_rate is not None
@@ -94,7 +102,7 @@ class BeliefAgent(RolloutAgent):
     def rollout_means(self, view: SeatView, actions: np.ndarray) -> np.ndarray:
         seed = int(self._seeds.integers(1 << 62))
         model = self.model_for(view)
-        beliefs = infer(view, model, worlds=self.worlds, seed=seed)
+        beliefs = infer(view, model, worlds=self.worlds, seed=seed, epsilon=self.epsilon)
         states = beliefs.states(self.iterations, seed=seed + 1)
         values = np.zeros(actions.size)
         world_values(

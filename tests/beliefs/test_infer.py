@@ -133,7 +133,7 @@ def test_sniff_marginals_keep_every_tile_and_every_size(players, seed, steps, op
     model=st.sampled_from([None, "greedy", "heuristic"]),
 )
 def test_twelve_marginals_are_counts_of_the_hidden_cards(players, seed, steps, deck, model):
-    """"12": ranks are alike (T1–T3), so a rank's row sums to its hidden count (the other hands
+    """ "12": ranks are alike (T1–T3), so a rank's row sums to its hidden count (the other hands
     and the stock, by the seat's own count of what it saw), each place to its size."""
     game = played(lambda: twelve_env.Game(num_players=players, seed=seed, deck=deck), twelve_agent, "greedy", steps)
     if game.is_terminal():

@@ -32,7 +32,10 @@ def test_sniff_bits_per_decision_match_a_sum_made_here(tmp_path, capsys):
     game = sniff_env.Game(num_players=4, seed=21)
     path, record = record_file(tmp_path, game, {0: "greedy", 1: "heuristic", 2: "greedy", 3: "heuristic"}, 14)
     out = tmp_path / "bits.json"
-    assert sniff_main(["beliefs", str(path), "--model", "greedy", "--worlds", "32", "--json", str(out), "--no-progress"]) == 0
+    assert (
+        sniff_main(["beliefs", str(path), "--model", "greedy", "--worlds", "32", "--json", str(out), "--no-progress"])
+        == 0
+    )
     result = json.loads(out.read_text())
     assert "bits revealed" in capsys.readouterr().out
 
@@ -79,7 +82,12 @@ def test_twelve_counts_cards_of_a_rank_as_units(tmp_path):
     path = tmp_path / "one.json"
     path.write_text(json.dumps(game.to_record()))
     out = tmp_path / "bits.json"
-    assert twelve_main(["beliefs", str(path), "--model", "heuristic", "--worlds", "16", "--json", str(out), "--no-progress"]) == 0
+    assert (
+        twelve_main(
+            ["beliefs", str(path), "--model", "heuristic", "--worlds", "16", "--json", str(out), "--no-progress"]
+        )
+        == 0
+    )
     result = json.loads(out.read_text())
     decisions, units = 0, 0
     for position, action in replay_steps(game.to_record(), twelve_env.Game):

@@ -1,0 +1,212 @@
+"""Beliefs, measured: ``python -m benchmarks.beliefs [speed|strength] [--deals N] [--seed S]``.
+
+- **speed**: ``infer(view, model, worlds=256)`` on 4-player Sniff positions after 12 placements:
+  median milliseconds per call and per world kept, for every model kind. One core: run it as
+  ``OPENBLAS_NUM_THREADS=1 taskset -c 0 python -m benchmarks.beliefs speed`` (the sampler is
+  single-threaded; the ``ppo`` model's matrix products would use every core).
+- **strength**: the ``belief`` agent against the goal's opponents on fresh duplicate deals, beside
+  its two controls on the same deals — the same search on worlds dealt by the rules alone
+  (``belief:N:none``) and on the true deal (``clairvoyant``, which reads the referee's state and so
+  lives here, in no registry) — with every entry's milliseconds per decision on the same
+  positions, and the share of the clairvoyant's gain over the rules alone that the beliefs close.
+
+Writes ``benchmarks/results/beliefs.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import sniff_env
+from sniff_env.agents import make_agent as sniff_agent
+from sniff_twelve.agents.belief import BeliefAgent
+from sniff_twelve.beliefs import infer
+from sniff_twelve.beliefs.kernels import world_values
+from sniff_twelve.tools import arena
+
+from .timing import decision_positions, ms_per_decision
+
+RESULTS = Path(__file__).parent / "results" / "beliefs.json"
+MODELS = (None, "random", "greedy", "heuristic", "ppo")
+#: the goals: (game, players, opponent, deals)
+GOALS = (
+    ("sniff_env", 4, "rollout:1024", 200),
+    ("sniff_env", 4, "ismcts:640+ppo", 200),
+    ("sniff_env", 2, "rollout:1024", 200),
+    ("twelve_env", 2, "greedy", 300),
+    ("twelve_env", 4, "greedy", 300),
+)
+
+
+class ClairvoyantAgent(BeliefAgent):
+    """The ``belief`` search played on the true deal: every world is the referee's state. A
+    control that sees what no seat may; never registered."""
+
+    name = "clairvoyant"
+
+    def act(self, game: Any) -> int:
+        view = game.seat_view()
+        legal = np.flatnonzero(view.legal_mask())
+        if legal.size == 1:
+            return int(legal[0])
+        self.model_for(view)  # the game's rollout share of rule-of-thumb moves
+        states = np.repeat(np.asarray(game.state_array)[None], self.iterations, axis=0)
+        values = np.zeros(legal.size)
+        world_values(
+            view.spec, states, view.params, view.seat, legal.astype(np.int64), self._rng, self.greedy_rate, values
+        )
+        return int(legal[np.argmax(values)])
+
+
+def twelve_placements(seed: int) -> sniff_env.Game:
+    """A 4-player Sniff position after 12 placements of ``greedy`` play (the speed positions)."""
+    game, greedy = sniff_env.Game(num_players=4, seed=seed), sniff_agent("greedy")
+    while sum(a < sniff_env.DRAW for a in game.history) < 12:
+        game.apply(greedy.act(game))
+    return game
+
+
+def speed(positions: int = 20, worlds: int = 256) -> dict[str, Any]:
+    """Median ms per ``infer`` call (and per world kept) over ``positions`` positions, per model."""
+    views = [twelve_placements(seed).seat_view() for seed in range(positions)]
+    out: dict[str, Any] = {"positions": positions, "worlds": worlds, "models": {}}
+    for name in MODELS:
+        model = sniff_agent(name) if name else None
+        infer(views[0], model, worlds=worlds)  # compiled first
+        times, kept, ess = [], [], []
+        for view in views:
+            start = time.perf_counter()
+            beliefs = infer(view, model, worlds=worlds)
+            times.append((time.perf_counter() - start) * 1e3)
+            kept.append(beliefs.worlds)
+            ess.append(beliefs.ess)
+        ms = statistics.median(times)
+        out["models"][name or "none"] = {
+            "ms": ms,
+            "ms_per_world": ms / statistics.median(kept),
+            "ess": statistics.median(ess),
+        }
+        row = out["models"][name or "none"]
+        print(
+            f"infer {name or 'none':9s} {ms:7.2f} ms  {row['ms_per_world'] * 1e3:6.1f} µs/world  ESS {row['ess']:6.1f}"
+        )
+    return out
+
+
+def _one_against_all(job: tuple[str, int, Any, str, int]) -> list[float]:
+    """One deal of an every-seat-for-itself table: ``entry`` in each seat in turn, ``opponent`` in
+    the others; the entry's outcome (first 1, last 0, ties share) in each."""
+    import importlib
+
+    game, players, entry, opponent, seed = job
+    agents = importlib.import_module(f"{game}.agents")
+    package = importlib.import_module(game)
+    outcomes = []
+    for seat in range(players):
+        played = package.Game(num_players=players, seed=seed)
+        lineup = [entry if s == seat else agents.make_agent(opponent) for s in range(players)]
+        lineup[seat] = agents.make_agent(entry) if isinstance(entry, str) else entry
+        for s, agent in enumerate(lineup):
+            agent.reset(seed * 16 + s)
+        while not played.is_terminal():
+            player = lineup[played.current_player]
+            played.apply(player.act(played))
+        outcomes.append(agents.match_outcome(played)["outcome"][seat])
+    return outcomes
+
+
+def against_all(game: str, players: int, entry: Any, opponent: str, deals: int, seed: int) -> dict[str, float]:
+    """``entry``'s mean outcome against ``opponent`` in every other seat, seats rotated on each
+    deal (the arena's duplicate deals for a table of more than two sides)."""
+    from multiprocessing import get_context
+
+    jobs = [(game, players, entry, opponent, seed + d) for d in range(deals)]
+    with get_context("spawn").Pool(2) as pool:
+        per_deal = [float(np.mean(o)) for o in pool.map(_one_against_all, jobs)]
+    mean, half = arena.mean_ci(per_deal)
+    return {"score": mean, "ci95": half, "points_per_hand": float("nan")}
+
+
+def strength(
+    game: str, players: int, opponent: str, entry: str, deals: int, seed: int, only: list[str] | None = None
+) -> dict[str, Any]:
+    """``entry`` and its controls (those named in ``only``, if given: ``entry``, ``uniform``,
+    ``clairvoyant``), each against ``opponent`` on the same duplicate deals."""
+    import importlib
+
+    agents = importlib.import_module(f"{game}.agents")
+    table = agents.arena_table(players)
+    iterations = agents.make_agent(entry).iterations
+    controls = {entry: entry, "uniform": f"belief:{iterations}:none", "clairvoyant": ClairvoyantAgent(iterations)}
+    controls = {name: spec for name, spec in controls.items() if only is None or name in only or spec in only}
+    package = importlib.import_module(game)
+    positions = decision_positions(
+        lambda s: package.Game(num_players=players, seed=s), agents.make_agent("greedy"), 100
+    )
+    result: dict[str, Any] = {"game": game, "players": players, "opponent": opponent, "deals": deals, "seed": seed}
+    result["ms_per_decision"] = {opponent: ms_per_decision(agents.make_agent(opponent), positions)}
+    for name, spec in controls.items():
+        agent = agents.make_agent(spec) if isinstance(spec, str) else spec
+        if name != "clairvoyant":
+            result["ms_per_decision"][name] = ms_per_decision(agent, positions)
+        else:  # it reads the game, not the view
+            agent.reset(1)
+            start = time.perf_counter()
+            for position in positions:
+                agent.act(position)
+            result["ms_per_decision"][name] = (time.perf_counter() - start) / len(positions) * 1e3
+        if table.sides is None:  # every seat for itself: one seat against the rest
+            row = against_all(game, players, spec, opponent, deals, seed)
+        else:
+            played = arena.run(table, [spec, opponent], deals, seed=seed, workers=2, progress=False)
+            row = next(e for e in played["entries"] if e["entry"] != opponent)
+        result[name] = {"score": row["score"], "ci95": row["ci95"], "points_per_hand": row["points_per_hand"]}
+        print(f"{game} {players}p {name} ({spec}) vs {opponent}: {row['score']:.3f} ± {row['ci95']:.3f}", flush=True)
+    return result
+
+
+def gap_closed(result: dict[str, Any], entry: str) -> float | None:
+    """The share of the clairvoyant's score over the rules-alone worlds that the beliefs win."""
+    if not all(name in result for name in (entry, "uniform", "clairvoyant")):
+        return None
+    gain = result["clairvoyant"]["score"] - result["uniform"]["score"]
+    return (result[entry]["score"] - result["uniform"]["score"]) / gain if gain else None
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.beliefs", description=__doc__.split("\n\n")[0])
+    parser.add_argument("section", nargs="?", choices=("speed", "strength", "all"), default="all")
+    parser.add_argument("--entry", default="belief", help="the agent spec measured (default: belief)")
+    parser.add_argument("--deals", type=int, help="deals per match-up (default: each goal's)")
+    parser.add_argument("--seed", type=int, default=40_000, help="seed of the fresh deals")
+    parser.add_argument("--goals", nargs="+", type=int, help="which goals to play (indices into GOALS)")
+    parser.add_argument(
+        "--only", nargs="+", help="play only these of the entry and its controls (uniform, clairvoyant)"
+    )
+    args = parser.parse_args(argv)
+    results: dict[str, Any] = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
+    if args.section in ("speed", "all"):
+        results["speed"] = speed()
+    if args.section in ("strength", "all"):
+        results.setdefault("strength", {})
+        for index in args.goals if args.goals is not None else range(len(GOALS)):
+            game, players, opponent, deals = GOALS[index]
+            key = f"{game} {players}p vs {opponent}"
+            played = strength(game, players, opponent, args.entry, args.deals or deals, args.seed, args.only)
+            merged = results["strength"].setdefault(key, {})
+            merged["ms_per_decision"] = merged.get("ms_per_decision", {}) | played.pop("ms_per_decision")
+            merged.update(played)
+            merged["share_of_clairvoyant_gap_closed"] = gap_closed(merged, args.entry)
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
