@@ -95,6 +95,12 @@ class GameSpec(GameHooks):
             if isinstance(value, Dispatcher):
                 setattr(cls, attr, staticmethod(value))
 
+    @staticmethod
+    def sides(num_players: int) -> tuple[tuple[int, ...], ...] | None:
+        """The seats of each side at a table of ``num_players``, or ``None`` when every seat
+        plays for itself (the arena's sides, the partner of ``partner_seat``)."""
+        raise NotImplementedError
+
     def widths(self, params: np.ndarray) -> tuple[int, int, int]:
         """``(observation, critic state, actions)`` widths under the options row ``params``."""
         return int(self.obs_size(params)), int(self.critic_size(params)), int(self.num_actions(params))
