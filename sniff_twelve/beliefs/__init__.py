@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from sniff_twelve.beliefs import kernels as BK
+from sniff_twelve.core.agent import SOFTENING
 from sniff_twelve.core.options import check_int, check_seed
 from sniff_twelve.core.rng import stream_state
 
@@ -94,7 +95,7 @@ def infer(
     model: Agent | str | None = None,
     worlds: int = 256,
     seed: int | None = 0,
-    epsilon: float = 0.05,
+    epsilon: float = SOFTENING,
 ) -> Beliefs:
     """The posterior of ``view``'s seat over what it cannot see (module docstring).
 
@@ -104,10 +105,14 @@ def infer(
             an agent spec of the game (``"ppo"``, ``"greedy"``, …), or ``None`` (rules only).
         worlds: weighted worlds to keep (``PROPOSALS_PER_WORLD`` deals tried for each, at most).
         seed: the sampler's stream; the same view and seed give the same beliefs.
-        epsilon: the share a compiled rule-of-thumb model (``greedy``, ``heuristic``) spreads
-            over every legal move (``Agent.probabilities``' softening).
+        epsilon: the share of uniform play over the legal moves mixed into the model's
+            probabilities, ``(1 - ε) p + ε / legal`` — how far the other seats may stray from the
+            model. The rules of thumb (``greedy``, ``heuristic``) enter as their one move, so the
+            default is their softening in ``Agent.probabilities`` (``SOFTENING``).
     """
     worlds = check_int("worlds", worlds, 1, 1 << 20)
+    if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 <= epsilon <= 1:
+        raise ValueError(f"epsilon must be a number from 0 to 1; got {epsilon!r}")
     spec, me, params = view.spec, view.seat, view.params
     agent = _resolve(model, view)
     kind = (
@@ -138,7 +143,7 @@ def infer(
         raise ValueError("no deal of the hidden items is consistent with this view's history")
     holdings, logw = holdings[:kept], logw[:kept]
     if kind == BK.MODEL_OUTSIDE and others:
-        logw = logw + _outside_log_likelihood(agent, view, decisions[:kept], actions[others], seed)
+        logw = logw + _outside_log_likelihood(agent, view, decisions[:kept], actions[others], seed, epsilon)
     weights = np.exp(logw - logw.max())
     weights /= weights.sum()
     hidden = np.flatnonzero(holdings[0].sum(axis=0))
@@ -170,10 +175,10 @@ def _resolve(model: Agent | str | None, view: SeatView) -> Agent | None:
 
 
 def _outside_log_likelihood(
-    agent: Agent, view: SeatView, decisions: np.ndarray, actions: np.ndarray, seed: int | None
+    agent: Agent, view: SeatView, decisions: np.ndarray, actions: np.ndarray, seed: int | None, epsilon: float
 ) -> np.ndarray:
-    """``Σ_d log P(action_d)`` per world under ``agent``, from the views the sampler stored
-    (rows of ``-1`` where the seat had no choice)."""
+    """``Σ_d log P(action_d)`` per world under ``agent`` mixed with ``epsilon`` of uniform play,
+    from the views the sampler stored (rows of ``-1`` where the seat had no choice)."""
     worlds, count, _ = decisions.shape
     rows = decisions.reshape(worlds * count, -1)
     chosen = np.tile(actions, worlds)
@@ -190,6 +195,9 @@ def _outside_log_likelihood(
             p = batch(view._game_cls, distinct, view.params)
         else:
             p = np.stack([agent.probabilities(_view_of(view, row)) for row in distinct])
+        legal = np.empty(distinct.shape[0], dtype=np.int64)
+        BK.legal_counts(view.spec, distinct, view.params, legal)
+        p = (1 - epsilon) * p + epsilon / legal[:, None]
         probabilities[live] = p[inverse, chosen[live]]
     return np.log(np.maximum(probabilities, 1e-300)).reshape(worlds, count).sum(axis=1)
 

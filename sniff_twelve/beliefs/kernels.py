@@ -386,3 +386,12 @@ def world_values(hooks, states, params, me, actions, rng, greedy_rate, values):
     ``states`` (the game's ``world_rollouts`` on each: paired, one stream per world)."""
     for w in range(states.shape[0]):
         hooks.world_rollouts(states[w], params, me, actions, rng, greedy_rate, values)
+
+
+@nb.njit(cache=True)
+def legal_counts(hooks, rows, params, out):
+    """``out[i]``: how many legal moves the seat to act has in the view row ``rows[i]``."""
+    mask = np.zeros(hooks.MAX_ACTIONS, dtype=np.bool_)
+    for i in range(rows.shape[0]):
+        hooks.legal_mask_into(rows[i], params, mask)
+        out[i] = mask.sum()

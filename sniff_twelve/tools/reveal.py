@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from sniff_twelve.beliefs import infer
+from sniff_twelve.core.agent import SOFTENING
 from sniff_twelve.core.records import replay_steps
 from sniff_twelve.tools.analyze import read_records, seat_agents
 from sniff_twelve.tools.arena import mean_ci
@@ -82,9 +83,11 @@ def measure(
     worlds: int = 256,
     seed: int = 0,
     progress: bool = True,
+    epsilon: float = SOFTENING,
 ) -> dict[str, Any]:
     """Score every decision of ``records`` (module docstring) → the summary ``table`` prints;
-    ``model`` is an agent spec of the game (``ValueError`` for an unknown one)."""
+    ``model`` is an agent spec of the game (``ValueError`` for an unknown one), mixed with
+    ``epsilon`` of uniform play (``infer``'s ``epsilon``)."""
     agent = importlib.import_module(f"{game_cls.spec.package}.agents").make_agent(model)
     scored: list[Scored] = []
     reliability = np.zeros((BINS, 3))  # weight, Σ predicted, Σ happened
@@ -101,7 +104,7 @@ def measure(
             agents = agents or seat_agents(record, game.num_players)
             view = game.seat_view(me)
             uniform = infer(view, None, worlds=worlds, seed=seed + r)
-            believed = infer(view, agent, worlds=worlds, seed=seed + r)
+            believed = infer(view, agent, worlds=worlds, seed=seed + r, epsilon=epsilon)
             truth = truth_of(game, me, believed.items)
             partner = (me + 2) % 4 if game.num_players == 4 else None
             column = believed.places.index(partner) if partner is not None else None
@@ -121,7 +124,7 @@ def measure(
             bins = np.minimum((predicted * BINS).astype(int), BINS - 1)
             np.add.at(reliability, bins, np.stack([weight, weight * predicted, truth.ravel()], axis=1))
     bar.close()
-    return summary(scored, reliability, model, worlds, len(records))
+    return summary(scored, reliability, model, worlds, len(records)) | {"epsilon": epsilon}
 
 
 def summary(scored: list[Scored], reliability: np.ndarray, model: str, worlds: int, records: int) -> dict[str, Any]:
@@ -173,8 +176,9 @@ def _cell(pair: tuple[float, float]) -> str:
 def table(result: dict[str, Any]) -> str:
     """The summary as Markdown tables (bits per decision, 95% intervals)."""
     lines = [
-        f"beliefs under --model {result['model']} ({result['worlds']} worlds) against the rules alone, "
-        f"{result['all']['decisions']} decisions of {result['records']} records; bits of log-loss per decision",
+        f"beliefs under --model {result['model']} (ε {result['epsilon']}, {result['worlds']} worlds) against the "
+        f"rules alone, {result['all']['decisions']} decisions of {result['records']} records; bits of log-loss per "
+        "decision",
         "",
         "| agent (whose beliefs) | decisions | rules alone | model | bits revealed | about the partner |",
         "|---|---:|---:|---:|---:|---:|",
@@ -253,6 +257,12 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     )
     cmd.add_argument("--model", required=True, help="the agent the other seats are assumed to play as, e.g. ppo")
     cmd.add_argument("--worlds", type=int, default=256, help="weighted worlds per belief (default 256)")
+    cmd.add_argument(
+        "--epsilon",
+        type=float,
+        default=SOFTENING,
+        help=f"uniform play mixed into the model, 0–1: how far the players may stray from it (default {SOFTENING})",
+    )
     cmd.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds")
     cmd.add_argument("--json", type=Path, help="write the summary as JSON")
     cmd.add_argument(
@@ -270,8 +280,10 @@ def main(args: argparse.Namespace, game_cls: type[KernelGame]) -> int:
             pyplot("beliefs --plot", "bench")
         if args.worlds < 1:
             raise ValueError(f"--worlds must be at least 1; got {args.worlds}")
+        if not 0 <= args.epsilon <= 1:
+            raise ValueError(f"--epsilon must be between 0 and 1; got {args.epsilon}")
         records = read_records(args.records, game_cls)
-        result = measure(records, game_cls, args.model, args.worlds, args.seed, not args.no_progress)
+        result = measure(records, game_cls, args.model, args.worlds, args.seed, not args.no_progress, args.epsilon)
     except (OSError, ValueError, NotImplementedError, MissingExtraError) as err:
         fail(err)
     print(table(result))
