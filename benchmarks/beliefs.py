@@ -51,12 +51,15 @@ class ClairvoyantAgent(BeliefAgent):
 
     name = "clairvoyant"
 
+    def __init__(self, iterations: int, package: str) -> None:
+        self.package = package  # the game whose rollout share it takes
+        super().__init__(iterations)
+
     def act(self, game: Any) -> int:
         view = game.seat_view()
         legal = np.flatnonzero(view.legal_mask())
         if legal.size == 1:
             return int(legal[0])
-        self.model_for(view)  # the game's rollout share of rule-of-thumb moves
         states = np.repeat(np.asarray(game.state_array)[None], self.iterations, axis=0)
         values = np.zeros(legal.size)
         world_values(
@@ -144,7 +147,7 @@ def strength(
     agents = importlib.import_module(f"{game}.agents")
     table = agents.arena_table(players)
     iterations = agents.make_agent(entry).iterations
-    controls = {entry: entry, "uniform": f"belief:{iterations}:none", "clairvoyant": ClairvoyantAgent(iterations)}
+    controls = {entry: entry, "uniform": f"belief:{iterations}:none", "clairvoyant": ClairvoyantAgent(iterations, game)}
     controls = {name: spec for name, spec in controls.items() if only is None or name in only or spec in only}
     package = importlib.import_module(game)
     positions = decision_positions(

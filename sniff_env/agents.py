@@ -75,6 +75,12 @@ class SniffGuidedSearchAgent(GuidedSearchAgent):
     policy_agent = PpoAgent
 
 
+class SniffBeliefAgent(BeliefAgent):
+    """``BeliefAgent`` over Sniff: its model is one of the game's agents."""
+
+    package = "sniff_env"
+
+
 #: the entry-point group where installed packages register sniff agents (``sniff_twelve.agents.external``)
 AGENT_GROUP = "sniff_env.agents"
 
@@ -86,7 +92,7 @@ AGENTS = {
     "pimc": SniffPimcAgent,
     "ppo": PpoAgent,
     "ismcts+ppo": SniffGuidedSearchAgent,
-    "belief": BeliefAgent,
+    "belief": SniffBeliefAgent,
     "sb3": Sb3Agent,
     "rllib": RllibAgent,
 }

@@ -82,6 +82,12 @@ class TwelveGuidedSearchAgent(GuidedSearchAgent):
     policy_agent = PpoAgent
 
 
+class TwelveBeliefAgent(BeliefAgent):
+    """``BeliefAgent`` over "12": its model is one of the game's agents."""
+
+    package = "twelve_env"
+
+
 #: the entry-point group where installed packages register twelve agents (``sniff_twelve.agents.external``)
 AGENT_GROUP = "twelve_env.agents"
 
@@ -93,7 +99,7 @@ AGENTS = {
     "pimc": TwelvePimcAgent,
     "ppo": PpoAgent,
     "ismcts+ppo": TwelveGuidedSearchAgent,
-    "belief": BeliefAgent,
+    "belief": TwelveBeliefAgent,
     "sb3": Sb3Agent,
     "rllib": RllibAgent,
 }

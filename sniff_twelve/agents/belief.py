@@ -16,7 +16,7 @@ every legal move by one rollout per world, all moves on the same worlds and roll
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -26,7 +26,6 @@ from sniff_twelve.beliefs.kernels import world_values
 from sniff_twelve.core.options import check_int, check_seed
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.agent import Agent
     from sniff_twelve.core.view import SeatView
 
 
@@ -42,9 +41,13 @@ class BeliefAgent(RolloutAgent):
             of its probability spread over every legal move (``infer``'s ``epsilon``).
         greedy_rate: share of rollout moves played by the rule of thumb, 0–1 (default: the
             game's ``rollout`` agent's).
+
+    A bad ``MODEL`` is a ``ValueError`` when the agent is built.
     """
 
     name = "belief"
+    #: the game's package, whose agents the model is (each game registers its subclass)
+    package: ClassVar[str]
     default_model = "greedy"
     default_epsilon = 0.3
 
@@ -64,9 +67,10 @@ class BeliefAgent(RolloutAgent):
         if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 < epsilon <= 1:
             raise ValueError(f"epsilon must be a number in (0, 1]; got {epsilon!r}")
         self.epsilon = float(epsilon)
-        self._models: dict[str, Agent | None] = {}
-        super().__init__(iterations, greedy_rate, seed)
-        self._rate_given = greedy_rate is not None
+        agents = importlib.import_module(f"{self.package}.agents")
+        self._model = None if model == "none" else agents.make_agent(model)
+        rate = agents.AGENTS["rollout"].default_greedy_rate if greedy_rate is None else greedy_rate
+        super().__init__(iterations, rate, seed)
 
     @classmethod
     def parse_argument(cls, spec: str, argument: str) -> dict:
@@ -79,31 +83,20 @@ class BeliefAgent(RolloutAgent):
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self._seeds = np.random.default_rng(check_seed(seed))
-        for model in getattr(self, "_models", {}).values():
-            if model is not None:
-                model.reset(seed)
-
-    def model_for(self, view: SeatView) -> Agent | None:
-        """The model agent for the view's game (built once per game, when the rollouts' default
-        share of rule-of-thumb moves is taken from the game's ``rollout`` agent too)."""
-        package = view.spec.package
-        if package not in self._models:
-            agents = importlib.import_module(f"{package}.agents")
-            self._models[package] = None if self.model == "none" else agents.make_agent(self.model)
-            if not self._rate_given:
-                self.greedy_rate = round(agents.AGENTS["rollout"].default_greedy_rate * 1000)
-        return self._models[package]
+        if getattr(self, "_model", None) is not None:
+            self._model.reset(seed)
 
     def check_table(self, num_players: int) -> None:
-        for model in self._models.values():
-            if model is not None:
-                model.check_table(num_players)
+        if self._model is not None:
+            self._model.check_table(num_players)
 
     def rollout_means(self, view: SeatView, actions: np.ndarray) -> np.ndarray:
         seed = int(self._seeds.integers(1 << 62))
-        model = self.model_for(view)
-        beliefs = infer(view, model, worlds=self.worlds, seed=seed, epsilon=self.epsilon)
-        states = beliefs.states(self.iterations, seed=seed + 1)
+        try:
+            beliefs = infer(view, self._model, worlds=self.worlds, seed=seed, epsilon=self.epsilon)
+            states = beliefs.states(self.iterations, seed=seed + 1)
+        except ValueError:  # no consistent deal turned up within infer's budget: the rules' worlds
+            states = np.stack([view.sample(seed + 1 + k).state_array for k in range(self.iterations)])
         values = np.zeros(actions.size)
         world_values(
             view.spec, states, view.params, view.seat, actions.astype(np.int64), self._rng, self.greedy_rate, values

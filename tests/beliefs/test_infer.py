@@ -275,3 +275,24 @@ def test_beliefs_forget_the_previous_hand():
     assert len(view.past) == 0
     game.apply(agent.act(game))
     assert len(game.seat_view(0).past) == 1
+
+
+def test_the_belief_agent_spec_and_its_fallback(monkeypatch):
+    """``belief:N[:MODEL]`` builds the search its spec names; a bad count or model is one error;
+    when ``infer`` finds no consistent deal within its budget the agent still moves, on the rules'
+    worlds."""
+    agent = sniff_agent("belief:12:heuristic")
+    assert (agent.iterations, agent.model, agent.worlds) == (12, "heuristic", 128)
+    assert sniff_agent("belief").iterations == 768 and sniff_agent("belief").model == "greedy"
+    with pytest.raises(ValueError, match="N in belief:N"):
+        sniff_agent("belief:x")
+    with pytest.raises(ValueError, match="unknown agent 'nope'"):
+        sniff_agent("belief:8:nope")
+    game = played(lambda: sniff_env.Game(num_players=4, seed=3), sniff_agent, "greedy", 10)
+    import sniff_twelve.beliefs as beliefs_module
+
+    monkeypatch.setattr(beliefs_module, "PROPOSALS_PER_WORLD", 0)
+    monkeypatch.setattr(beliefs_module, "MIN_PROPOSALS", 0)
+    with pytest.raises(ValueError, match="no deal"):
+        infer(game.seat_view(), "greedy", worlds=8)
+    assert agent.act(game) in game.legal_actions()
