@@ -186,9 +186,7 @@ def _outside_log_likelihood(
     probabilities = np.ones(rows.shape[0])
     if live.size:
         # worlds often agree on what a seat held at a step: evaluate each distinct view once
-        keys = np.ascontiguousarray(rows[live]).view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel()
-        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        distinct = rows[live[first]]
+        distinct, inverse = _distinct(rows[live])
         agent.reset(seed)
         batch = getattr(agent, "batch_probabilities", None)
         if batch is not None:
@@ -200,6 +198,18 @@ def _outside_log_likelihood(
         p = (1 - epsilon) * p + epsilon / legal[:, None]
         probabilities[live] = p[inverse, chosen[live]]
     return np.log(np.maximum(probabilities, 1e-300)).reshape(worlds, count).sum(axis=1)
+
+
+def _distinct(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``rows`` and, for each row, the index of its copy among them (by a
+    hash of each row, checked; byte comparison should two rows ever share one)."""
+    hashes = np.empty(rows.shape[0], dtype=np.uint64)
+    BK.row_hashes(rows, hashes)
+    _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+    if not np.array_equal(rows[first][inverse], rows):
+        keys = np.ascontiguousarray(rows).view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel()
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    return rows[first], inverse
 
 
 def _view_of(view: SeatView, row: np.ndarray) -> SeatView:

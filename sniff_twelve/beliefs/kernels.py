@@ -395,3 +395,13 @@ def legal_counts(hooks, rows, params, out):
     for i in range(rows.shape[0]):
         hooks.legal_mask_into(rows[i], params, mask)
         out[i] = mask.sum()
+
+
+@nb.njit(cache=True)
+def row_hashes(rows, out):
+    """``out[i]``: a 64-bit FNV-1a hash of ``rows[i]`` (equal rows, equal hashes)."""
+    for i in range(rows.shape[0]):
+        h = np.uint64(14695981039346656037)
+        for j in range(rows.shape[1]):
+            h = (h ^ np.uint64(rows[i, j] & 0xFFFFFFFF)) * np.uint64(1099511628211)
+        out[i] = h

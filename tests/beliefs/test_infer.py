@@ -296,3 +296,18 @@ def test_the_belief_agent_spec_and_its_fallback(monkeypatch):
     with pytest.raises(ValueError, match="no deal"):
         infer(game.seat_view(), "greedy", worlds=8)
     assert agent.act(game) in game.legal_actions()
+
+
+def test_distinct_views_are_found_even_if_two_hashes_collide(monkeypatch):
+    """The model is evaluated once per distinct view (found by a hash of each row); should two
+    rows share a hash, the rows themselves decide."""
+    from sniff_twelve.beliefs import _distinct
+    from sniff_twelve.beliefs import kernels as BK
+
+    rows = np.array([[1, 2], [3, 4], [1, 2], [5, 6], [3, 4]], dtype=np.int32)
+    for collide in (False, True):
+        if collide:
+            monkeypatch.setattr(BK, "row_hashes", lambda rows, out: out.fill(7))
+        distinct, inverse = _distinct(rows)
+        assert sorted(map(tuple, distinct.tolist())) == [(1, 2), (3, 4), (5, 6)]
+        np.testing.assert_array_equal(distinct[inverse], rows)
