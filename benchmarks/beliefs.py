@@ -56,7 +56,7 @@ class ClairvoyantAgent(BeliefAgent):
         super().__init__(iterations)
 
     def act(self, game: Any) -> int:
-        view = game.seat_view()
+        view = game.seat_view(past=False)
         legal = np.flatnonzero(view.legal_mask())
         if legal.size == 1:
             return int(legal[0])

@@ -37,8 +37,8 @@ class BeliefAgent(RolloutAgent):
         model: the agent spec the other seats are assumed to play as; ``"none"``: the rules only.
         worlds: weighted worlds the beliefs keep, which the ``N`` are drawn from (a kept world
             costs about one rollout of every move, so fewer are kept than drawn).
-        epsilon: how much a rule-of-thumb model (``greedy``, ``heuristic``) is softened: the share
-            of its probability spread over every legal move (``infer``'s ``epsilon``).
+        epsilon: the share of uniform play over the legal moves mixed into the model (``infer``'s
+            ``epsilon``): how far the other seats may stray from it.
         greedy_rate: share of rollout moves played by the rule of thumb, 0–1 (default: the
             game's ``rollout`` agent's).
 
@@ -46,6 +46,7 @@ class BeliefAgent(RolloutAgent):
     """
 
     name = "belief"
+    reads_past = True
     #: the game's package, whose agents the model is (each game registers its subclass)
     package: ClassVar[str]
     default_model = "greedy"
@@ -92,6 +93,7 @@ class BeliefAgent(RolloutAgent):
 
     def rollout_means(self, view: SeatView, actions: np.ndarray) -> np.ndarray:
         seed = int(self._seeds.integers(1 << 62))
+        view.past  # noqa: B018 — a view taken without the seat's memory is an error, not a fallback
         try:
             beliefs = infer(view, self._model, worlds=self.worlds, seed=seed, epsilon=self.epsilon)
             states = beliefs.states(self.iterations, seed=seed + 1)

@@ -51,13 +51,16 @@ class Agent:
 
     name = "agent"
     deterministic: ClassVar[bool] = False
+    #: whether ``choose`` reads the seat's memory of the deal (``SeatView.past``); most agents do
+    #: not, and their views are taken without it, which is cheaper
+    reads_past: ClassVar[bool] = False
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = random.Random(check_seed(seed))
 
     def act(self, game: KernelGame) -> int:
         """The action for the seat to act in ``game``, chosen from that seat's view alone."""
-        return self.choose(game.seat_view())
+        return self.choose(game.seat_view(past=self.reads_past))
 
     def choose(self, view: SeatView) -> int:
         """The action for the seat whose ``view`` this is (it is to act)."""

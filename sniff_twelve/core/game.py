@@ -151,25 +151,29 @@ class KernelGame:
         self.spec.write_observation(self._state, self._params, seat, out)
         return out
 
-    def seat_view(self, seat: int | None = None) -> SeatView:
+    def seat_view(self, seat: int | None = None, past: bool = True) -> SeatView:
         """What ``seat`` (default: the seat to act) may know — the value agents, searches and
-        learned policies act on (``sniff_twelve.core.view``)."""
+        learned policies act on (``sniff_twelve.core.view``); with ``past`` (the default) its
+        memory of the current deal too (``SeatView.past``), which agents that do not read it
+        skip (``Agent.reads_past``)."""
         seat = self.current_player if seat is None else self.check_seat(seat)
         out = np.empty_like(self._state)
         self.spec.write_view(self._state, self._params, seat, out)
+        if not past:
+            return SeatView(type(self), out, self._params.copy(), seat, self.obs_size, self.num_actions)
         steps = len(self._deal_rows)
-        past = np.empty((steps, out.shape[0]), dtype=out.dtype)
+        views = np.empty((steps, out.shape[0]), dtype=out.dtype)
         if steps:
-            write_views(self.spec, np.stack(self._deal_rows), self._params, seat, past)
+            write_views(self.spec, np.stack(self._deal_rows), self._params, seat, views)
         actions = np.array(self.history[len(self.history) - steps :], dtype=np.int64)
-        return SeatView(type(self), out, self._params.copy(), seat, self.obs_size, self.num_actions, past, actions)
+        return SeatView(type(self), out, self._params.copy(), seat, self.obs_size, self.num_actions, views, actions)
 
     def action_features(self) -> np.ndarray:
         """One-step look-ahead of every action for the seat to act → ``[A, F]`` float32, the columns
         named by ``spec.action_feature_names``; column 0 is what the action earns at once (Sniff:
         its credit, S17; "12": the cards it captures, T8), the one ``greedy`` maximises. All zero for
         illegal actions. Computed from that seat's view: an input for learned policies."""
-        return self.seat_view().action_features()
+        return self.seat_view(past=False).action_features()
 
     def legal_actions(self) -> list[int]:
         """Sorted legal action ids."""

@@ -40,6 +40,14 @@ if TYPE_CHECKING:
     from sniff_twelve.core.spec import GameSpec
 
 
+def _same(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    return (a is None and b is None) or (a is not None and b is not None and np.array_equal(a, b))
+
+
+def _bytes(row: np.ndarray | None) -> bytes:
+    return b"" if row is None else row.tobytes()
+
+
 @nb.njit(cache=True)
 def write_views(hooks, rows, params, seat, out):
     """``out[t]``: ``seat``'s view of ``rows[t]`` (the game's ``write_view`` of every row)."""
@@ -80,20 +88,27 @@ class SeatView:
         self._row = array  # private and writable: kernels get the same array types as from Game
         self.params = params
         self._public: KernelGame | None = None
-        self._past = np.empty((0, array.shape[0]), dtype=array.dtype) if past is None else past
-        self._past_actions = np.empty(0, dtype=np.int64) if past_actions is None else past_actions
-        for row in (self._past, self._past_actions):
-            row.flags.writeable = False
+        self._past, self._past_actions = past, past_actions  # None: taken without the seat's memory
+        for row in (past, past_actions):
+            if row is not None:
+                row.flags.writeable = False
 
     @property
     def past(self) -> np.ndarray:
-        """``[T, row]``: this seat's view before each action of the current deal (read-only)."""
-        return self._past
+        """``[T, row]``: this seat's view before each action of the current deal (read-only);
+        ``ValueError`` for a view taken without it (``Game.seat_view(past=False)``)."""
+        return self._remembered(self._past)
 
     @property
     def past_actions(self) -> np.ndarray:
         """``[T]``: the actions of the current deal so far, in order (read-only)."""
-        return self._past_actions
+        return self._remembered(self._past_actions)
+
+    @staticmethod
+    def _remembered(row: np.ndarray | None) -> np.ndarray:
+        if row is None:
+            raise ValueError("this view was taken without the seat's memory of the deal: use Game.seat_view(seat)")
+        return row
 
     @property
     def array(self) -> np.ndarray:
@@ -182,13 +197,13 @@ class SeatView:
             and self.seat == other.seat
             and np.array_equal(self.params, other.params)
             and np.array_equal(self._row, other._row)
-            and np.array_equal(self._past, other._past)
-            and np.array_equal(self._past_actions, other._past_actions)
+            and _same(self._past, other._past)
+            and _same(self._past_actions, other._past_actions)
         )
 
     def __hash__(self) -> int:
         return hash(
-            (self._game_cls.__name__, self.seat, self.params.tobytes(), self._row.tobytes(), self._past.tobytes())
+            (self._game_cls.__name__, self.seat, self.params.tobytes(), self._row.tobytes(), _bytes(self._past))
         )
 
     def __repr__(self) -> str:

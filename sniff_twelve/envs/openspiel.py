@@ -346,7 +346,7 @@ class KernelSpielState(pyspiel.State):
         seed = _resample_seed(probability_sampler)
         state = self.get_game().new_initial_state()
         if self._engine is not None:
-            state._engine = self._engine.seat_view(seat).sample(seed)
+            state._engine = self._engine.seat_view(seat, past=False).sample(seed)
         state._deal = self._deal
         if self._deal is not None:
             state._drawn = self._deal.resample(self._drawn, seat, np.random.default_rng(seed))
@@ -365,7 +365,7 @@ class KernelSpielState(pyspiel.State):
     # --- what a seat sees (the observer) -------------------------------------------------------
     def _view(self, seat: int) -> SeatView | None:
         """The seat's view, ``None`` while chance deals (the engine's hand is not the real one)."""
-        return None if self._deal is not None else self._engine.seat_view(seat)
+        return None if self._deal is not None else self._engine.seat_view(seat, past=False)
 
     def _dealing_string(self, seat: int) -> str:
         deal = self._deal

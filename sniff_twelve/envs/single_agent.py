@@ -137,7 +137,7 @@ class SingleAgentEnv(gymnasium.Env):
         """The learner's legal actions (all ``False`` when it is not to act or the game is over)."""
         if self.game is None:
             raise ValueError("no game yet: call reset() before action_masks()")
-        return self.game.seat_view(self.seat).legal_mask()
+        return self.game.seat_view(self.seat, past=False).legal_mask()
 
     def render(self):
         if self.render_mode == "rgb_array":
@@ -152,7 +152,7 @@ class SingleAgentEnv(gymnasium.Env):
         return {"action_mask": self.action_masks(), "seat": np.int64(self.seat), "illegal_action": np.bool_(illegal)}
 
     def _observation(self) -> np.ndarray:
-        return self.game.seat_view(self.seat).observation()
+        return self.game.seat_view(self.seat, past=False).observation()
 
     def _advance(self) -> tuple[float, int]:
         """Play the other seats (and the learner's forced moves) until the learner must decide or

@@ -121,7 +121,7 @@ def grade(
     if not truth.exact:
         return [], None, None
     hindsight = truth.value - truth.action_values[action]
-    view = game.seat_view()
+    view = game.seat_view(past=False)
     totals: dict[int, float] = dict.fromkeys(truth.action_values, 0.0)
     for k in range(worlds):
         world = solve(view.sample(seed + k), max_nodes=max_nodes)

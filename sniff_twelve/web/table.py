@@ -113,5 +113,5 @@ class WebGame:
 def public_game(game: KernelGame, seat: int) -> KernelGame:
     """``seat``'s view of ``game`` as a game object: what the seat sees is as it is, every hidden
     tile or card dealt canonically (``Game.seat_view``)."""
-    view = game.seat_view(seat)
+    view = game.seat_view(seat, past=False)
     return type(game)._from_row(view.array, view.params)
