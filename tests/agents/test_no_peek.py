@@ -54,8 +54,10 @@ PPO_TABLES = (2, 4)  # the shipped checkpoints
 def agent_pairs(make_agent: Callable[[str], Any], specs: tuple[str, ...]) -> dict[str, tuple[Any, Any]]:
     """Two agents of every spec, made with ``make_agent``; both are reset with the same seed before
     every choice (``reset`` restores all an agent's state, so they are as good as fresh — and the
-    ``ppo`` checkpoint is loaded once per test, not per position)."""
-    return {spec: (make_agent(spec), make_agent(spec)) for spec in specs}
+    ``ppo`` checkpoint is loaded once per test, not per position). The belief searches keep 16
+    worlds (the twins' worlds are the same whatever their number)."""
+    options = {spec: {"worlds": 16} if spec.startswith("belief") else {} for spec in specs}
+    return {spec: (make_agent(spec, **options[spec]), make_agent(spec, **options[spec])) for spec in specs}
 
 
 class Twins:

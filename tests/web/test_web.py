@@ -80,11 +80,16 @@ def test_pages_static_files_and_config(tmp_path):
     assert config["players"] == [2, 3, 4] and config["defaults"]["target"] == 60
     built_in = ["random", "greedy", "heuristic", "rollout", "pimc"]  # and ppo where a checkpoint fits the table
     ppo = ["ppo", "ismcts+ppo"]  # the policy, and the search it guides
-    assert config["agents"] == {"2": [*built_in, *ppo, f"ppo:{checkpoint}"], "3": built_in, "4": [*built_in, *ppo]}
+    searches = {
+        "2": [*built_in, *ppo, "belief", f"ppo:{checkpoint}"],
+        "3": [*built_in, "belief"],  # the search on beliefs plays every table
+        "4": [*built_in, *ppo, "belief"],
+    }
+    assert config["agents"] == searches
     assert [o["name"] for o in config["options"]] == ["target", "settlement", "undrawn"]
     assert config["partners"]["4"] == [2, 3, 0, 1] and config["partners"]["2"] == [None, None]
     twelve = make_client(TWELVE, tmp_path)[0].get("/api/config").json()
-    assert twelve["agents"]["7"] == built_in  # no checkpoint is shipped for "12"
+    assert twelve["agents"]["7"] == [*built_in, "belief"]  # no checkpoint is shipped for "12"
     assert twelve["players"] == [2, 3, 4, 5, 6, 7] and [o["name"] for o in twelve["options"]] == [
         "deck",
         "capture_extra_turn",
