@@ -185,3 +185,20 @@ def test_cluster_throughput_smoke():
     done = loopback.run_python(["-m", "benchmarks.cluster", "--deals", "1", "--cpus", "1"], cwd=ROOT)
     rows = json.loads(done.stdout.strip().splitlines()[-1])["rows"]
     assert [row[0] for row in rows] == ["local, 1 process", "Ray, 1 worker"] and all(row[2] > 0 for row in rows)
+
+
+def test_beliefs_benchmark_smoke():
+    """``python -m benchmarks.beliefs`` at smoke size: infer's speed for every model kind, and an
+    entry beside its two controls against an opponent, with the time per decision of each."""
+    from benchmarks import beliefs
+
+    speed = beliefs.speed(positions=2, worlds=16)
+    assert set(speed["models"]) == {"none", "random", "greedy", "heuristic", "ppo"}
+    assert all(row["ms"] > 0 and 1 <= row["ess"] <= 16 for row in speed["models"].values())
+    played = beliefs.strength("twelve_env", 2, "greedy", "belief:8", 2, 1)
+    assert set(played["ms_per_decision"]) == {"greedy", "belief:8", "uniform", "clairvoyant"}
+    for name in ("belief:8", "uniform", "clairvoyant"):
+        assert 0 <= played[name]["score"] <= 1
+    entry, uniform, seer = (played[name]["score"] for name in ("belief:8", "uniform", "clairvoyant"))
+    expected = None if seer == uniform else (entry - uniform) / (seer - uniform)
+    assert beliefs.gap_closed(played, "belief:8") == expected
