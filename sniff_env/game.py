@@ -126,7 +126,6 @@ class Game(KernelGame):
         "opener",
         "hands_played",
         "winner",
-        "is_truncated",
         "last_credit",
         "known_voids",
         "describe",
@@ -252,10 +251,6 @@ class Game(KernelGame):
         return None if w < 0 else w
 
     @property
-    def is_truncated(self) -> bool:
-        return int(self._state[K.STATUS]) == K.TRUNCATED
-
-    @property
     def last_credit(self) -> int:
         return int(self._state[K.CREDIT])
 
@@ -361,7 +356,7 @@ class Game(KernelGame):
             "scores": self.scores,
             "winner": self.winner,
             "terminal": self.is_terminal(),
-            "truncated": self.is_truncated,
+            "truncated": self.is_truncated(),
             "hands_played": self.hands_played,
         }
 

@@ -246,7 +246,7 @@ def _draw_footer(img: Image.Image, game: Game, top: int) -> None:
         ei.draw_text(draw, (rx + 80 + min(count, 14) * 13 + 6, y + 11), str(count), 15, TEXT, anchor="lm")
     if game.is_terminal():
         names = _side_names(game)
-        text = "Match truncated" if game.is_truncated or game.winner is None else f"{names[game.winner]} wins"
+        text = "Match truncated" if game.is_truncated() or game.winner is None else f"{names[game.winner]} wins"
         ei.draw_text(draw, (MARGIN, top + FOOTER / 2), text, 30, GOLD, anchor="lm", bold=True)
         return
     seat = game.current_player

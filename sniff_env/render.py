@@ -137,7 +137,7 @@ def render_text(game: Game, show_tally: bool = False) -> str:
     sizes = ", ".join(f"{seat}: {len(game.hand(seat))}" for seat in range(game.num_players))
     lines.append(f"hand sizes {sizes}   boneyard {game.boneyard_size}   hand #{game.hands_played + 1}")
     if game.is_terminal():
-        result = "truncated" if game.is_truncated else f"won by {sides[game.winner]}"
+        result = "truncated" if game.is_truncated() else f"won by {sides[game.winner]}"
         lines.append(f"match over: {result}")
     else:
         seat = game.current_player

@@ -22,7 +22,7 @@ class SniffSpec(GameSpec):
     name, package, title = "sniff", "sniff_env", "American Sniff"
     players = (2, 3, 4)  # S1
     action_feature_names = search.ACTION_FEATURES
-    RNG, STATUS, LIVE, CUR, STEPS = K.RNG, K.STATUS, K.LIVE, K.CUR, K.STEPS
+    RNG, STATUS, LIVE, TRUNCATED, CUR, STEPS = K.RNG, K.STATUS, K.LIVE, K.TRUNCATED, K.CUR, K.STEPS
     ROW_SIZE = K.STATE_SIZE
     MAX_ACTIONS, MAX_OBS, MAX_CRITIC = NUM_ACTIONS, observation.OBS_SIZE, observation.CRITIC_SIZE
     SNAPSHOT_SIZE = rewards.SNAPSHOT_SIZE

@@ -25,6 +25,7 @@ class TwelveSpec(GameSpec):
     players = (2, 3, 4, 5, 6, 7)  # T4
     action_feature_names = search.ACTION_FEATURES
     RNG, STATUS, LIVE, CUR, STEPS = K.RNG, K.STATUS, K.LIVE, K.CUR, K.STEPS
+    TRUNCATED = -1  # a game of "12" always ends by its rules (T12-T14)
     ROW_SIZE = K.STATE_SIZE
     MAX_ACTIONS, MAX_OBS, MAX_CRITIC = MAX_RANKS, observation.obs_size(MAX_RANKS), observation.critic_size(MAX_RANKS)
     SNAPSHOT_SIZE = rewards.SNAPSHOT_SIZE

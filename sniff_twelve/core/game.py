@@ -29,7 +29,14 @@ class KernelGame:
 
     spec: ClassVar[GameSpec]  # the game's registration: kernels, slots, sizes
     #: what a ``SeatView`` may read through this class (public information only)
-    public_accessors: ClassVar[tuple[str, ...]] = ("num_players", "num_actions", "action_name", "hand_sizes", "scores")
+    public_accessors: ClassVar[tuple[str, ...]] = (
+        "num_players",
+        "num_actions",
+        "action_name",
+        "hand_sizes",
+        "scores",
+        "is_truncated",
+    )
 
     def __init__(self, state: np.ndarray, params: np.ndarray) -> None:
         self._state = state
@@ -129,6 +136,11 @@ class KernelGame:
     def is_terminal(self) -> bool:
         """Whether the game (the whole match for Sniff) has ended, won or truncated."""
         return int(self._state[self.spec.STATUS]) != self.spec.LIVE
+
+    def is_truncated(self) -> bool:
+        """Whether the game was cut short by its own limit (Sniff's ``max_hands``, S26) rather than
+        won; always ``False`` in a game without one ("12")."""
+        return int(self._state[self.spec.STATUS]) == self.spec.TRUNCATED
 
     def legal_mask(self) -> np.ndarray:
         """Bool array over all action ids; all ``False`` once terminal."""

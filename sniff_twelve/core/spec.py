@@ -13,7 +13,8 @@ attribute              meaning
 ``name``               the short name in options, checkpoints and records (``"sniff"``)
 ``package``            the game's package (``"sniff_env"``); ``title`` its name in prose
 ``players``            the table sizes it plays
-``RNG`` … ``STEPS``    slots of the state row: its stream, ``STATUS`` (``LIVE`` while in play), the
+``RNG`` … ``STEPS``    slots of the state row: its stream, ``STATUS`` (``LIVE`` while in play,
+                       ``TRUNCATED`` when cut short by a limit, ``-1`` for a game without one), the
                        seat to act (``CUR``), actions applied since the game began
 ``ROW_SIZE``           the state row's width (int32)
 ``MAX_ACTIONS``        the widest action mask, ``MAX_OBS`` the widest observation, ``MAX_CRITIC``
@@ -74,6 +75,7 @@ class GameSpec(GameHooks):
     RNG: ClassVar[int]
     STATUS: ClassVar[int]
     LIVE: ClassVar[int]
+    TRUNCATED: ClassVar[int]
     CUR: ClassVar[int]
     STEPS: ClassVar[int]
     ROW_SIZE: ClassVar[int]

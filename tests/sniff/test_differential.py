@@ -121,14 +121,14 @@ def play_match(
                 break
             assert game.hands_played == hands_before, where
             if max_steps is not None and steps >= max_steps:  # S26: truncated in the middle of a hand
-                assert game.is_terminal() and game.is_truncated and game.winner is None, where
+                assert game.is_terminal() and game.is_truncated() and game.winner is None, where
                 assert game.legal_actions() == [], where
                 stats["truncated mid-hand"] += 1
                 return stats
             assert not game.is_terminal(), where
         stats[ref.result] += 1
         if ref.result == "won":  # S25: over at once, not settled, never truncated
-            assert game.is_terminal() and not game.is_truncated, where
+            assert game.is_terminal() and not game.is_truncated(), where
             assert game.winner == ref.winner, where
             assert game.hands_played == hands_before and game.legal_actions() == [], where
             return stats
@@ -149,19 +149,19 @@ def play_match(
             stats["deducted"] += 1
         if ref.winner is not None:  # S4a + S25: the All Fives settlement credit reached the target
             assert settlement == "allfives", where
-            assert game.is_terminal() and not game.is_truncated and game.winner == ref.winner, where
+            assert game.is_terminal() and not game.is_truncated() and game.winner == ref.winner, where
             stats["won by settlement"] += 1
             return stats
         if hand_episode:  # the first hand, settled, is the whole episode
-            assert game.is_terminal() and not game.is_truncated and game.winner is None, where
+            assert game.is_terminal() and not game.is_truncated() and game.winner is None, where
             stats["hand episode over"] += 1
             return stats
         if game.hands_played >= max_hands or (max_steps is not None and steps >= max_steps):  # S26
-            assert game.is_terminal() and game.is_truncated and game.winner is None, where
+            assert game.is_terminal() and game.is_truncated() and game.winner is None, where
             assert game.legal_actions() == [], where
             stats["truncated at hand end"] += 1
             return stats
-        assert not game.is_terminal() and not game.is_truncated, where
+        assert not game.is_terminal() and not game.is_truncated(), where
         if ref.result == "domino":  # S6: the domino-maker opens the next hand
             assert game.current_player == ref.out_player == game.opener, where
     raise AssertionError("unreachable")

@@ -80,7 +80,7 @@ def test_win_reward_zero_on_truncation(n):
     for seed in range(4):
         e = sniff_env.raw_env(num_players=n, target=10_000, max_hands=1)
         totals = random_episode(e, rnd, seed)
-        assert e.game.is_truncated
+        assert e.game.is_truncated()
         assert all(t == 0.0 for t in totals.values())
         assert all(e.truncations.values()) and not any(e.terminations.values())
 

@@ -584,7 +584,7 @@ def test_s25_win_mid_hand_ends_match_without_settlement():
     """S25: [1|4] (5) reaches target 5: the match ends at once; seat 1's 22 pips are not deducted."""
     g = make([[(1, 4), (6, 6)], [(5, 5), (5, 6)]], boneyard=[(0, 0)], target=5)
     play(g, ((1, 4), 0))
-    assert g.is_terminal() and g.winner == 0 and not g.is_truncated
+    assert g.is_terminal() and g.winner == 0 and not g.is_truncated()
     assert g.scores == [5, 0] and g.hands_played == 0
     assert g.legal_actions() == [] and not g.legal_mask().any()
     with pytest.raises(ValueError, match="over"):
@@ -615,7 +615,7 @@ def test_s26_truncated_after_max_hands():
     """S26: max_hands=1: the match stops, truncated, after the first hand is settled."""
     g = make([[(2, 3)], [(6, 6)]], max_hands=1)
     play(g, ((2, 3), 0))
-    assert g.is_terminal() and g.is_truncated and g.winner is None
+    assert g.is_terminal() and g.is_truncated() and g.winner is None
     assert g.hands_played == 1 and g.legal_actions() == []
 
 
@@ -625,7 +625,7 @@ def test_s26_truncated_after_max_steps():
     play(g, ((2, 5), 0))
     assert not g.is_terminal()
     g.apply(DRAW)
-    assert g.is_terminal() and g.is_truncated and g.winner is None and g.hands_played == 0
+    assert g.is_terminal() and g.is_truncated() and g.winner is None and g.hands_played == 0
 
 
 def test_s26_random_match_truncated_by_hand_limit():
@@ -640,7 +640,7 @@ def test_s26_random_match_truncated_by_hand_limit():
             g.apply(rng.choice(g.legal_actions()))
             steps += 1
             assert steps < 10_000
-        assert g.is_truncated and g.hands_played == 3 and g.winner is None
+        assert g.is_truncated() and g.hands_played == 3 and g.winner is None
 
 
 # --------------------------------------------------------------------------- S27 tally
