@@ -92,7 +92,13 @@ class raw_env(KernelAECEnv):
         undrawn: int = 0,
     ) -> None:
         params = make_params(
-            num_players, target, max_hands, max_steps, episode == "hand", settlement=settlement, undrawn=undrawn
+            num_players,
+            episode == "hand",
+            target=target,
+            max_hands=max_hands,
+            max_steps=max_steps,
+            settlement=settlement,
+            undrawn=undrawn,
         )
         _, reward_mode, self.forced = check_modes(episode, reward, forced)
         super().__init__(

@@ -20,41 +20,31 @@ from sniff_env.tiles import DRAW, NUM_TILES, TILES, action_name, tile_index
 from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.options import (
     MAX_LIMIT,
-    check_choice,
     check_deal_hands,
     check_flag,
     check_int,
     check_keys,
-    check_optional_limit,
     check_sequence,
 )
 from sniff_twelve.core.rng import stream_state
 
-DEFAULT_MAX_HANDS = 200
+DEFAULT_MAX_HANDS = SPEC.option("max_hands").default
+SETTLEMENTS = SPEC.option("settlement").choices
 
 
-SETTLEMENTS = ("deduct", "allfives")
-
-
-def make_params(
-    num_players: int = 4,
-    target: int | None = None,
-    max_hands: int | None = DEFAULT_MAX_HANDS,
-    max_steps: int | None = None,
-    hand_episode: bool = False,
-    settlement: str = "deduct",
-    undrawn: int = 0,
-) -> np.ndarray:
-    """The checked options row the kernels read (S1, S3, S26, and the S4a variants)."""
+def make_params(num_players: int = 4, hand_episode: bool = False, **options: Any) -> np.ndarray:
+    """The options row the kernels read: the table size (S1), whether an episode is one hand, and
+    ``SPEC.options`` (S3, S26, the S4a variants), each checked against its declaration."""
     n = check_int("num_players", num_players, 2, 4)
+    o = SPEC.checked_options(options)
     params = np.zeros(K.PARAMS_SIZE, dtype=np.int32)
     params[K.P_PLAYERS] = n
-    params[K.P_TARGET] = K.DEFAULT_TARGET[n] if target is None else check_int("target", target, 1, MAX_LIMIT)
-    params[K.P_MAX_HANDS] = check_optional_limit("max_hands", max_hands)
-    params[K.P_MAX_STEPS] = check_optional_limit("max_steps", max_steps)
+    params[K.P_TARGET] = K.DEFAULT_TARGET[n] if o["target"] is None else o["target"]
+    params[K.P_MAX_HANDS] = o["max_hands"] or 0
+    params[K.P_MAX_STEPS] = o["max_steps"] or 0
     params[K.P_HAND_EPISODE] = check_flag("hand_episode", hand_episode)
-    params[K.P_ALL_FIVES] = SETTLEMENTS.index(check_choice("settlement", settlement, SETTLEMENTS))
-    params[K.P_UNDRAWN] = check_int("undrawn", undrawn, 0, 2)
+    params[K.P_ALL_FIVES] = SETTLEMENTS.index(o["settlement"])
+    params[K.P_UNDRAWN] = o["undrawn"]
     return params
 
 
@@ -147,7 +137,15 @@ class Game(KernelGame):
         _params: np.ndarray | None = None,
     ) -> None:
         if _params is None:
-            _params = make_params(num_players, target, max_hands, max_steps, hand_episode, settlement, undrawn)
+            _params = make_params(
+                num_players,
+                hand_episode,
+                target=target,
+                max_hands=max_hands,
+                max_steps=max_steps,
+                settlement=settlement,
+                undrawn=undrawn,
+            )
         params = _params
         state = np.zeros(K.STATE_SIZE, dtype=np.int32)
         K.new_match(state, params, *stream_state(seed))

@@ -40,27 +40,19 @@ from typing import TYPE_CHECKING, Any
 import pyspiel
 
 from sniff_env import kernels as K
-from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
+from sniff_env.game import Game, make_params
 from sniff_env.observation import OBS_FIELDS, OBS_SIZE
 from sniff_env.rewards import REWARD_MODES
 from sniff_env.spec import SPEC
 from sniff_env.tiles import NUM_ACTIONS, NUM_TILES, TILES, action_name
 from sniff_twelve.core.options import check_int
-from sniff_twelve.envs.openspiel import HIDDEN, MAX_INT, Adapter, Deal, KernelSpielGame, make_game_type
+from sniff_twelve.envs.openspiel import HIDDEN, MAX_INT, Adapter, Deal, KernelSpielGame, make_game_type, spiel_options
 
 if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
 
-PARAMETERS: dict[str, Any] = {
-    "players": 4,
-    "target": 0,
-    "max_hands": DEFAULT_MAX_HANDS,
-    "max_steps": 0,
-    "settlement": "deduct",
-    "undrawn": 0,
-}
-
-GAME_TYPE = make_game_type("python_sniff", "Python American Sniff", 2, 4, PARAMETERS)
+GAME_TYPE = make_game_type("python_sniff", "Python American Sniff", SPEC, 4)
+PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification
 
 
 def _tile(t: int) -> str:
@@ -185,13 +177,7 @@ class SniffGame(KernelSpielGame):
     @classmethod
     def make_adapter(cls, params: dict[str, Any]) -> SniffAdapter:
         n = check_int("players", params["players"], 2, 4)
-        options = {
-            "target": params["target"] or None,
-            "max_hands": params["max_hands"] or None,
-            "max_steps": params["max_steps"] or None,
-            "settlement": params["settlement"],
-            "undrawn": params["undrawn"],
-        }
+        options = spiel_options(SPEC, params)
         make_params(n, hand_episode=False, **options)  # ValueError / ArgumentTypeError naming the option
         if options["max_hands"] is None and options["max_steps"] is None:
             raise ValueError("python_sniff needs max_hands or max_steps (OpenSpiel needs a bounded game)")

@@ -4,6 +4,8 @@
 ('sniff', (2, 3, 4), 108, 114, 135)
 >>> SPEC.sides(4)
 ((0, 2), (1, 3))
+>>> [option.name for option in SPEC.options]
+['target', 'max_hands', 'max_steps', 'settlement', 'undrawn']
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import numba as nb
 from sniff_env import kernels as K
 from sniff_env import observation, rewards, search, view
 from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS, TILES
+from sniff_twelve.core.options import GameOption
 from sniff_twelve.core.spec import GameSpec
 
 
@@ -21,6 +24,15 @@ class SniffSpec(GameSpec):
 
     name, package, title = "sniff", "sniff_env", "American Sniff"
     players = (2, 3, 4)  # S1
+    options = (
+        GameOption("target", None, "Target score (empty: 250 / 200 / 200)", "int", rule="S3"),
+        GameOption("max_hands", 200, "Hands before a match is cut short", "limit", rule="S26", web=False),
+        GameOption("max_steps", None, "Actions before a match is cut short", "limit", rule="S26", web=False),
+        GameOption(
+            "settlement", "deduct", "Settlement (allfives: the variant)", "choice", ("deduct", "allfives"), rule="S4a"
+        ),
+        GameOption("undrawn", 0, "Boneyard tiles left undrawn (a variant)", "choice", (0, 1, 2), rule="S4a"),
+    )
     action_feature_names = search.ACTION_FEATURES
     RNG, STATUS, LIVE, TRUNCATED, CUR, STEPS = K.RNG, K.STATUS, K.LIVE, K.TRUNCATED, K.CUR, K.STEPS
     ROW_SIZE = K.STATE_SIZE

@@ -45,7 +45,13 @@ class VectorGame(KernelVectorGame):
         undrawn: int = 0,
     ) -> None:
         params = make_params(
-            num_players, target, max_hands, max_steps, episode == "hand", settlement=settlement, undrawn=undrawn
+            num_players,
+            episode == "hand",
+            target=target,
+            max_hands=max_hands,
+            max_steps=max_steps,
+            settlement=settlement,
+            undrawn=undrawn,
         )
         _, reward_code, forced = check_modes(episode, reward, forced)
         modes = np.array([reward_code, forced == "auto"], dtype=np.int32)

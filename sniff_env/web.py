@@ -16,13 +16,13 @@ from collections.abc import Sequence
 
 from sniff_env import kernels as K
 from sniff_env.agents import AGENT_GROUP, AGENTS, make_agent
-from sniff_env.game import SETTLEMENTS, Game
+from sniff_env.game import Game
 from sniff_env.geometry import PIPS, table_layout
 from sniff_env.tiles import ARM_NAMES, decode_action
 from sniff_env.ui import PLAY_UI
 from sniff_twelve.agents.external import installed_agents
 from sniff_twelve.web import svg
-from sniff_twelve.web.table import Move, Option, WebGame
+from sniff_twelve.web.table import Move, WebGame
 
 WIDTH = 1200
 HEADER = 84
@@ -261,11 +261,6 @@ WEB = WebGame(
     game_cls=Game,
     make_agent=make_agent,
     agents=(*AGENTS, *installed_agents(AGENT_GROUP)),
-    options=(
-        Option("target", "Target score (empty: 250 / 200 / 200)", "int"),
-        Option("settlement", "Settlement (S4a variant: allfives)", "choice", "deduct", SETTLEMENTS),
-        Option("undrawn", "Boneyard tiles left undrawn (S4a)", "choice", 0, (0, 1, 2)),
-    ),
     draw=draw,
     hand=hand,
     moves=moves,

@@ -18,16 +18,9 @@ from sniff_twelve.tools.cli import (
 )
 from sniff_twelve.tools.play import run_play
 from twelve_env.agents import arena_table, make_agent
-from twelve_env.cards import DECKS
 from twelve_env.game import Game
 from twelve_env.spec import SPEC
 from twelve_env.ui import PLAY_UI, narrate
-
-DECK = (("--deck",), {"choices": DECKS, "default": "bridge"})
-#: the browser's other option (``twelve_env.web.WEB``), for ``arena``: not given, the game's default
-ARENA_OPTIONS = [
-    (("--capture-extra-turn",), {"action": "store_true", "default": None, "help": "the capturer plays again (T10)"}),
-]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -36,17 +29,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         '"12" (Jamaican Sniping). Rules, Part T: https://sniff-twelve.readthedocs.io/en/latest/rules.html',
         SPEC.players,
         3,
-        extra=[DECK],
-        arena_extra=ARENA_OPTIONS,
+        options=SPEC.options,
     )
     reveal.add_parser(parser)
     args = parse_args(parser, argv)
     if args.command == "beliefs":
         return reveal.main(args, Game)
+    options = given_options(args, SPEC.options)
     if args.command == "arena":
-        run_arena(args, arena_table(args.players, deck=args.deck, **given_options(args, ARENA_OPTIONS)))
+        run_arena(args, arena_table(args.players, **options))
     elif args.command == "play":
-        game = Game(num_players=args.players, deck=args.deck, seed=args.seed)
+        game = Game(num_players=args.players, seed=args.seed, **options)
         return run_play(args, game, PLAY_UI, make_agent)
     elif args.command == "replay":
         return run_replay(args, Game, narrate)
@@ -57,9 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.command == "serve":
         from twelve_env.web import WEB
 
-        return run_serve(args, WEB, ["deck"])
+        return run_serve(args, WEB)
     else:
-        play_random(Game(num_players=args.players, deck=args.deck, seed=args.seed), args.seed, narrate, args.quiet)
+        play_random(Game(num_players=args.players, seed=args.seed, **options), args.seed, narrate, args.quiet)
     return 0
 
 

@@ -57,7 +57,7 @@ class raw_env(KernelAECEnv):
         capture_extra_turn: bool = False,
         reward: str = "score",
     ) -> None:
-        params = make_params(num_players, deck, capture_extra_turn)
+        params = make_params(num_players, deck=deck, capture_extra_turn=capture_extra_turn)
         reward_mode = REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]
         super().__init__(
             num_players,

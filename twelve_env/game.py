@@ -15,19 +15,21 @@ from typing import Any
 import numpy as np
 
 from sniff_twelve.core.game import KernelGame
-from sniff_twelve.core.options import check_deal_hands, check_flag, check_int, check_keys, check_sequence
+from sniff_twelve.core.options import check_deal_hands, check_int, check_keys, check_sequence
 from sniff_twelve.core.rng import stream_state
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS, check_rank, deck_code, rank_name
 from twelve_env.spec import SPEC
 
 
-def make_params(num_players: int = 2, deck: str = "bridge", capture_extra_turn: bool = False) -> np.ndarray:
-    """The checked options row the kernels read (T1, T4, T10)."""
+def make_params(num_players: int = 2, **options: Any) -> np.ndarray:
+    """The options row the kernels read: the table size (T4) and ``SPEC.options`` (T1, T10), each
+    checked against its declaration."""
+    o = SPEC.checked_options(options)
     params = np.zeros(K.PARAMS_SIZE, dtype=np.int32)
     params[K.P_PLAYERS] = check_int("num_players", num_players, 2, 7)
-    params[K.P_DECK] = deck_code(deck)
-    params[K.P_EXTRA_TURN] = check_flag("capture_extra_turn", capture_extra_turn)
+    params[K.P_DECK] = deck_code(o["deck"])
+    params[K.P_EXTRA_TURN] = o["capture_extra_turn"]
     return params
 
 
@@ -92,7 +94,9 @@ class Game(KernelGame):
         capture_extra_turn: bool = False,
         _params: np.ndarray | None = None,
     ) -> None:
-        params = make_params(num_players, deck, capture_extra_turn) if _params is None else _params
+        params = (
+            make_params(num_players, deck=deck, capture_extra_turn=capture_extra_turn) if _params is None else _params
+        )
         self.deck = ("bridge", "numbers")[int(params[K.P_DECK])]
         state = np.zeros(K.STATE_SIZE, dtype=np.int32)
         K.new_game(state, params, *stream_state(seed))

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import pyspiel
 
 from sniff_twelve.core.options import check_int
-from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, KernelSpielGame, make_game_type
+from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, KernelSpielGame, make_game_type, spiel_options
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, NUM_RANKS, rank_name
 from twelve_env.game import Game, make_params
@@ -48,9 +48,8 @@ from twelve_env.spec import SPEC
 if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
 
-PARAMETERS: dict[str, Any] = {"players": 2, "deck": "bridge", "capture_extra_turn": False}
-
-GAME_TYPE = make_game_type("python_twelve", 'Python "12" (Jamaican Sniping)', 2, 7, PARAMETERS)
+GAME_TYPE = make_game_type("python_twelve", 'Python "12" (Jamaican Sniping)', SPEC, 2)
+PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification
 
 
 class TwelveAdapter(Adapter):
@@ -147,7 +146,7 @@ class TwelveGame(KernelSpielGame):
     @classmethod
     def make_adapter(cls, params: dict[str, Any]) -> TwelveAdapter:
         n = check_int("players", params["players"], 2, 7)
-        options = {"deck": params["deck"], "capture_extra_turn": params["capture_extra_turn"]}
+        options = spiel_options(SPEC, params)
         make_params(n, **options)  # ValueError / ArgumentTypeError naming the option
         return TwelveAdapter(n, options)
 

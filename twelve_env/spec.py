@@ -4,16 +4,19 @@
 ('twelve', (2, 3, 4, 5, 6, 7), 225, 13, 69)
 >>> SPEC.sides(2), SPEC.sides(3)
 (((0,), (1,)), None)
+>>> [option.name for option in SPEC.options]
+['deck', 'capture_extra_turn']
 """
 
 from __future__ import annotations
 
 import numba as nb
 
+from sniff_twelve.core.options import GameOption
 from sniff_twelve.core.spec import GameSpec
 from twelve_env import kernels as K
 from twelve_env import observation, rewards, search, view
-from twelve_env.cards import MAX_RANKS
+from twelve_env.cards import DECKS, MAX_RANKS
 
 _OBS_END, _CRITIC_END = observation.OBS.end(), observation.CRITIC.end()  # (a, b): a * ranks + b
 
@@ -23,6 +26,10 @@ class TwelveSpec(GameSpec):
 
     name, package, title = "twelve", "twelve_env", '"12"'
     players = (2, 3, 4, 5, 6, 7)  # T4
+    options = (
+        GameOption("deck", "bridge", "Deck", "choice", DECKS, rule="T1"),
+        GameOption("capture_extra_turn", False, "The capturer plays again (a variant)", "bool", rule="T10"),
+    )
     action_feature_names = search.ACTION_FEATURES
     RNG, STATUS, LIVE, CUR, STEPS = K.RNG, K.STATUS, K.LIVE, K.CUR, K.STEPS
     TRUNCATED = -1  # a game of "12" always ends by its rules (T12-T14)

@@ -35,7 +35,7 @@ class VectorGame(KernelVectorGame):
         capture_extra_turn: bool = False,
         reward: str = "score",
     ) -> None:
-        params = make_params(num_players, deck, capture_extra_turn)
+        params = make_params(num_players, deck=deck, capture_extra_turn=capture_extra_turn)
         modes = np.array([REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]], dtype=np.int32)
         super().__init__(num_envs, seed, params, modes, Game, num_players)
 

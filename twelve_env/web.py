@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 from sniff_twelve.agents.external import installed_agents
 from sniff_twelve.web import svg
-from sniff_twelve.web.table import Move, Option, WebGame
+from sniff_twelve.web.table import Move, WebGame
 from twelve_env.agents import AGENT_GROUP, AGENTS, make_agent
-from twelve_env.cards import DECKS, card_value, rank_name
+from twelve_env.cards import card_value, rank_name
 from twelve_env.game import Game
 from twelve_env.ui import PLAY_UI
 
@@ -216,10 +216,6 @@ WEB = WebGame(
     game_cls=Game,
     make_agent=make_agent,
     agents=(*AGENTS, *installed_agents(AGENT_GROUP)),
-    options=(
-        Option("deck", "Deck (T1)", "choice", "bridge", DECKS),
-        Option("capture_extra_turn", "The capturer plays again (T10 variant)", "bool", False),
-    ),
     draw=draw,
     hand=hand,
     moves=moves,

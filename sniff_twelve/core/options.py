@@ -23,7 +23,9 @@ sniff_twelve.core.options.ArgumentTypeError: seat must be an integer; got True (
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import argparse
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -117,3 +119,95 @@ def check_deal_hands(deal: dict, num_players: int, unit: str) -> list[list]:
             raise ValueError(f"hand {seat} is empty: every seat needs at least one {unit}")
         hands.append(hand)
     return hands
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """One option of a game's rules, declared once in its ``SPEC.options``; every layer derives its
+    part from it: ``make_params``' checks, the CLI's ``--name-with-dashes`` flag, the OpenSpiel
+    parameter of the same name, the browser's start page.
+
+    ``kind`` is ``"int"`` (``low`` … ``high``; a ``default`` of ``None`` means the game picks one
+    from the table size), ``"limit"`` (``None`` for no limit, else ``1`` … ``MAX_LIMIT``),
+    ``"choice"`` (one of ``choices``: strings, or integers) or ``"bool"``. ``label`` is its one line
+    of help, ``rule`` the rule-book number it sets, ``web`` whether the start page offers it.
+
+    >>> undrawn = GameOption("undrawn", 0, "boneyard tiles left undrawn", "choice", choices=(0, 1, 2))
+    >>> undrawn.check(2), undrawn.flag
+    (2, '--undrawn')
+    >>> undrawn.check(3)
+    Traceback (most recent call last):
+    ...
+    ValueError: undrawn must be one of 0, 1, 2; got 3
+    """
+
+    name: str
+    default: Any
+    label: str
+    kind: str
+    choices: tuple = ()
+    low: int = 1
+    high: int = MAX_LIMIT
+    rule: str = ""
+    web: bool = True
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag: ``capture_extra_turn`` → ``--capture-extra-turn``."""
+        return "--" + self.name.replace("_", "-")
+
+    def check(self, value: Any) -> Any:
+        """``value`` checked under the module's type rules (``ArgumentTypeError`` / ``ValueError``
+        naming the option and what it allows); ``None`` is kept where the kind allows it."""
+        if self.kind == "bool":
+            return check_flag(self.name, value)
+        if self.kind == "choice":
+            if self.choices and isinstance(self.choices[0], int):
+                value = as_integer(self.name, value)
+                if value not in self.choices:
+                    raise ValueError(f"{self.name} must be one of {', '.join(map(str, self.choices))}; got {value}")
+                return value
+            return check_choice(self.name, value, self.choices)
+        if value is None and (self.kind == "limit" or self.default is None):
+            return None
+        return check_int(self.name, value, self.low, self.high)
+
+    def argument(self) -> tuple[tuple[str, ...], dict[str, Any]]:
+        """``(flags, kwargs)`` for ``argparse``'s ``add_argument``: not given, it is absent from the
+        parsed namespace (``argparse.SUPPRESS``) and the game keeps its default."""
+        default = "by players" if self.default is None and self.kind == "int" else self.default
+        help = f"{self.label} ({self.rule + '; ' if self.rule else ''}default {default})"
+        if self.kind == "bool":
+            return (self.flag,), {"action": argparse.BooleanOptionalAction, "default": argparse.SUPPRESS, "help": help}
+        if self.kind == "choice":
+            kind = int if isinstance(self.choices[0], int) else str
+            return (self.flag,), {"type": kind, "choices": self.choices, "default": argparse.SUPPRESS, "help": help}
+        metavar = "N" if self.kind == "int" else "N|none"
+        kind = _int_or_none if self.kind == "limit" else int
+        return (self.flag,), {"type": kind, "default": argparse.SUPPRESS, "help": help, "metavar": metavar}
+
+    @property
+    def spiel_default(self) -> Any:
+        """The OpenSpiel parameter's default: OpenSpiel has no ``None``, so ``0`` stands for it."""
+        return 0 if self.default is None else self.default
+
+    def from_spiel(self, value: Any) -> Any:
+        """An OpenSpiel parameter's value as the game takes it (``0`` → ``None`` where ``None`` is
+        allowed)."""
+        return None if value == 0 and (self.kind == "limit" or self.default is None) else value
+
+
+def _int_or_none(text: str) -> int | None:
+    """A limit on the command line: a number, or ``none`` for no limit."""
+    return None if text.lower() == "none" else int(text)
+
+
+def check_options(options: tuple[GameOption, ...], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Every option of ``options`` by name: ``given``'s values checked, the others' defaults; a name
+    that is not an option is an ``ArgumentTypeError`` listing the options."""
+    known = {option.name: option for option in options}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        names = ", ".join(known) or "none"
+        raise ArgumentTypeError(f"unknown option(s) {', '.join(unknown)}; this game's options are: {names}")
+    return {name: option.check(given[name]) if name in given else option.default for name, option in known.items()}

@@ -13,6 +13,9 @@ attribute              meaning
 ``name``               the short name in options, checkpoints and records (``"sniff"``)
 ``package``            the game's package (``"sniff_env"``); ``title`` its name in prose
 ``players``            the table sizes it plays
+``options``            its rules' options, each declared once (``GameOption``: name, default,
+                       kind and bounds, rule, one line of help); ``make_params``, the CLIs, the
+                       OpenSpiel parameters and the start page all derive theirs from it
 ``RNG`` … ``STEPS``    slots of the state row: its stream, ``STATUS`` (``LIVE`` while in play,
                        ``TRUNCATED`` when cut short by a limit, ``-1`` for a game without one), the
                        seat to act (``CUR``), actions applied since the game began
@@ -59,6 +62,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from numba.core.dispatcher import Dispatcher
 
 from sniff_twelve.core.hooks import GameHooks
+from sniff_twelve.core.options import GameOption, check_options
 
 if TYPE_CHECKING:
     import numpy as np
@@ -71,6 +75,7 @@ class GameSpec(GameHooks):
     package: ClassVar[str]
     title: ClassVar[str]
     players: ClassVar[tuple[int, ...]]
+    options: ClassVar[tuple[GameOption, ...]]
     action_feature_names: ClassVar[tuple[str, ...]]
     RNG: ClassVar[int]
     STATUS: ClassVar[int]
@@ -102,6 +107,15 @@ class GameSpec(GameHooks):
         """The seats of each side at a table of ``num_players``, or ``None`` when every seat
         plays for itself (the arena's sides, the partner of ``partner_seat``)."""
         raise NotImplementedError
+
+    def checked_options(self, given: dict[str, Any]) -> dict[str, Any]:
+        """Every option of the game by name: ``given``'s checked, the rest at their defaults (an
+        unknown name or a bad value raises, naming what is allowed)."""
+        return check_options(self.options, given)
+
+    def option(self, name: str) -> GameOption:
+        """The declaration of option ``name``."""
+        return next(option for option in self.options if option.name == name)
 
     def widths(self, params: np.ndarray) -> tuple[int, int, int]:
         """``(observation, critic state, actions)`` widths under the options row ``params``."""

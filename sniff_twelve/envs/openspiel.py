@@ -182,11 +182,21 @@ class Adapter:
         return str(engine)
 
 
-def make_game_type(
-    short_name: str, long_name: str, min_players: int, max_players: int, parameters: dict[str, Any]
-) -> pyspiel.GameType:
+def spiel_parameters(spec: GameSpec, players: int) -> dict[str, Any]:
+    """OpenSpiel's parameters of a game: ``players`` (default ``players``), then every option of
+    ``spec.options`` by its own name, ``0`` standing for ``None`` (OpenSpiel has no null)."""
+    return {"players": players, **{option.name: option.spiel_default for option in spec.options}}
+
+
+def spiel_options(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
+    """The game options of OpenSpiel ``params``, as ``Game`` takes them (``0`` → ``None`` where an
+    option allows ``None``)."""
+    return {option.name: option.from_spiel(params[option.name]) for option in spec.options}
+
+
+def make_game_type(short_name: str, long_name: str, spec: GameSpec, players: int) -> pyspiel.GameType:
     """The ``GameType`` both games share: sequential, explicit chance, imperfect information,
-    zero-sum terminal returns, all four observation kinds."""
+    zero-sum terminal returns, all four observation kinds; the parameters from ``spec.options``."""
     return pyspiel.GameType(
         short_name=short_name,
         long_name=long_name,
@@ -195,13 +205,13 @@ def make_game_type(
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=max_players,
-        min_num_players=min_players,
+        max_num_players=max(spec.players),
+        min_num_players=min(spec.players),
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=parameters,
+        parameter_specification=spiel_parameters(spec, players),
     )
 
 

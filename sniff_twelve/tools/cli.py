@@ -21,6 +21,7 @@ from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
 from sniff_twelve.tools.play import add_play_options
 
 if TYPE_CHECKING:
+    from sniff_twelve.core.options import GameOption
     from sniff_twelve.tools.arena import Table
     from sniff_twelve.web.table import WebGame
 
@@ -37,15 +38,14 @@ def build_parser(
     description: str,
     players: Sequence[int],
     default_players: int,
-    extra: Sequence[tuple[tuple, dict]] = (),
+    options: Sequence[GameOption] = (),
     play_extra: Sequence[tuple[tuple, dict]] = (),
-    serve_extra: Sequence[tuple[tuple, dict]] = (),
-    arena_extra: Sequence[tuple[tuple, dict]] = (),
 ) -> argparse.ArgumentParser:
     """``prog [demo|arena|play|replay|serve] …``: the commands both games share (``demo`` is the
-    default: ``prog`` alone takes the demo's options); ``extra`` holds ``(args, kwargs)`` of game
-    options every command takes, ``play_extra``, ``serve_extra`` and ``arena_extra`` those only
-    ``play``, ``serve`` or ``arena`` takes. Read the command line with ``parse_args``."""
+    default: ``prog`` alone takes the demo's options). The game's ``options`` (``SPEC.options``)
+    become ``--name-with-dashes`` flags of every command that starts games (``demo``, ``arena``,
+    ``play``; ``serve`` the ones its start page offers, as that page's defaults); ``play_extra``
+    holds ``(args, kwargs)`` only ``play`` takes. Read the command line with ``parse_args``."""
     parser = argparse.ArgumentParser(
         prog=prog, description=description, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -84,12 +84,12 @@ def build_parser(
     common = [
         (("--players",), {"type": int, "choices": list(players), "default": default_players}),
         (("--seed",), {"type": int, "default": 0, "help": "seed of the deals and the agents"}),
-        *extra,
+        *(option.argument() for option in options),
     ]
     quiet = (("--quiet",), {"action": "store_true", "help": "print only the tables, not every move"})
     before = parser.add_argument_group("the demo's options, with no command (after a command, give them after it)")
-    for p, options in ((demo, [*common, quiet]), (arena, [*common, *arena_extra]), (play, common)):
-        for args, kwargs in options:
+    for p, arguments in ((demo, [*common, quiet]), (arena, common), (play, [*common, *play_extra])):
+        for args, kwargs in arguments:
             p.add_argument(*args, **kwargs)
     for args, kwargs in [*common, quiet]:  # stored apart, so parse_args sees what came before a command
         shown = {} if "action" in kwargs or "choices" in kwargs else {"metavar": _dest(args).upper()}
@@ -130,11 +130,10 @@ def build_parser(
         "--no-seed-choice", action="store_true", help="the server deals every seed: no seed field (for studies)"
     )
     serve.add_argument("--players", type=int, choices=list(players), default=default_players, help="start page default")
-    for args, kwargs in [*extra, *serve_extra]:
-        serve.add_argument(*args, **kwargs)
+    for option in options:
+        if option.web:
+            serve.add_argument(*option.argument()[0], **option.argument()[1])
     add_play_options(play)
-    for args, kwargs in play_extra:
-        play.add_argument(*args, **kwargs)
     arena.add_argument(
         "--agents",
         nargs="+",
@@ -157,12 +156,17 @@ def _dest(flags: tuple[str, ...]) -> str:
     return flags[0].lstrip("-").replace("-", "_")
 
 
-def given_options(args: argparse.Namespace, options: Sequence[tuple[tuple, dict]]) -> dict[str, Any]:
-    """The game options of ``options`` (``(args, kwargs)`` as ``build_parser`` takes them) that the
-    command line gave, by keyword; one left at ``None`` keeps the game's default."""
-    return {
-        name: value for name in (_dest(flags) for flags, _ in options) if (value := getattr(args, name)) is not None
-    }
+def given_options(args: argparse.Namespace, options: Sequence[GameOption]) -> dict[str, Any]:
+    """The game ``options`` the command line gave, by name (one not given keeps its default); a
+    value its declaration refuses is a usage error naming the flag."""
+    given = {}
+    for option in options:
+        if hasattr(args, option.name):
+            try:
+                given[option.name] = option.check(getattr(args, option.name))
+            except ValueError as err:
+                fail(f"{option.flag}: {err}")
+    return given
 
 
 def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -288,10 +292,10 @@ def run_replay(args: argparse.Namespace, game_cls: type[KernelGame], narrate: Na
     return 0
 
 
-def run_serve(args: argparse.Namespace, spec: WebGame, options: Sequence[str] = ()) -> int:
-    """The ``serve`` command: check the checkpoints, then run the web app until Ctrl-C; ``options``
-    name the game options among ``args`` that become the start page's defaults. Without the
-    ``web`` extra, a one-line message says what to install."""
+def run_serve(args: argparse.Namespace, spec: WebGame) -> int:
+    """The ``serve`` command: check the checkpoints, then run the web app until Ctrl-C; the game
+    options given become the start page's defaults. Without the ``web`` extra, a one-line message
+    says what to install."""
     try:
         for module in ("starlette", "uvicorn"):
             optional_import(module, "web", "serve")
@@ -308,7 +312,7 @@ def run_serve(args: argparse.Namespace, spec: WebGame, options: Sequence[str] = 
             spec.make_agent(agent)
         except ValueError as err:
             fail(f"--agent {agent}: {err}")
-    defaults = {"players": args.players, **{name: getattr(args, name) for name in options}}
+    defaults = {"players": args.players, **given_options(args, spec.options)}
     serve(
         spec,
         args.host,

@@ -32,6 +32,7 @@ from sniff_twelve.tools.report import partial_note
 
 if TYPE_CHECKING:
     from sniff_twelve.core.agent import Agent
+    from sniff_twelve.core.options import GameOption
     from sniff_twelve.tools.arena import Table
 
 
@@ -226,8 +227,11 @@ def heatmap(result: dict[str, Any], path: Path) -> None:
 # --- the command line ---------------------------------------------------------------------------
 
 
-def add_parser(parser: argparse.ArgumentParser, players: Sequence[int], default_players: int) -> None:
-    """Add the ``crossplay`` command to a game's parser (one made by ``sniff_twelve.tools.cli.build_parser``)."""
+def add_parser(
+    parser: argparse.ArgumentParser, players: Sequence[int], default_players: int, options: Sequence[GameOption] = ()
+) -> None:
+    """Add the ``crossplay`` command to a game's parser (one made by ``sniff_twelve.tools.cli.build_parser``),
+    with a flag for each of the game's ``options`` (``SPEC.options``)."""
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     cmd = sub.add_parser(
         "crossplay",
@@ -245,6 +249,9 @@ def add_parser(parser: argparse.ArgumentParser, players: Sequence[int], default_
     cmd.add_argument("--json", type=Path, help="write the results as JSON")
     cmd.add_argument("--plot", type=Path, help="save a heatmap PNG of the matrix")
     cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
+    for option in options:
+        flags, kwargs = option.argument()
+        cmd.add_argument(*flags, **kwargs)
 
 
 def main(args: argparse.Namespace, table: Table) -> int:

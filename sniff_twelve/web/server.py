@@ -57,6 +57,7 @@ from sniff_twelve.web.errors import RequestError
 from sniff_twelve.web.records import STEP, list_records, replay
 from sniff_twelve.web.sessions import MAX_SESSIONS, NEW_GAMES_PER_MINUTE, RateLimit, Session, Sessions
 from sniff_twelve.web.store import SessionStore
+from sniff_twelve.web.table import parse_option
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -225,7 +226,7 @@ class Server:
         if set(choices) - {str(s) for s in range(players) if s != seat}:
             raise RequestError(400, f"agents are chosen for the seats other than yours (0 … {players - 1} but {seat})")
         try:
-            kwargs = {name: option.parse(options.get(name)) for name, option in known.items()}
+            kwargs = {name: parse_option(option, options.get(name)) for name, option in known.items()}
             game = spec.game_cls(num_players=players, seed=seed, **kwargs)
             specs, agents = {}, {}
             for other in (s for s in range(players) if s != seat):

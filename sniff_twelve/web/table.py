@@ -1,5 +1,5 @@
 """What the web server needs of a game: a ``WebGame`` record (``sniff_env.web.WEB``,
-``twelve_env.web.WEB``), the start page's ``Option``\\ s, and a ``Move`` — one click pair.
+``twelve_env.web.WEB``), how it reads the start page's options, and a ``Move`` — one click pair.
 
 While a game runs, the server draws the table and lists the moves from ``public_game(game, seat)``:
 the human seat's view (``sniff_twelve.core.view``) as a game object. Hidden tiles and cards are dealt there in
@@ -18,40 +18,29 @@ from sniff_twelve.core.agent import partner_seat
 if TYPE_CHECKING:
     from sniff_twelve.core.agent import Agent
     from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.options import GameOption
     from sniff_twelve.core.spec import GameUI
 
 
-@dataclass(frozen=True)
-class Option:
-    """A game option on the start page: a keyword of the game's constructor.
-
-    ``kind`` is ``"int"`` (``default`` ``None`` means the game's own default), ``"choice"`` (one of
-    ``choices``) or ``"bool"``.
-    """
-
-    name: str
-    label: str
-    kind: str
-    default: Any = None
-    choices: tuple = ()
-
-    def parse(self, value: Any) -> Any:
-        """``value`` as the game takes it (``None``/``""`` → the default); ``ValueError`` if it is
-        of the wrong kind or not a listed choice (ranges are the game's own checks)."""
-        if value is None or value == "":
-            return self.default
-        if self.kind == "bool":
-            if not isinstance(value, bool):
-                raise ValueError(f"{self.name} must be true or false; got {value!r}")
-            return value
-        if self.kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).lstrip("-").isdigit():
-                raise ValueError(f"{self.name} must be a whole number; got {value!r}")
-            return int(value)
-        matches = [choice for choice in self.choices if str(choice) == str(value)]
+def parse_option(option: GameOption, value: Any) -> Any:
+    """A start page's value of ``option`` as the game takes it (``None``/``""`` → the default; a
+    number may come as text); ``ValueError`` in the page's words if it is of the wrong kind or
+    not a listed choice, then the option's own checks (its bounds)."""
+    if value is None or value == "":
+        return option.default
+    if option.kind == "bool":
+        if not isinstance(value, bool):
+            raise ValueError(f"{option.name} must be true or false; got {value!r}")
+    elif option.kind == "choice":
+        matches = [choice for choice in option.choices if str(choice) == str(value)]
         if not matches:
-            raise ValueError(f"{self.name} must be one of {', '.join(map(str, self.choices))}; got {value!r}")
-        return matches[0]
+            raise ValueError(f"{option.name} must be one of {', '.join(map(str, option.choices))}; got {value!r}")
+        value = matches[0]
+    elif isinstance(value, bool) or not isinstance(value, int | str) or not str(value).lstrip("-").isdigit():
+        raise ValueError(f"{option.name} must be a whole number; got {value!r}")
+    else:
+        value = int(value)
+    return option.check(value)
 
 
 @dataclass(frozen=True)
@@ -89,7 +78,6 @@ class WebGame:
     game_cls: type[KernelGame]
     make_agent: Callable[[str], Agent]
     agents: tuple[str, ...]
-    options: tuple[Option, ...]
     draw: Callable[..., str]
     hand: Callable[[KernelGame, int], list[str]]
     moves: Callable[[KernelGame, int], list[Move]]
@@ -100,6 +88,11 @@ class WebGame:
     @property
     def name(self) -> str:
         return self.game_cls.spec.name
+
+    @property
+    def options(self) -> tuple[GameOption, ...]:
+        """The game options the start page offers (``SPEC.options`` marked ``web``)."""
+        return tuple(option for option in self.game_cls.spec.options if option.web)
 
     @property
     def players(self) -> tuple[int, ...]:

@@ -1,0 +1,132 @@
+"""``SPEC.options``: every game option declared once (name, default, kind, rule, help), and every
+one accepted — by its own name — by ``Game``, the envs, ``VectorGame``, the OpenSpiel game and the
+``arena`` / ``crossplay`` CLIs (``--name-with-dashes``), with the same default everywhere."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Any
+
+import pytest
+
+import sniff_env
+import twelve_env
+from sniff_env.__main__ import main as sniff_main
+from sniff_twelve.core.options import ArgumentTypeError, GameOption
+from twelve_env.__main__ import main as twelve_main
+
+GAMES = {"sniff": (sniff_env, sniff_main, 2), "twelve": (twelve_env, twelve_main, 2)}
+#: what each game's options are, written out here (the schema must declare exactly these)
+EXPECTED = {
+    "sniff": {"target": None, "max_hands": 200, "max_steps": None, "settlement": "deduct", "undrawn": 0},
+    "twelve": {"deck": "bridge", "capture_extra_turn": False},
+}
+#: a value other than the default for each option, and what the game then reports
+OTHER = {"target": 150, "max_hands": 7, "max_steps": 90, "settlement": "allfives", "undrawn": 2}
+OTHER |= {"deck": "numbers", "capture_extra_turn": True}
+CASES = [(game, name) for game, names in EXPECTED.items() for name in names]
+
+
+def _spec(game: str):
+    return GAMES[game][0].Game.spec
+
+
+def _option(game: str, name: str) -> GameOption:
+    return _spec(game).option(name)
+
+
+def test_each_game_declares_its_options_once_with_name_default_rule_and_help():
+    for game, expected in EXPECTED.items():
+        options = _spec(game).options
+        assert {o.name: o.default for o in options} == expected
+        assert len({o.name for o in options}) == len(options)
+        assert all(o.label and o.rule[:1] in "ST" and o.kind in ("int", "limit", "choice", "bool") for o in options)
+
+
+@pytest.mark.parametrize(("game", "name"), CASES)
+def test_game_envs_and_vector_game_take_the_option_by_name(game, name):
+    package = GAMES[game][0]
+    value = OTHER[name]
+    assert package.Game(num_players=2, seed=0, **{name: value}).record_options()[name] == value
+    for make in (package.env, package.raw_env, package.single_agent_env):
+        made = make(num_players=2, **{name: value})
+        assert made is not None
+    vector = package.VectorGame(4, num_players=2, seed=0, **{name: value})
+    assert vector.reset()[0].shape[0] == 4
+    assert package.vector_env(4, num_players=2, seed=0, **{name: value}).num_envs == 4
+
+
+@pytest.mark.parametrize(("game", "name"), CASES)
+def test_every_signature_default_is_the_declared_default(game, name):
+    package = GAMES[game][0]
+    default = _option(game, name).default
+    for constructor in (package.Game, package.raw_env, package.VectorGame):
+        parameter = inspect.signature(constructor).parameters[name]
+        assert parameter.default == default, (constructor, name)
+
+
+@pytest.mark.parametrize(("game", "name"), CASES)
+def test_a_bad_value_is_refused_naming_the_option_and_what_it_allows(game, name):
+    package = GAMES[game][0]
+    bad: dict[str, Any] = {"int": 0, "limit": -1, "choice": "nonsense", "bool": 1}
+    with pytest.raises(ValueError, match=name):
+        package.Game(num_players=2, **{name: bad[_option(game, name).kind]})
+
+
+def test_an_unknown_option_names_the_real_ones():
+    from sniff_env.game import make_params
+
+    with pytest.raises(ArgumentTypeError, match="target, max_hands, max_steps, settlement, undrawn"):
+        make_params(2, tagret=150)
+
+
+@pytest.mark.parametrize(("game", "name"), CASES)
+def test_the_openspiel_game_takes_the_option_by_its_name(game, name):
+    pyspiel = pytest.importorskip("pyspiel")
+    module = {"sniff": "sniff_env.openspiel", "twelve": "twelve_env.openspiel"}[game]
+    short = pytest.importorskip(module).GAME_TYPE.short_name
+    spiel = pyspiel.load_game(short, {"players": 2, name: OTHER[name]})
+    assert spiel.get_parameters()[name] == OTHER[name]
+    option = _option(game, name)
+    if option.kind != "bool":  # OpenSpiel itself refuses a flag of the wrong type
+        bad = "nonsense" if isinstance(option.default, str) else -5
+        with pytest.raises(ValueError, match=name):
+            pyspiel.load_game(short, {"players": 2, name: bad})
+
+
+@pytest.mark.parametrize(("game", "name"), CASES)
+def test_the_arena_cli_takes_the_option_as_a_flag(game, name, tmp_path):
+    _, main, players = GAMES[game]
+    option = _option(game, name)
+    value = OTHER[name]
+    given = [option.flag] if value is True else [option.flag, str(value)]
+    out = tmp_path / "arena.json"
+    argv = ["arena", "--players", str(players), "--agents", "random", "greedy", "--deals", "1", "--workers", "1"]
+    assert main([*argv, *given, "--no-progress", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["options"] == {name: value}
+
+
+@pytest.mark.parametrize("name", list(EXPECTED["sniff"]))
+def test_the_crossplay_cli_takes_the_option_as_a_flag(name, monkeypatch):
+    import sniff_env.__main__ as entry
+
+    seen = {}
+    monkeypatch.setattr(entry.crossplay, "main", lambda args, table: seen.setdefault("table", table) and 0)
+    flag = _option("sniff", name).flag
+    assert sniff_main(["crossplay", "--agents", "random", "greedy", flag, str(OTHER[name])]) == 0
+    assert seen["table"].options == {name: OTHER[name]}
+
+
+def test_a_bad_flag_value_is_a_usage_error_naming_the_flag(capsys):
+    with pytest.raises(SystemExit) as exit:
+        sniff_main(["arena", "--players", "2", "--agents", "random", "greedy", "--target", "0"])
+    assert exit.value.code == 2 and "--target" in capsys.readouterr().err
+
+
+def test_the_start_page_offers_the_options_marked_for_it():
+    from sniff_env.web import WEB as SNIFF_WEB
+    from twelve_env.web import WEB as TWELVE_WEB
+
+    assert [o.name for o in SNIFF_WEB.options] == ["target", "settlement", "undrawn"]
+    assert [o.name for o in TWELVE_WEB.options] == ["deck", "capture_extra_turn"]
