@@ -8,6 +8,7 @@ accessors (hands, scores, layout) and action names.
 from __future__ import annotations
 
 import copy
+import warnings
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
@@ -22,6 +23,34 @@ if TYPE_CHECKING:
 class IllegalActionError(ValueError):
     """An action id that is not legal in the position (or any action once the game is over); the
     message names the legal ones. ``Game.apply`` raises it before touching the state."""
+
+
+class _Truncated:
+    """``Game.is_truncated``: call it for the bool; read as a bool (the old property), it warns."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: bool) -> None:
+        self._value = value
+
+    def __call__(self) -> bool:
+        return self._value
+
+    def _deprecated(self) -> bool:
+        warnings.warn("Game.is_truncated is a method: call is_truncated()", DeprecationWarning, stacklevel=3)
+        return self._value
+
+    def __bool__(self) -> bool:
+        return self._deprecated()
+
+    def __eq__(self, other: object) -> bool:
+        return self._deprecated() == other
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+    def __repr__(self) -> str:
+        return f"<bound method is_truncated: {self._value}>"
 
 
 class KernelGame:
@@ -137,10 +166,12 @@ class KernelGame:
         """Whether the game (the whole match for Sniff) has ended, won or truncated."""
         return int(self._state[self.spec.STATUS]) != self.spec.LIVE
 
-    def is_truncated(self) -> bool:
-        """Whether the game was cut short by its own limit (Sniff's ``max_hands``, S26) rather than
-        won; always ``False`` in a game without one ("12")."""
-        return int(self._state[self.spec.STATUS]) == self.spec.TRUNCATED
+    @property
+    def is_truncated(self) -> _Truncated:
+        """``is_truncated()``: whether the game was cut short by its own limit (Sniff's
+        ``max_hands``, S26) rather than won; always ``False`` in a game without one ("12"). The old
+        spelling without the call still reads as that bool, with a ``DeprecationWarning``."""
+        return _Truncated(int(self._state[self.spec.STATUS]) == self.spec.TRUNCATED)
 
     def legal_mask(self) -> np.ndarray:
         """Bool array over all action ids; all ``False`` once terminal."""

@@ -3,6 +3,8 @@ view answers them too (truncation is public: the hand count is on the table)."""
 
 from __future__ import annotations
 
+import pytest
+
 import sniff_env
 import twelve_env
 
@@ -26,3 +28,13 @@ def test_twelve_never_truncates():
         assert g.is_truncated() is False
         g.apply(g.legal_actions()[0])
     assert g.is_terminal() is True and g.is_truncated() is False
+
+
+def test_the_old_property_spelling_still_reads_as_the_bool_with_a_deprecation():
+    g = sniff_env.Game(num_players=2, seed=3, max_hands=1)
+    while not g.is_terminal():
+        g.apply(g.legal_actions()[0])
+    with pytest.warns(DeprecationWarning, match=r"is_truncated\(\)"):
+        assert g.is_truncated
+    with pytest.warns(DeprecationWarning):
+        assert twelve_env.Game(num_players=2, seed=1).is_truncated == False  # noqa: E712 (the old spelling)
