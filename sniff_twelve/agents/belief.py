@@ -4,7 +4,10 @@ uniformly.
 
 Each decision infers the seat's beliefs with the other seats modelled as ``MODEL`` (an agent spec
 of the game without ``+``; ``none`` for the rules alone), draws ``N`` worlds from them and scores
-every legal move by one rollout per world, all moves on the same worlds and rollout streams.
+every legal move by one rollout per world, all moves on the same worlds and rollout streams. With
+``guide="ppo"`` the moves scored are those the trained policy proposes, as in ``ismcts:N+ppo``
+(``sniff_twelve.agents.guided``: its kept moves, its prior's bonus), a move it is sure of costing
+no search.
 
 >>> from sniff_env import Game
 >>> from sniff_env.agents import make_agent
@@ -20,7 +23,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from sniff_twelve.agents.builtin import RolloutAgent
+from sniff_twelve.agents.builtin import GUIDED_NAME, RolloutAgent
 from sniff_twelve.beliefs import infer
 from sniff_twelve.beliefs.kernels import world_values
 from sniff_twelve.core.options import check_int, check_seed
@@ -41,6 +44,8 @@ class BeliefAgent(RolloutAgent):
             ``epsilon``): how far the other seats may stray from it.
         greedy_rate: share of rollout moves played by the rule of thumb, 0–1 (default: the
             game's ``rollout`` agent's).
+        guide: ``None`` (score every legal move) or ``"ppo"`` (the shipped policy proposes the
+            moves, ``ismcts+ppo``'s way).
 
     A bad ``MODEL`` is a ``ValueError`` when the agent is built.
     """
@@ -59,6 +64,7 @@ class BeliefAgent(RolloutAgent):
         worlds: int = 128,
         epsilon: float = default_epsilon,
         greedy_rate: float | None = None,
+        guide: str | None = None,
         seed: int | None = None,
     ) -> None:
         if not isinstance(model, str) or "+" in model or not model:
@@ -71,6 +77,10 @@ class BeliefAgent(RolloutAgent):
         agents = importlib.import_module(f"{self.package}.agents")
         self._model = None if model == "none" else agents.make_agent(model)
         rate = agents.AGENTS["rollout"].default_greedy_rate if greedy_rate is None else greedy_rate
+        if guide not in (None, "ppo"):
+            raise ValueError(f"guide is None or 'ppo'; got {guide!r}")
+        self.guide = guide
+        self._guide = None if guide is None else agents.AGENTS[GUIDED_NAME](iterations=1)
         super().__init__(iterations, rate, seed)
 
     @classmethod
@@ -88,8 +98,18 @@ class BeliefAgent(RolloutAgent):
             self._model.reset(seed)
 
     def check_table(self, num_players: int) -> None:
-        if self._model is not None:
-            self._model.check_table(num_players)
+        for agent in (self._model, self._guide):
+            if agent is not None:
+                agent.check_table(num_players)
+
+    def choose(self, view: SeatView) -> int:
+        if self._guide is None:
+            return super().choose(view)
+        actions, prior = self._guide.candidates(view)
+        if actions.size == 1:
+            return int(actions[0])
+        bonus = self._guide.prior_weight * np.log(np.maximum(prior, 1e-12))
+        return int(actions[np.argmax(self.rollout_means(view, actions) + bonus)])
 
     def rollout_means(self, view: SeatView, actions: np.ndarray) -> np.ndarray:
         seed = int(self._seeds.integers(1 << 62))
@@ -106,4 +126,5 @@ class BeliefAgent(RolloutAgent):
         return values / self.iterations
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(iterations={self.iterations}, model={self.model!r}, worlds={self.worlds})"
+        guide = "" if self.guide is None else f", guide={self.guide!r}"
+        return f"{type(self).__name__}(iterations={self.iterations}, model={self.model!r}, worlds={self.worlds}{guide})"

@@ -163,15 +163,23 @@ ALIASES = {"ismcts": "rollout"}
 #: agent (in an arena entry too, where ``a+b`` is otherwise a partnership; PATH holds no ``+``)
 GUIDED_NAME = "ismcts+ppo"
 GUIDED_SPEC = re.compile(r"ismcts(?::(?P<iterations>[^+]*))?\+ppo(?::(?P<checkpoint>[^+]+))?")
+#: the belief search with the policy proposing its moves: ``belief[:N[:MODEL]]+ppo`` is one agent too
+GUIDED_BELIEF_SPEC = re.compile(r"belief(?::(?P<argument>[^+]*))?\+ppo")
+
+
+def is_one_agent(spec: str) -> bool:
+    """Whether ``spec``, ``+`` and all, names one agent (a policy-guided search), not a partnership."""
+    return bool(GUIDED_SPEC.fullmatch(spec) or GUIDED_BELIEF_SPEC.fullmatch(spec))
 
 
 def build_agent(registry: dict[str, type[Agent]], spec: str, group: str | None = None, **kwargs) -> Agent:
     """An agent from ``spec``: a registered name, optionally followed by ``:`` and the agent's
     argument — iterations for search agents (``"rollout:500"``, at least 1), a checkpoint path for
     policy agents (``"ppo:runs/sniff4/best.npz"``); ``ismcts[:N]+ppo[:PATH]`` is the policy-guided
-    search (``sniff_twelve.agents.guided``). An old name in ``ALIASES`` builds the agent
-    it became; ``py:package.module:Name[:ARG]`` an agent from outside, and so does a name an
-    installed package registers in the entry-point ``group`` (``sniff_twelve.agents.external``).
+    search (``sniff_twelve.agents.guided``), ``belief[:N[:MODEL]]+ppo`` the same on beliefs. An
+    old name in ``ALIASES`` builds the agent it became; ``py:package.module:Name[:ARG]`` an agent
+    from outside, and so does a name an installed package registers in the entry-point ``group``
+    (``sniff_twelve.agents.external``).
     Unknown names raise ``ValueError`` listing the registered ones."""
     if not isinstance(spec, str):
         raise ArgumentTypeError(f"an agent spec is a string such as 'greedy' or 'rollout:200'; got {spec!r}")
@@ -179,6 +187,11 @@ def build_agent(registry: dict[str, type[Agent]], spec: str, group: str | None =
         return import_agent(spec, **kwargs)
     if GUIDED_SPEC.fullmatch(spec) and GUIDED_NAME in registry:
         return registry[GUIDED_NAME].from_spec(spec, **kwargs)
+    if (match := GUIDED_BELIEF_SPEC.fullmatch(spec)) and "belief" in registry:
+        cls = registry["belief"]
+        if match["argument"]:
+            kwargs.update(cls.parse_argument(spec, match["argument"]))
+        return cls(guide="ppo", **kwargs)
     name, _, arg = spec.partition(":")
     name = ALIASES.get(name, name)
     if name not in registry:

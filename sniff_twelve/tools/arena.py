@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sniff_twelve.agents.builtin import GUIDED_SPEC
+from sniff_twelve.agents.builtin import is_one_agent
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError
 from sniff_twelve.tools.cluster import map_on_ray
@@ -110,14 +110,17 @@ def play_all(tasks: list[GameTask]) -> list[dict[str, Any]]:
 
 
 def entry_names(entry: str) -> list[str]:
-    """The agent specs of an entry: ``a+b`` is two, but ``ismcts[:N]+ppo[:PATH]`` is one.
+    """The agent specs of an entry: ``a+b`` is two, but ``ismcts[:N]+ppo[:PATH]`` and
+    ``belief[:N[:MODEL]]+ppo`` are one.
 
     >>> entry_names("greedy+ppo"), entry_names("ismcts:64+ppo"), entry_names("ismcts+ppo+greedy")
     (['greedy', 'ppo'], ['ismcts:64+ppo'], ['ismcts+ppo', 'greedy'])
+    >>> entry_names("belief:64:heuristic+ppo+greedy")
+    ['belief:64:heuristic+ppo', 'greedy']
     """
     names: list[str] = []
     for part in entry.split("+"):
-        if names and GUIDED_SPEC.fullmatch(f"{names[-1]}+{part}"):
+        if names and is_one_agent(f"{names[-1]}+{part}"):
             names[-1] += f"+{part}"
         else:
             names.append(part)

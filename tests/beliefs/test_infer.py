@@ -8,6 +8,8 @@ beliefs in ``tests/agents/test_no_peek.py``.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -311,3 +313,26 @@ def test_distinct_views_are_found_even_if_two_hashes_collide(monkeypatch):
         distinct, inverse = _distinct(rows)
         assert sorted(map(tuple, distinct.tolist())) == [(1, 2), (3, 4), (5, 6)]
         np.testing.assert_array_equal(distinct[inverse], rows)
+
+
+def test_the_policy_guided_belief_search_plays_only_what_the_policy_proposes():
+    """``belief:N[:MODEL]+ppo`` is one agent (in an arena entry too): the belief search over the
+    moves the shipped policy keeps, as ``ismcts:N+ppo`` does; a bad guide is one clear error."""
+    from sniff_twelve.agents.belief import BeliefAgent
+    from sniff_twelve.tools.arena import entry_names
+
+    agent = sniff_agent("belief:12:heuristic+ppo")
+    assert (agent.iterations, agent.model, agent.guide) == (12, "heuristic", "ppo")
+    assert sniff_agent("belief:12").guide is None
+    assert entry_names("belief:12:heuristic+ppo+greedy") == ["belief:12:heuristic+ppo", "greedy"]
+    proposer = sniff_agent("ismcts:1+ppo")
+    searched = 0
+    for seed, steps in itertools.product(range(4), range(4)):
+        game = played(lambda s=seed: sniff_env.Game(num_players=4, seed=s), sniff_agent, "greedy", steps)
+        kept, _ = proposer.candidates(game.seat_view())
+        searched += kept.size > 1
+        assert agent.act(game) in kept.tolist()
+    assert searched >= 2  # the search had a choice to make
+    with pytest.raises(ValueError, match="guide is None or 'ppo'"):
+        type(agent)(guide="mcts")
+    assert issubclass(type(agent), BeliefAgent)
