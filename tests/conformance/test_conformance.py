@@ -40,6 +40,7 @@ class Peeker(Agent):
 def test_the_twin_check_catches_an_agent_that_peeks(package, monkeypatch):
     agents = pytest.importorskip(f"{package.__name__}.agents")
     monkeypatch.setattr(conformance, "TWIN_AGENTS", ("peeker",))
+    monkeypatch.setitem(agents.AGENTS, "peeker", Peeker)
     monkeypatch.setattr(agents, "make_agent", lambda spec: Peeker())
     with pytest.raises(AssertionError, match="peeker moved differently on a twin"):
         conformance.check_no_peek_twins(package, {"num_players": 3}, games=8)
