@@ -53,7 +53,8 @@ def hooks_fingerprint(cls: type) -> str:
     """A digest of the source files of ``cls``, its ``GameHooks`` bases and every kernel it lists
     (computed once per class and process)."""
     if cls not in _FINGERPRINTS:
-        files = {sys.modules[base.__module__].__file__ for base in cls.__mro__ if issubclass(base, GameHooks)}
+        bases = [base for base in cls.__mro__ if issubclass(base, GameHooks)]
+        files = {getattr(sys.modules.get(base.__module__), "__file__", None) for base in bases}  # None: no file
         for name in dir(cls):
             value = getattr(cls, name, None)
             if isinstance(value, Dispatcher):
