@@ -7,7 +7,10 @@ view only (the interface: ``sniff_twelve.core.agent``); ``build_agent`` turns a 
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import re
+from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
@@ -16,6 +19,7 @@ from sniff_twelve.agents.external import FORM, import_agent, installed_agents, i
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError, check_int
 from sniff_twelve.core.rng import stream_state
+from sniff_twelve.search.rollouts import resampled_rollouts
 from sniff_twelve.search.solver import pimc_values, workspace
 
 if TYPE_CHECKING:
@@ -155,6 +159,61 @@ class PimcAgent(Agent):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(iterations={self.iterations}, max_nodes={self.max_nodes})"
+
+
+class SpecPolicyAgent(Agent):
+    """A rule of thumb every ``GameSpec`` declares, run on the seat's view: ``kernel`` names it."""
+
+    deterministic = True
+    kernel: ClassVar[str]
+
+    def choose(self, view: SeatView) -> int:
+        return int(view.run(getattr(view.spec, self.kernel)))
+
+
+class SpecGreedyAgent(SpecPolicyAgent):
+    """The spec's ``greedy_action``."""
+
+    name, kernel, belief_kernel = "greedy", "greedy_action", "greedy"
+
+
+class SpecHeuristicAgent(SpecPolicyAgent):
+    """The spec's ``heuristic_action``."""
+
+    name, kernel, belief_kernel = "heuristic", "heuristic_action", "heuristic"
+
+
+class SpecRolloutAgent(RolloutAgent):
+    """``RolloutAgent`` from the spec alone: worlds from its ``resample``, rollouts by its
+    ``world_rollouts`` (``sniff_twelve.search.rollouts``)."""
+
+    def rollout_means(self, view: SeatView, actions: np.ndarray) -> np.ndarray:
+        values = np.zeros(actions.size)
+        args = (actions.astype(np.int64), self.iterations, self._rng, self.greedy_rate, values)
+        view.run(resampled_rollouts, view.spec, *args)
+        return values / self.iterations
+
+
+#: the agents a game gets from its ``GameSpec`` alone (``spec_make_agent``)
+SPEC_AGENTS: dict[str, type[Agent]] = {
+    "random": RandomAgent,
+    "greedy": SpecGreedyAgent,
+    "heuristic": SpecHeuristicAgent,
+    "rollout": SpecRolloutAgent,
+}
+
+
+def spec_make_agent(spec: str, **kwargs) -> Agent:
+    """``make_agent`` of a game that writes no agents of its own: ``SPEC_AGENTS`` (and ``py:`` specs)."""
+    return build_agent(SPEC_AGENTS, spec, **kwargs)
+
+
+def game_agents(package: str) -> ModuleType | SimpleNamespace:
+    """The agents of the game in ``package``: its ``agents`` module (``make_agent``, ``AGENTS``,
+    perhaps ``match_outcome``), or for a game that has none the spec's (``SPEC_AGENTS``)."""
+    if importlib.util.find_spec(f"{package}.agents") is None:
+        return SimpleNamespace(AGENTS=SPEC_AGENTS, make_agent=spec_make_agent)
+    return importlib.import_module(f"{package}.agents")
 
 
 #: old agent names that still build the agent now named otherwise

@@ -12,7 +12,7 @@ The ``VectorGame`` owns its rows: the arrays it returns are read-only views of i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numba as nb
 import numpy as np
@@ -287,3 +287,25 @@ class KernelVectorGame:
             self._truncated,
         )
         return self.obs, self.mask, self.player, self.rewards, self.terminated, self.truncated
+
+
+class SpecVectorGame(KernelVectorGame):
+    """The ``VectorGame`` of a game that declares its kernels, its ``GameSpec`` and its ``Game``
+    only: ``class VectorGame(SpecVectorGame): game_cls = Game``. Options as the AEC env's
+    (``sniff_twelve.envs.aec.SpecAECEnv``): ``num_players``, ``reward`` and the game's own."""
+
+    game_cls: ClassVar[type[KernelGame]]
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int | None = None,
+        seed: int | None = None,
+        reward: str | None = None,
+        **options: Any,
+    ) -> None:
+        spec = self.game_cls.spec
+        num_players = spec.players[0] if num_players is None else check_int("num_players", num_players, 1)
+        params = self.game_cls.make_params(num_players, **options)
+        modes = np.array([spec.reward_mode(reward)], dtype=np.int32)
+        super().__init__(num_envs, seed, params, modes, self.game_cls, num_players)

@@ -10,11 +10,23 @@ closure, is typed by the object itself: numba caches it but never hits that cach
 
 What a game lists there — names, slots, sizes, kernels — is its ``GameSpec``
 (``sniff_twelve.core.spec``), the ``GameHooks`` subclass every game declares once.
+
+Numba finds a cached driver again by the driver's own source file and its argument types, and
+never looks at the kernels a hooks type resolves to. So the type's name carries a digest of the
+source files of the hooks class (and its bases) and of every kernel it lists
+(``hooks_fingerprint``): edit a game's kernels or slots and every driver compiles afresh for it,
+instead of running machine code built for the old ones (a row layout that changed would be read
+and written at the old offsets). Functions the kernels call in other modules are not covered,
+as numba does not cover them for a plain cached function either.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import importlib
+import sys
+from pathlib import Path
 
 from numba.core import types
 from numba.core.dispatcher import Dispatcher
@@ -34,12 +46,34 @@ class GameHooks:
     """Base of a game's hooks (see the module docstring); pass an instance to the drivers."""
 
 
-class GameHooksType(types.Type):
-    """The numba type of a ``GameHooks`` instance: its class, by import path."""
+_FINGERPRINTS: dict[type, str] = {}
 
-    def __init__(self, path: str) -> None:
+
+def hooks_fingerprint(cls: type) -> str:
+    """A digest of the source files of ``cls``, its ``GameHooks`` bases and every kernel it lists
+    (computed once per class and process)."""
+    if cls not in _FINGERPRINTS:
+        bases = [base for base in cls.__mro__ if issubclass(base, GameHooks)]
+        files = {getattr(sys.modules.get(base.__module__), "__file__", None) for base in bases}  # None: no file
+        for name in dir(cls):
+            value = getattr(cls, name, None)
+            if isinstance(value, Dispatcher):
+                files.add(value.py_func.__code__.co_filename)
+        digest = hashlib.sha256()
+        for path in sorted(filter(None, files)):
+            with contextlib.suppress(OSError):  # a file that cannot be read (a zip import) adds nothing
+                digest.update(Path(path).read_bytes())
+        _FINGERPRINTS[cls] = digest.hexdigest()[:16]
+    return _FINGERPRINTS[cls]
+
+
+class GameHooksType(types.Type):
+    """The numba type of a ``GameHooks`` instance: its class, by import path, and the digest of
+    its kernels' sources (``hooks_fingerprint``: a cached driver never runs old kernels)."""
+
+    def __init__(self, path: str, fingerprint: str = "") -> None:
         self.path = path
-        super().__init__(name=f"GameHooks({path})")
+        super().__init__(name=f"GameHooks({path}@{fingerprint})")
 
     def hook(self, name: str):
         module, _, qualname = self.path.partition(":")
@@ -49,7 +83,7 @@ class GameHooksType(types.Type):
 @typeof_impl.register(GameHooks)
 def _typeof_hooks(val, c):
     cls = type(val)
-    return GameHooksType(f"{cls.__module__}:{cls.__qualname__}")
+    return GameHooksType(f"{cls.__module__}:{cls.__qualname__}", hooks_fingerprint(cls))
 
 
 register_model(GameHooksType)(models.OpaqueModel)  # no data: every hook is resolved at compile time

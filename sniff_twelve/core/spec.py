@@ -30,6 +30,9 @@ attribute              meaning
                        ``item_names`` each in the game's own format, ``pool_name`` the
                        boneyard's or stock's name
 ``observation_bounds``  ``(params) -> (low, high)``: every observation entry's bounds (the envs' ``Box``)
+``reward_modes``       the reward kernel's modes by name, the default first (the generic envs)
+``POOL`` …             a ``SpecGame``'s boneyard or stock: its slots, ``POOL_HEAD`` the next item,
+                       ``POOL_LEN`` the end of what was dealt to it; ``action_names`` its actions
 =====================  ==========================================================================
 
 Kernels, each ``numba.njit(cache=True)`` (``s`` a state row, ``params`` the options row):
@@ -50,22 +53,58 @@ choice, else ``-1``), the widths under ``params``: ``obs_size``, ``critic_size``
 stock given), ``allowed_items(view, params, me, out)`` (which other seat may hold which item,
 as far as the view tells: known voids) and ``world_rollouts(s, params, me, actions, rng,
 greedy_rate, values)`` (one paired rollout of each action on a full position, what a search
-on those worlds adds up).
+on those worlds adds up). ``KERNELS`` lists their names; ``class MySpec(GameSpec,
+kernels=module)`` takes those it does not set from the game's kernel module.
+
+A game that writes nothing but its kernels, its spec and a drawing gets its state object, its
+environments, agents, OpenSpiel game and web table from the shared layers: ``SpecGame``
+(``sniff_twelve.core.game``), ``SpecAECEnv``, ``SpecVectorGame``, ``spec_single_agent_env``,
+``SPEC_AGENTS``, ``SpecSpielGame`` and ``WebGame.plain``; ``tests/blockdom`` is the template.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from numba.core.dispatcher import Dispatcher
 
 from sniff_twelve.core.hooks import GameHooks
-from sniff_twelve.core.options import GameOption, check_options
+from sniff_twelve.core.options import GameOption, check_choice, check_options
 
 if TYPE_CHECKING:
     import numpy as np
+
+
+#: the kernels every game declares (the module docstring), by name
+KERNELS = (
+    "new_game",
+    "apply_action",
+    "legal_mask_into",
+    "write_observation",
+    "write_state",
+    "write_view",
+    "resample",
+    "snapshot",
+    "write_rewards",
+    "action_features",
+    "greedy_action",
+    "heuristic_action",
+    "play_forced",
+    "forced_action",
+    "obs_size",
+    "critic_size",
+    "num_actions",
+    "hidden_items",
+    "held_items",
+    "hand_size",
+    "shown_item",
+    "deal_hidden",
+    "allowed_items",
+    "world_rollouts",
+)
 
 
 class GameSpec(GameHooks):
@@ -80,7 +119,7 @@ class GameSpec(GameHooks):
     RNG: ClassVar[int]
     STATUS: ClassVar[int]
     LIVE: ClassVar[int]
-    TRUNCATED: ClassVar[int]
+    TRUNCATED: ClassVar[int] = -1  # a game without a limit of its own is never truncated
     CUR: ClassVar[int]
     STEPS: ClassVar[int]
     ROW_SIZE: ClassVar[int]
@@ -94,10 +133,16 @@ class GameSpec(GameHooks):
     pool_name: ClassVar[str]
     observation_bounds: ClassVar[Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]]
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, kernels: ModuleType | None = None, **kwargs: Any) -> None:
         """Kernels are plain functions of the spec, never bound to it: ``SPEC.apply_action(s, p, a)``
-        from Python calls the same compiled function a driver calls as ``g.apply_action``."""
+        from Python calls the same compiled function a driver calls as ``g.apply_action``.
+
+        ``class MySpec(GameSpec, kernels=module)`` takes every kernel of ``KERNELS`` the class body
+        does not set from ``module``, by its name."""
         super().__init_subclass__(**kwargs)
+        for name in KERNELS if kernels is not None else ():
+            if name not in vars(cls) and isinstance(getattr(kernels, name, None), Dispatcher):
+                setattr(cls, name, getattr(kernels, name))
         for attr, value in list(vars(cls).items()):
             if isinstance(value, Dispatcher):
                 setattr(cls, attr, staticmethod(value))
@@ -116,6 +161,15 @@ class GameSpec(GameHooks):
     def option(self, name: str) -> GameOption:
         """The declaration of option ``name``."""
         return next(option for option in self.options if option.name == name)
+
+    #: the reward kernel's modes by name, the default first: ``reward=`` of the environments
+    #: built from a spec alone (``sniff_twelve.envs.aec.SpecAECEnv`` and its kin)
+    reward_modes: ClassVar[dict[str, int]]
+
+    def reward_mode(self, reward: str | None = None) -> int:
+        """The mode code of ``reward`` (``None``: the first of ``reward_modes``); ``ValueError`` naming them."""
+        modes = self.reward_modes
+        return modes[check_choice("reward", next(iter(modes)) if reward is None else reward, tuple(modes))]
 
     def widths(self, params: np.ndarray) -> tuple[int, int, int]:
         """``(observation, critic state, actions)`` widths under the options row ``params``."""
@@ -149,3 +203,28 @@ class GameUI:
     result: Callable[[Any, int], str]
     rules: str = ""
     settlement: Callable[[Any, int], str] | None = None
+
+    @classmethod
+    def plain(cls, title: str, rules: str = "") -> GameUI:
+        """The texts any ``KernelGame`` gives without a word of its own: ``str(game)`` for the
+        table, ``Game.scores``, the hand by the spec's ``item_names``, moves by ``action_name``."""
+
+        def scores(game: Any, human: int) -> str:
+            return " · ".join(f"{'you' if s == human else f'seat {s}'} {v}" for s, v in enumerate(game.scores))
+
+        def result(game: Any, human: int) -> str:
+            best = max(game.scores)
+            winners = [s for s, v in enumerate(game.scores) if v == best]
+            won = "You win" if winners == [human] else "A tie" if len(winners) > 1 else f"Seat {winners[0]} wins"
+            return f"{won}. Scores: {scores(game, human)}"
+
+        return cls(
+            title=title,
+            table=lambda game, human: str(game),
+            scores=scores,
+            hand=lambda game, human: [str(game.spec.item_names[item]) for item in game.hand(human)],
+            move=lambda game, action, human: game.action_name(action),
+            event=lambda before, after, seat, action, human: before.action_name(action),
+            result=result,
+            rules=rules,
+        )

@@ -303,3 +303,39 @@ class KernelAECEnv(AECEnv, EzPickle):
 
     def close(self) -> None:
         pass
+
+
+class SpecAECEnv(KernelAECEnv):
+    """The AEC env of a game that declares its kernels, its ``GameSpec`` and its ``Game`` only:
+    ``class raw_env(SpecAECEnv): game_cls = Game``. Options: ``num_players`` (default: the
+    spec's smallest table), ``reward`` (one of ``spec.reward_modes``, default the first),
+    ``render_mode`` (``"ansi"`` / ``"human"``: ``str(game)``) and the game's own options, as
+    ``Game.make_params`` takes them. ``reset(options={"deal": …})`` is ``Game(deal=…)``."""
+
+    metadata: dict[str, Any] = {**KernelAECEnv.metadata, "render_modes": ["human", "ansi"]}
+    game_cls: type[KernelGame]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "game_cls" in vars(cls):
+            cls.metadata = {**SpecAECEnv.metadata, "name": f"{cls.game_cls.spec.name}_v0"}
+
+    def __init__(
+        self, num_players: int | None = None, render_mode: str | None = None, reward: str | None = None, **options: Any
+    ) -> None:
+        spec = self.game_cls.spec
+        num_players = spec.players[0] if num_players is None else check_int("num_players", num_players, 1)
+        params = self.game_cls.make_params(num_players, **options)
+        mode = spec.reward_mode(reward)
+        super().__init__(num_players, render_mode, spec, params, mode, reward=reward, **options)
+
+    @classmethod
+    def wrapped(cls, **options: Any) -> ClassicWrapper:
+        """``env()``: this env behind the classic-game wrappers (``wrap``)."""
+        return wrap(cls(**options))
+
+    def _new_game(self, seed: int, deal: Any) -> KernelGame:
+        return self.game_cls(seed=seed, deal=deal, _params=self._params)
+
+    def _render_text(self) -> str:
+        return str(self.game)

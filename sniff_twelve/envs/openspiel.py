@@ -27,6 +27,7 @@ Conventions, as OpenSpiel's ``python_team_dominoes``:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -37,7 +38,7 @@ import pyspiel
 from sniff_twelve.core.options import check_int
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import KernelGame, SpecGame
     from sniff_twelve.core.spec import GameSpec
     from sniff_twelve.core.view import SeatView
 
@@ -456,3 +457,87 @@ def play_bots(state: pyspiel.State, bots: Sequence[pyspiel.Bot], rng: np.random.
                     bot.inform_action(state, player, action)
         state.apply_action(action)
     return state.returns()
+
+
+class SpecAdapter(Adapter):
+    """The adapter of a game built on ``SpecGame`` (``sniff_twelve.core.game``): ``SpecSpielGame``.
+
+    Chance deals every item a deal of the table puts in play (each with the probability of its
+    copies left) to the hands in seat order, as many as ``Game`` deals each, then to the pool
+    (the boneyard or stock, in drawing order), then draws the first player by lot: the engine
+    is ``Game(deal=…)``. The tensor is the observation vector; the strings are the seat's hand
+    by the spec's ``item_names`` and ``str(game)`` of its public game, which must therefore
+    show public information only.
+    """
+
+    def __init__(self, game_cls: type[SpecGame], num_players: int, max_game_length: int) -> None:
+        super().__init__(num_players, {})
+        self.game_cls, self.spec, self._max_game_length = game_cls, game_cls.spec, max_game_length
+        self._fresh = fresh = game_cls(num_players=num_players, seed=0)
+        self.obs_size, _, self.num_actions = self.spec.widths(fresh._params)
+        self.obs_fields = (("observation", 0, self.obs_size),)
+        self.win_mode = self.spec.reward_modes["win"]
+        dealt = fresh.deal_of(fresh.state_array)
+        self.sizes = [len(hand) for hand in dealt["hands"]]
+        items = [item for part in [*dealt["hands"], dealt["pool"]] for item in part]
+        owners = [seat for seat, size in enumerate(self.sizes) for _ in range(size)]
+        pool = np.bincount(items, minlength=self.spec.ITEMS)
+        self._deal = Deal(tuple(pool.tolist()), (*owners, *[HIDDEN] * len(dealt["pool"])), num_players)
+
+    def first_deal(self) -> Deal:
+        return self._deal
+
+    def deal_dict(self, deal: Deal, drawn: Sequence[int], engine: KernelGame | None) -> dict[str, Any]:
+        starts = np.cumsum([0, *self.sizes]).tolist()
+        hands = [list(drawn[a:b]) for a, b in itertools.pairwise(starts)]
+        return {"hands": hands, "pool": list(drawn[starts[-1] : -1]), "first_player": int(drawn[-1])}
+
+    def start(self, deal: dict[str, Any], engine: KernelGame | None) -> KernelGame:
+        return self.game_cls(num_players=self.num_players, seed=0, deal=deal)
+
+    def max_game_length(self) -> int:
+        return self._max_game_length
+
+    def max_chance_nodes(self) -> int:
+        return self._deal.length
+
+    def item_name(self, item: int) -> str:
+        return str(self.spec.item_names[item])
+
+    def outcome_name(self, deal: Deal, position: int, outcome: int) -> str:
+        if position >= len(deal.owners):
+            return f"seat {outcome} plays first"
+        owner = deal.owners[position]
+        return f"deal {self.item_name(outcome)} to {f'seat {owner}' if owner >= 0 else f'the {self.spec.pool_name}'}"
+
+    def action_name(self, action: int) -> str:
+        return self._fresh.action_name(action)
+
+    def view_string(self, view: SeatView) -> str:
+        hand = " ".join(self.item_name(item) for item in view.hand()) or "-"
+        return f"hand {hand} | {self.game_cls._from_row(view.array, view.params)}"
+
+
+class SpecSpielGame(KernelSpielGame):
+    """The OpenSpiel game of a game built on ``SpecGame``: ``class MySpielGame(SpecSpielGame)``
+    with ``game_cls``, ``game_type = spec_game_type(spec, "python_…")`` and ``longest_game``
+    (OpenSpiel's ``max_game_length``), then ``pyspiel.register_game``. Its parameters are
+    ``players`` (one of the spec's ``players``) and the spec's options (a ``SpecGame`` has none)."""
+
+    game_cls: ClassVar[type[SpecGame]]
+
+    @classmethod
+    def longest_game(cls, num_players: int) -> int:
+        """The most player actions a game of ``num_players`` can take."""
+        raise NotImplementedError
+
+    @classmethod
+    def make_adapter(cls, params: dict[str, Any]) -> SpecAdapter:
+        players = cls.game_cls.spec.players
+        n = check_int("players", params["players"], min(players), max(players))
+        return SpecAdapter(cls.game_cls, n, cls.longest_game(n))
+
+
+def spec_game_type(spec: GameSpec, short_name: str) -> pyspiel.GameType:
+    """``make_game_type`` of a ``SpecSpielGame``: named ``short_name``, the spec's title and table sizes."""
+    return make_game_type(short_name, f"Python {spec.title}", spec, min(spec.players))

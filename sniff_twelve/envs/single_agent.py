@@ -188,9 +188,38 @@ def seat_agents(
     return build
 
 
+def spec_single_agent_env(
+    game_cls: type[KernelGame],
+    make_agent: Callable[[str], Agent],
+    num_players: int | None = None,
+    opponents: str | Sequence[str] = "greedy",
+    seat: int | None = 0,
+    reward: str | None = None,
+    render_mode: str | None = None,
+    **options: Any,
+) -> SingleAgentEnv:
+    """``single_agent_env`` of a game that declares its kernels, spec and ``Game`` only (options
+    as ``sniff_twelve.envs.aec.SpecAECEnv``; ``opponents`` built by ``make_agent``)."""
+    spec = game_cls.spec
+    num_players = spec.players[0] if num_players is None else check_int("num_players", num_players, 1)
+    params = game_cls.make_params(num_players, **options)
+    agents = seat_agents(spec, num_players, opponents, None, make_agent)
+    return SingleAgentEnv(
+        lambda s: game_cls(seed=s, _params=params),
+        spec,
+        params,
+        spec.reward_mode(reward),
+        num_players,
+        agents,
+        seat,
+        None,
+        render_mode,
+    )
+
+
 def gymnasium_id(spec: GameSpec) -> str:
     """The id ``gymnasium.make`` knows a game's single-seat env by: ``"sniff_env/Sniff-v0"``."""
-    return f"{spec.package}/{spec.name.capitalize()}-v0"
+    return f"{spec.package.replace('.', '_')}/{spec.name.capitalize()}-v0"  # a namespace holds no dots
 
 
 def register(spec: GameSpec) -> None:

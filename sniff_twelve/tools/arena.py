@@ -28,9 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sniff_twelve.agents.builtin import is_one_agent
+from sniff_twelve.agents.builtin import game_agents, is_one_agent
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError
+from sniff_twelve.core.rewards import rank_rewards
 from sniff_twelve.tools.cluster import map_on_ray
 from sniff_twelve.tools.interrupt import StopRequest, ignore_interrupts
 
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
 class Table:
     """What the arena needs to know about a game: where it lives and who sits together."""
 
-    package: str  # "sniff_env" or "twelve_env": provides agents.make_agent and agents.play_game
+    package: str  # "sniff_env" or "twelve_env": its agents (``game_agents``), maybe agents.match_outcome
     num_players: int
     options: dict[str, Any] = field(default_factory=dict)
     sides: tuple[tuple[int, ...], ...] | None = None  # seats of each side when two-sided
@@ -77,7 +78,7 @@ def play(task: GameTask) -> dict[str, Any]:
     """Play one game: ``{"outcome": [0..1 per seat], "points": [...], "hands", "opener", "seating",
     "seed"}`` and, if the task asks, its ``"record"`` (``Game.to_record()``)."""
     package = importlib.import_module(task.table.package)
-    agents_module = importlib.import_module(f"{task.table.package}.agents")
+    agents_module = game_agents(task.table.package)
     agents = []
     for seat, name in enumerate(task.seating):
         agent = copy.deepcopy(task.objects[name]) if name in task.objects else agents_module.make_agent(name)
@@ -94,10 +95,21 @@ def play(task: GameTask) -> dict[str, Any]:
                 f"agent {task.seating[seat]!r} at seat {seat} failed on move {len(game.history) + 1} of the game "
                 f"with seed {task.seed}: {type(error).__name__}: {error}"
             ) from None
-    result = {**agents_module.match_outcome(game), "opener": opener, "seating": list(task.seating), "seed": task.seed}
+    outcome = getattr(agents_module, "match_outcome", places_by_score)
+    result = {**outcome(game), "opener": opener, "seating": list(task.seating), "seed": task.seed}
     if task.record:
         result["record"] = {**game.to_record(), "agents": {str(seat): name for seat, name in enumerate(task.seating)}}
     return result
+
+
+def places_by_score(game: Any) -> dict[str, Any]:
+    """How a finished one-deal game went, for a game whose ``agents`` module says nothing else
+    (``match_outcome``): each seat's place by ``Game.scores`` mapped to [0, 1] (first 1, last 0,
+    ties share), ``points`` its score."""
+    scores = np.array(game.scores, dtype=np.float64)
+    places = np.empty(game.num_players)
+    rank_rewards(scores, game.num_players, places)
+    return {"outcome": ((places + 1) / 2).tolist(), "points": scores.tolist(), "hands": 1}
 
 
 #: a Ray run splits its games into at most this many tasks (a dead worker costs one task's games)
@@ -403,7 +415,7 @@ def run(
 
 def check_entries(table: Table, entries: Iterable[str], objects: dict[str, Agent] | None = None) -> None:
     """``ValueError`` (before any game) for an unknown agent spec, or one that cannot play at ``table``."""
-    agents_module = importlib.import_module(f"{table.package}.agents")
+    agents_module = game_agents(table.package)
     objects = objects or {}
     for entry in entries:
         for name in [entry] if entry in objects else entry_names(entry):

@@ -8,14 +8,16 @@ random games, and raises ``AssertionError`` saying what broke. ``CHECKS`` lists 
 >>> import twelve_env
 >>> check_game(twelve_env, {"num_players": 3}, games=2)
 
-- ``check_spec``: the ``GameSpec`` and the state object agree on names, slots and widths.
+- ``check_spec``: the ``GameSpec`` declares every kernel (``KERNELS``) and agrees with the state
+  object on names, slots and widths.
 - ``check_protocol``: legal moves exist exactly while the game is live, observations have the
   declared width, a clone is independent, an illegal action raises ``ValueError`` naming the legal
   ones and changes nothing.
 - ``check_determinism``: the same seed and actions give the same rows.
 - ``check_record_round_trip``: a finished game's record (through JSON) replays to the same row.
 - ``check_no_peek_twins``: a world sampled from a seat's view looks the same to that seat —
-  view row, observation, legal moves — and every cheap built-in agent picks the same move in it.
+  view row, observation, legal moves — and every cheap built-in agent the game declares picks the
+  same move in it.
 - ``check_vector_matches_game``: ``VectorGame`` rows step exactly as ``Game`` does.
 - ``check_bounds``: out-of-range slots in a raw row are refused by ``Game.from_state``, and a
   fuzzed row is either refused or a game whose moves and observation can be computed.
@@ -29,7 +31,6 @@ random games, and raises ``AssertionError`` saying what broke. ``CHECKS`` lists 
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import json
 import random
@@ -39,10 +40,14 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
+from numba.core.dispatcher import Dispatcher
 
-from sniff_twelve.core.spec import GameSpec
+from sniff_twelve.agents.builtin import ALIASES, GUIDED_NAME, GUIDED_SPEC, game_agents
+from sniff_twelve.agents.external import installed_agents, is_import_spec
+from sniff_twelve.core.spec import KERNELS, GameSpec
 
-#: agents cheap enough to run on every twin (an agent a table cannot seat is skipped)
+#: agents cheap enough to run on every twin (an agent the game's ``AGENTS`` does not declare, or a
+#: table cannot seat, is skipped: ``sniff_twelve.agents.builtin.game_agents``)
 TWIN_AGENTS = ("random", "greedy", "heuristic", "rollout:4", "ppo")
 
 
@@ -69,6 +74,8 @@ def _random_game(package: ModuleType, options: dict[str, Any], seed: int, steps:
 def check_spec(package: ModuleType, options: dict[str, Any], games: int = 5) -> None:
     spec = package.Game.spec
     assert isinstance(spec, GameSpec) and spec.package == package.__name__, spec
+    missing = [name for name in KERNELS if not isinstance(getattr(spec, name, None), Dispatcher)]
+    assert not missing, f"the spec declares no compiled {', '.join(missing)}"
     game = package.Game(seed=0, **_game_options(options))
     assert game.num_players in spec.players
     obs_size, critic_size, num_actions = spec.widths(game._params)
@@ -132,19 +139,25 @@ def check_record_round_trip(package: ModuleType, options: dict[str, Any], games:
 
 def check_no_peek_twins(package: ModuleType, options: dict[str, Any], games: int = 5) -> list[str]:
     """The twins of the module docstring; returns the agent specs it checked (those the table seats)."""
-    make_agent = importlib.import_module(f"{package.__name__}.agents").make_agent
+    module = game_agents(package.__name__)
     agents = []
     for spec in TWIN_AGENTS:
+        if not _declares(module, spec):
+            continue
         try:
-            agent = make_agent(spec)
+            agent = module.make_agent(spec)
             agent.check_table(package.Game(seed=0, **_game_options(options)).num_players)
         except ValueError:
             continue
         agents.append((spec, agent))
+    checked = 0
     for seed in range(games):
         game = _random_game(package, options, seed, steps=3 + seed)
+        if game.is_terminal():  # a short game: the position before its last action
+            game = _random_game(package, options, seed, steps=len(game.history) - 1)
         if game.is_terminal():
             continue
+        checked += 1
         seat = game.current_player
         view = game.seat_view(seat)
         for k in range(3):
@@ -157,7 +170,18 @@ def check_no_peek_twins(package: ModuleType, options: dict[str, Any], games: int
                 mine = agent.act(game)
                 agent.reset(seed)
                 assert agent.act(twin) == mine, f"{spec} moved differently on a twin: it read hidden information"
+    assert checked, "no random game had a live position to sample twins from"
     return [spec for spec, _ in agents]
+
+
+def _declares(agents: Any, spec: str) -> bool:
+    """Whether the game's agents (``game_agents``) name ``spec``'s agent: its ``AGENTS`` or the
+    agents installed for it (``AGENT_GROUP``), an old name of one, or an agent by import path."""
+    if is_import_spec(spec) or (GUIDED_SPEC.fullmatch(spec) and GUIDED_NAME in agents.AGENTS):
+        return True
+    name = ALIASES.get(spec.partition(":")[0], spec.partition(":")[0])
+    group = getattr(agents, "AGENT_GROUP", None)
+    return name in agents.AGENTS or (group is not None and name in installed_agents(group))
 
 
 def check_vector_matches_game(package: ModuleType, options: dict[str, Any], games: int = 5) -> None:

@@ -85,6 +85,25 @@ class WebGame:
     ui: GameUI
     hand_end: Callable[[KernelGame, int], KernelGame | None] = lambda game, action: None
 
+    @classmethod
+    def plain(
+        cls,
+        game_cls: type[KernelGame],
+        draw: Callable[..., str],
+        hand: Callable[[KernelGame, int], list[str]],
+        rules: str = "",
+    ) -> WebGame:
+        """The web table of a game that gives its drawing (``draw``, ``hand``) and nothing else:
+        one deal, the start page's options from its spec, its agents (``game_agents``), every legal
+        move a button named by ``action_name`` (``button_moves``), the plain texts
+        (``GameUI.plain``)."""
+        from sniff_twelve.agents.builtin import game_agents
+        from sniff_twelve.core.spec import GameUI
+
+        agents = game_agents(game_cls.spec.package)
+        ui = GameUI.plain(game_cls.spec.title, rules)
+        return cls(game_cls, agents.make_agent, tuple(agents.AGENTS), draw, hand, button_moves, step=lambda g: 1, ui=ui)
+
     @property
     def name(self) -> str:
         return self.game_cls.spec.name
@@ -108,3 +127,10 @@ def public_game(game: KernelGame, seat: int) -> KernelGame:
     tile or card dealt canonically (``Game.seat_view``)."""
     view = game.seat_view(seat, past=False)
     return type(game)._from_row(view.array, view.params)
+
+
+def button_moves(game: KernelGame, seat: int) -> list[Move]:
+    """Every legal move of ``seat`` (to act) as a button named by ``Game.action_name``, the
+    first nine with the keys 1 … 9."""
+    legal = game.legal_actions()
+    return [Move(a, game.action_name(a), key=str(i + 1) if i < 9 else None) for i, a in enumerate(legal)]

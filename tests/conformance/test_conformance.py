@@ -1,5 +1,6 @@
 """The checks every game must pass (``sniff_twelve.tools.conformance``), run on both games and
-every variant table in ``tests/conftest.py``, and shown able to fail."""
+every variant table in ``tests/conftest.py``, and on the test-only third game ``tests.blockdom``
+(declared with its kernels, a spec and a drawing), and shown able to fail."""
 
 from __future__ import annotations
 
@@ -9,22 +10,28 @@ import pytest
 
 import sniff_env
 import twelve_env
+from sniff_twelve.agents import builtin
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.tools import conformance
+from tests import blockdom
 from tests.conftest import GAMES, TABLES, table_id
 
-CASES = [(game, options) for game, tables in TABLES.items() for options in tables]
+#: the third game: every table size it plays
+THIRD = {"blockdom": blockdom}
+THIRD_TABLES = {"blockdom": [{"num_players": 2}, {"num_players": 3}]}
+CASES = [(game, options) for game, tables in {**TABLES, **THIRD_TABLES}.items() for options in tables]
 
 
 @pytest.mark.parametrize("check", list(conformance.CHECKS))
 @pytest.mark.parametrize("game, options", CASES, ids=[f"{g}-{table_id(o)}" for g, o in CASES])
 def test_game_passes(game, options, check):
-    conformance.CHECKS[check](GAMES[game], options)
+    conformance.CHECKS[check]({**GAMES, **THIRD}[game], options)
 
 
-def test_every_table_size_is_covered(game_package):
-    covered = {options["num_players"] for options in TABLES[game_package.Game.spec.name]}
-    assert covered >= {min(game_package.Game.spec.players), max(game_package.Game.spec.players)}
+@pytest.mark.parametrize("package", [*GAMES.values(), blockdom], ids=[*GAMES, "blockdom"])
+def test_every_table_size_is_covered(package):
+    covered = {options["num_players"] for options in {**TABLES, **THIRD_TABLES}[package.Game.spec.name]}
+    assert covered >= {min(package.Game.spec.players), max(package.Game.spec.players)}
 
 
 class Peeker(Agent):
@@ -36,13 +43,29 @@ class Peeker(Agent):
         return legal[0] if zlib.crc32(game.state_array.tobytes()) % 2 else legal[-1]
 
 
-@pytest.mark.parametrize("package", [sniff_env, twelve_env], ids=["sniff", "twelve"])
+@pytest.mark.parametrize("package", [sniff_env, twelve_env, blockdom], ids=["sniff", "twelve", "blockdom"])
 def test_the_twin_check_catches_an_agent_that_peeks(package, monkeypatch):
-    agents = pytest.importorskip(f"{package.__name__}.agents")
+    if package is blockdom:  # no agents module: the spec's agents (builtin.game_agents)
+        monkeypatch.setitem(builtin.SPEC_AGENTS, "peeker", Peeker)
+        monkeypatch.setattr(builtin, "spec_make_agent", lambda spec: Peeker())
+    else:
+        agents = pytest.importorskip(f"{package.__name__}.agents")
+        monkeypatch.setitem(agents.AGENTS, "peeker", Peeker)
+        monkeypatch.setattr(agents, "make_agent", lambda spec: Peeker())
     monkeypatch.setattr(conformance, "TWIN_AGENTS", ("peeker",))
-    monkeypatch.setattr(agents, "make_agent", lambda spec: Peeker())
     with pytest.raises(AssertionError, match="peeker moved differently on a twin"):
         conformance.check_no_peek_twins(package, {"num_players": 3}, games=8)
+
+
+def test_the_twin_check_skips_the_agents_a_game_does_not_declare_and_fails_with_no_position(monkeypatch):
+    """Blockdom declares no ``ppo`` (``builtin.SPEC_AGENTS``): not tried, so not "skipped for
+    failing"; and a check that found no live position to try twins on fails, not passes."""
+    checked = conformance.check_no_peek_twins(blockdom, {"num_players": 2})
+    assert checked == ["random", "greedy", "heuristic", "rollout:4"] and "ppo" not in builtin.SPEC_AGENTS
+    monkeypatch.setattr(conformance, "_random_game", lambda *args, **kwargs: blockdom.Game(seed=0).clone())
+    monkeypatch.setattr(blockdom.Game, "is_terminal", lambda self: True)
+    with pytest.raises(AssertionError, match="no random game had a live position"):
+        conformance.check_no_peek_twins(blockdom, {"num_players": 2})
 
 
 def test_the_bounds_check_catches_a_row_taken_unchecked(monkeypatch):

@@ -1,0 +1,19 @@
+"""Determinized rollouts from a game's spec alone: the ``rollout`` agent of a game that writes
+no search of its own (``sniff_twelve.agents.builtin.SpecRolloutAgent``)."""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+
+@nb.njit(cache=True)
+def resampled_rollouts(s, params, hooks, actions, iterations, rng, greedy_rate, values):
+    """``iterations`` times: a world drawn from the view ``s`` of the seat to act (the game's
+    ``resample``), and every one of ``actions`` rolled out on it (its ``world_rollouts``, paired);
+    ``values[i]`` adds up ``actions[i]``'s rollout values."""
+    me = s[hooks.CUR]
+    world = np.empty_like(s)
+    for _ in range(iterations):
+        hooks.resample(s, params, me, world, rng)
+        hooks.world_rollouts(world, params, me, actions, rng, greedy_rate, values)

@@ -1,0 +1,41 @@
+"""``Game``: one hand of block dominoes as the shared state object (``SpecGame``)."""
+
+from __future__ import annotations
+
+from sniff_twelve.core.game import SpecGame
+from tests.blockdom import kernels as K
+from tests.blockdom.spec import SPEC
+
+
+class Game(SpecGame):
+    """One hand for ``num_players`` (2 or 3); ``deal=`` as ``SpecGame``'s (the pool is the boneyard)."""
+
+    spec = SPEC
+    public_accessors = (*SpecGame.public_accessors, "line")
+
+    @classmethod
+    def row_bounds(cls, params) -> list:
+        return [
+            ("status", (K.STATUS, K.STATUS + 1), K.LIVE, K.OVER),
+            ("seat to act", (K.CUR, K.CUR + 1), 0, int(params[K.P_PLAYERS]) - 1),
+            ("boneyard head, length, line length", (K.BONE_HEAD, K.LINE_LEN + 1), 0, K.TILES),
+            ("hands", (K.HAND, K.BONE), 0, 1),
+            ("boneyard", (K.BONE, K.LINE), 0, K.TILES - 1),
+            ("line", (K.LINE, K.RESULT), 0, 2),
+        ]
+
+    @property
+    def scores(self) -> list[int]:
+        """Once over: 1 for the seat that went out, else minus its pips; all 0 before."""
+        return self._state[K.RESULT : K.RESULT + self.num_players].tolist()
+
+    @property
+    def line(self) -> list[tuple[int, int]]:
+        """The tiles on the line, left to right, each as its (left, right) pips."""
+        pips = self._state[K.LINE : K.LINE + 2 * self._state[K.LINE_LEN]].tolist()
+        return list(zip(pips[::2], pips[1::2], strict=True))
+
+    def __str__(self) -> str:
+        line = "".join(f"[{a}|{b}]" for a, b in self.line) or "-"
+        status = "over" if self.is_terminal() else f"seat {self.current_player} to act"
+        return f"line {line} | hand sizes {self.hand_sizes} | boneyard {self.pool_size} | {status}"

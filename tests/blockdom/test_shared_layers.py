@@ -1,0 +1,118 @@
+"""The tiny game gets through the shared layers alone: the AEC env (PettingZoo's ``api_test``),
+``VectorGame``, the OpenSpiel game, the arena and the web table — each built from its kernels,
+spec and drawing (the conformance suite runs on it too: ``tests/conformance``)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+from sniff_twelve.agents.builtin import SpecGreedyAgent
+from sniff_twelve.tools.arena import Table, run
+from tests import blockdom
+from tests.blockdom import Game, VectorGame
+from tests.blockdom.spec import SPEC
+
+DEAL = {"hands": [[0, 4], [1, 5]], "pool": [2, 3], "first_player": 0}  # test_rules: 8, 2, 0 and seat 0 is out
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_aec_env_passes_pettingzoo_api_test(players):
+    from pettingzoo.test import api_test
+
+    env = blockdom.env(num_players=players)
+    assert env.metadata["name"] == "blockdom_v0"
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=200)
+    if players == 3:
+        return
+    env.reset(seed=0, options={"deal": DEAL})
+    for action in (8, 2, 0):
+        env.step(action)
+    assert env.terminations == {"player_0": True, "player_1": True}
+    assert [env._cumulative_rewards[a] for a in env.possible_agents] == [1.0, -1.0]
+    with pytest.raises(ValueError, match="reward must be one of 'win'"):
+        blockdom.env(reward="score")
+
+
+def test_vector_game_rows_step_and_its_rule_agents_are_the_agents():
+    vg = VectorGame(16, num_players=3, seed=5)
+    ended = 0
+    for _ in range(30):
+        for i in range(vg.num_envs):
+            game = vg.game(i)
+            assert vg.agent_actions("greedy", np.array([i]))[0] == SpecGreedyAgent().act(game)
+        *_, rewards, terminated, truncated = vg.step(vg.sample_actions())
+        assert not truncated.any() and np.allclose(rewards.sum(axis=1), 0.0)
+        assert set(np.flatnonzero(rewards.any(axis=1))) <= set(np.flatnonzero(terminated))
+        ended += int(terminated.sum())
+    assert ended >= 16  # a game lasts at most 6 actions with 3 players
+
+
+def test_the_arena_plays_round_robins_on_two_and_three_seat_tables():
+    two = run(Table.of(SPEC, 2), ["random", "greedy"], deals=4, progress=False)
+    assert two["games_played"] == 8 and two["game"] == "tests.blockdom"  # each deal from both sides
+    assert sum(entry["score"] for entry in two["entries"]) == pytest.approx(1.0)
+    three = run(Table.of(SPEC, 3), ["random", "greedy", "heuristic", "rollout:4"], deals=2, progress=False)
+    assert three["games_played"] == 4 * 3 * 2  # every line-up of three, in three rotations
+    assert all(game["hands"] == 1 and len(game["outcome"]) == 3 for game in three["games"])
+    with pytest.raises(ValueError, match="unknown agent 'pimc'"):
+        run(Table.of(SPEC, 2), ["random", "pimc"], deals=1, progress=False)
+
+
+def test_the_openspiel_game_deals_by_chance_and_plays_our_game():
+    pyspiel = pytest.importorskip("pyspiel")
+    import tests.blockdom.openspiel  # noqa: F401  (registers python_blockdom)
+
+    for players in (2, 3):
+        game = pyspiel.load_game("python_blockdom", {"players": players})
+        assert game.num_distinct_actions() == 14 and game.max_game_length() == (12 - 2 * players) * players
+        pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
+    state = pyspiel.load_game("python_blockdom").new_initial_state()
+    for outcome in [*DEAL["hands"][0], *DEAL["hands"][1], *DEAL["pool"], DEAL["first_player"]]:
+        assert outcome in dict(state.chance_outcomes())
+        state.apply_action(outcome)
+    assert np.array_equal(state._engine.state_array, Game(seed=0, deal=DEAL).state_array)
+    assert (
+        state.observation_string(1) == "p1 hand [0|1] [2|2] | line - | hand sizes [2, 2] | boneyard 2 | seat 0 to act"
+    )
+    for action in (8, 2, 0):
+        state.apply_action(action)
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+    with pytest.raises(ValueError, match="players must be between 2 and 3"):
+        pyspiel.load_game("python_blockdom", {"players": 4})
+
+
+def test_the_web_table_plays_a_whole_game_and_draws_no_hidden_tile(tmp_path):
+    pytest.importorskip("starlette")
+    from tests.blockdom.web import WEB
+    from tests.web.test_web import make_client, new_session
+
+    client, server = make_client(WEB, tmp_path)
+    config = client.get("/api/config").json()
+    assert config["players"] == [2, 3] and config["agents"]["2"] == ["random", "greedy", "heuristic", "rollout"]
+    token = new_session(client, players=2, seat=0, seed=3, agents={"1": "greedy"})
+    state, game = client.get(f"/api/sessions/{token}").json(), server.sessions.get(token).game
+
+    def tiles(svg: str) -> list[str]:
+        return sorted(re.findall(r'data-tile="([^"]+)"', svg))
+
+    while not state["over"]:  # the table shows my hand and the line, nothing of the other hand
+        mine = [SPEC.item_names[t] for t in game.hand(0)]
+        line = [f"[{min(a, b)}|{max(a, b)}]" for a, b in game.line]
+        assert tiles(state["svg"]) == sorted(mine + line) and tiles("".join(state["hand"])) == mine
+        assert [m["action"] for m in state["moves"]] == game.legal_actions()
+        body = {"action": state["moves"][-1]["action"], "version": state["version"]}
+        state = client.post(f"/api/sessions/{token}/move", json=body).json()
+    record = Game.from_record((tmp_path / state["record"]).read_text())
+    assert record.is_terminal() and record.scores == game.scores
+    winner = "You win" if game.scores[0] == 1 else "Seat 1 wins"
+    assert state["result"] == f"{winner}. Scores: you {game.scores[0]} · seat 1 {game.scores[1]}"
+    everything = [SPEC.item_names[t] for seat in range(2) for t in game.hand(seat)]
+    assert set(everything) <= set(tiles(state["svg"]))  # the end shows every hand
