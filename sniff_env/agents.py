@@ -76,9 +76,11 @@ class SniffGuidedSearchAgent(GuidedSearchAgent):
 
 
 class SniffBeliefAgent(BeliefAgent):
-    """``BeliefAgent`` over Sniff: its model is one of the game's agents."""
+    """``BeliefAgent`` over Sniff: its model is one of the game's agents; ``belief`` alone is the
+    policy-guided search on beliefs, the strongest setting within ``rollout:1024``'s time."""
 
     package = "sniff_env"
+    strongest = {"iterations": 2048, "guide": "auto", "unguided_iterations": 768}
 
 
 #: the entry-point group where installed packages register sniff agents (``sniff_twelve.agents.external``)

@@ -29,6 +29,7 @@ from sniff_twelve.beliefs.kernels import world_values
 from sniff_twelve.core.options import check_int, check_seed
 
 if TYPE_CHECKING:
+    from sniff_twelve.agents.guided import GuidedSearchAgent
     from sniff_twelve.core.view import SeatView
 
 
@@ -44,8 +45,11 @@ class BeliefAgent(RolloutAgent):
             ``epsilon``): how far the other seats may stray from it.
         greedy_rate: share of rollout moves played by the rule of thumb, 0–1 (default: the
             game's ``rollout`` agent's).
-        guide: ``None`` (score every legal move) or ``"ppo"`` (the shipped policy proposes the
-            moves, ``ismcts+ppo``'s way).
+        guide: ``None`` (score every legal move), ``"ppo"`` (the shipped policy proposes the
+            moves, ``ismcts+ppo``'s way) or ``"auto"`` (``"ppo"`` at the tables the game ships a
+            policy for, ``None`` elsewhere).
+        unguided_iterations: worlds per decision when no policy guides (default ``iterations``):
+            scoring every legal move costs more per world than scoring the two or three proposed.
 
     A bad ``MODEL`` is a ``ValueError`` when the agent is built.
     """
@@ -56,6 +60,9 @@ class BeliefAgent(RolloutAgent):
     package: ClassVar[str]
     default_model = "greedy"
     default_epsilon = 0.3
+    #: what ``belief`` alone builds: the game's strongest setting within ``rollout:1024``'s time per
+    #: decision, as keywords (``None``: the defaults below)
+    strongest: ClassVar[dict | None] = None
 
     def __init__(
         self,
@@ -65,6 +72,7 @@ class BeliefAgent(RolloutAgent):
         epsilon: float = default_epsilon,
         greedy_rate: float | None = None,
         guide: str | None = None,
+        unguided_iterations: int | None = None,
         seed: int | None = None,
     ) -> None:
         if not isinstance(model, str) or "+" in model or not model:
@@ -77,11 +85,14 @@ class BeliefAgent(RolloutAgent):
         agents = importlib.import_module(f"{self.package}.agents")
         self._model = None if model == "none" else agents.make_agent(model)
         rate = agents.AGENTS["rollout"].default_greedy_rate if greedy_rate is None else greedy_rate
-        if guide not in (None, "ppo"):
-            raise ValueError(f"guide is None or 'ppo'; got {guide!r}")
+        if guide not in (None, "ppo", "auto"):
+            raise ValueError(f"guide is None, 'ppo' or 'auto'; got {guide!r}")
         self.guide = guide
         self._guide = None if guide is None else agents.AGENTS[GUIDED_NAME](iterations=1)
+        self._guided_tables: dict[int, bool] = {}
         super().__init__(iterations, rate, seed)
+        count = self.iterations if unguided_iterations is None else unguided_iterations
+        self.unguided_iterations = check_int("unguided_iterations", count, 1, 1_000_000)
 
     @classmethod
     def parse_argument(cls, spec: str, argument: str) -> dict:
@@ -98,33 +109,57 @@ class BeliefAgent(RolloutAgent):
             self._model.reset(seed)
 
     def check_table(self, num_players: int) -> None:
-        for agent in (self._model, self._guide):
-            if agent is not None:
-                agent.check_table(num_players)
+        if self._model is not None:
+            self._model.check_table(num_players)
+        if self.guide == "ppo":
+            self._guide.check_table(num_players)
+
+    def _guide_at(self, num_players: int) -> GuidedSearchAgent | None:
+        """The policy that proposes the moves at a table of ``num_players``, if any."""
+        if self.guide != "auto":
+            return self._guide
+        if num_players not in self._guided_tables:
+            try:
+                self._guide.check_table(num_players)
+                self._guided_tables[num_players] = True
+            except ValueError:  # no policy shipped for this table
+                self._guided_tables[num_players] = False
+        return self._guide if self._guided_tables[num_players] else None
 
     def choose(self, view: SeatView) -> int:
-        if self._guide is None:
-            return super().choose(view)
-        actions, prior = self._guide.candidates(view)
+        guide = self._guide_at(view.num_players)
+        if guide is None:
+            legal = np.flatnonzero(view.legal_mask())
+            if legal.size == 1:
+                return int(legal[0])
+            return int(legal[np.argmax(self._means(view, legal, self.unguided_iterations))])
+        actions, prior = guide.candidates(view)
         if actions.size == 1:
             return int(actions[0])
-        bonus = self._guide.prior_weight * np.log(np.maximum(prior, 1e-12))
+        bonus = guide.prior_weight * np.log(np.maximum(prior, 1e-12))
         return int(actions[np.argmax(self.rollout_means(view, actions) + bonus)])
 
     def rollout_means(self, view: SeatView, actions: np.ndarray) -> np.ndarray:
+        return self._means(view, actions, self.iterations)
+
+    def _means(self, view: SeatView, actions: np.ndarray, iterations: int) -> np.ndarray:
+        """The mean rollout value of each of ``actions`` over ``iterations`` worlds drawn from the
+        seat's beliefs, all actions on the same worlds."""
         seed = int(self._seeds.integers(1 << 62))
         view.past  # noqa: B018 — a view taken without the seat's memory is an error, not a fallback
         try:
             beliefs = infer(view, self._model, worlds=self.worlds, seed=seed, epsilon=self.epsilon)
-            states = beliefs.states(self.iterations, seed=seed + 1)
+            states = beliefs.states(iterations, seed=seed + 1)
         except ValueError:  # no consistent deal turned up within infer's budget: the rules' worlds
-            states = np.stack([view.sample(seed + 1 + k).state_array for k in range(self.iterations)])
+            states = np.stack([view.sample(seed + 1 + k).state_array for k in range(iterations)])
         values = np.zeros(actions.size)
         world_values(
             view.spec, states, view.params, view.seat, actions.astype(np.int64), self._rng, self.greedy_rate, values
         )
-        return values / self.iterations
+        return values / iterations
 
     def __repr__(self) -> str:
         guide = "" if self.guide is None else f", guide={self.guide!r}"
+        if self.unguided_iterations != self.iterations:
+            guide += f", unguided_iterations={self.unguided_iterations}"
         return f"{type(self).__name__}(iterations={self.iterations}, model={self.model!r}, worlds={self.worlds}{guide})"

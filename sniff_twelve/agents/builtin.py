@@ -251,6 +251,8 @@ def build_agent(registry: dict[str, type[Agent]], spec: str, group: str | None =
         if match["argument"]:
             kwargs.update(cls.parse_argument(spec, match["argument"]))
         return cls(guide="ppo", **kwargs)
+    if spec == "belief" and (strongest := getattr(registry.get("belief"), "strongest", None)):
+        return registry["belief"](**{**strongest, **kwargs})  # the game's best belief setting
     name, _, arg = spec.partition(":")
     name = ALIASES.get(name, name)
     if name not in registry:

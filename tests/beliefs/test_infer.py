@@ -285,7 +285,14 @@ def test_the_belief_agent_spec_and_its_fallback(monkeypatch):
     worlds."""
     agent = sniff_agent("belief:12:heuristic")
     assert (agent.iterations, agent.model, agent.worlds) == (12, "heuristic", 128)
-    assert sniff_agent("belief").iterations == 768 and sniff_agent("belief").model == "greedy"
+    strongest = sniff_agent("belief")  # Sniff's strongest setting: the policy guides where one is shipped
+    assert (strongest.iterations, strongest.model, strongest.guide, strongest.unguided_iterations) == (
+        2048,
+        "greedy",
+        "auto",
+        768,
+    )
+    assert twelve_agent("belief").iterations == 768  # "12" ships no policy
     with pytest.raises(ValueError, match="N in belief:N"):
         sniff_agent("belief:x")
     with pytest.raises(ValueError, match="unknown agent 'nope'"):
@@ -333,6 +340,12 @@ def test_the_policy_guided_belief_search_plays_only_what_the_policy_proposes():
         searched += kept.size > 1
         assert agent.act(game) in kept.tolist()
     assert searched >= 2  # the search had a choice to make
-    with pytest.raises(ValueError, match="guide is None or 'ppo'"):
+    with pytest.raises(ValueError, match="guide is None, 'ppo' or 'auto'"):
         type(agent)(guide="mcts")
+    with pytest.raises(ValueError, match="no shipped sniff checkpoint for 3 players"):
+        agent.check_table(3)
+    auto = type(agent)(iterations=12, guide="auto", unguided_iterations=5)
+    auto.check_table(3)  # no policy for 3 players: every legal move is searched there
+    three = sniff_env.Game(num_players=3, seed=2)
+    assert auto.act(three) in three.legal_actions() and auto._guided_tables == {3: False}
     assert issubclass(type(agent), BeliefAgent)
