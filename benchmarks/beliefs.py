@@ -6,7 +6,7 @@
   single-threaded; the ``ppo`` model's matrix products would use every core).
 - **strength**: the ``belief`` agent against the goal's opponents on fresh duplicate deals, beside
   its two controls on the same deals — the same search on worlds dealt by the rules alone
-  (``belief:N:none``) and on the true deal (``clairvoyant``, which reads the referee's state and so
+  (its ``MODEL`` set to ``none``) and on the true deal (``clairvoyant``, which reads the referee's state and so
   lives here, in no registry) — with every entry's milliseconds per decision on the same
   positions, and the share of the clairvoyant's gain over the rules alone that the beliefs close.
 
@@ -146,8 +146,16 @@ def strength(
 
     agents = importlib.import_module(f"{game}.agents")
     table = agents.arena_table(players)
-    iterations = agents.make_agent(entry).iterations
-    controls = {entry: entry, "uniform": f"belief:{iterations}:none", "clairvoyant": ClairvoyantAgent(iterations, game)}
+    searcher = agents.make_agent(entry)
+    uniform = type(searcher)(
+        iterations=searcher.iterations,
+        model="none",
+        worlds=searcher.worlds,
+        guide=searcher.guide,
+        unguided_iterations=searcher.unguided_iterations,
+    )
+    clairvoyant = ClairvoyantAgent(searcher.unguided_iterations, game)
+    controls = {entry: entry, "uniform": uniform, "clairvoyant": clairvoyant}
     controls = {name: spec for name, spec in controls.items() if only is None or name in only or spec in only}
     package = importlib.import_module(game)
     positions = decision_positions(
