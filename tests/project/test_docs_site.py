@@ -1,18 +1,27 @@
 """The documentation site builds with warnings as errors (broken links and references included),
+from the ``docs`` extra alone as Read the Docs builds it, its generated tables render as tables,
 and every Python example on its pages runs as printed, page by page, from a fresh folder."""
 
 from __future__ import annotations
 
 import contextlib
+import importlib
+import importlib.metadata as metadata
 import io
+import os
 import re
 import subprocess
 import sys
+import tomllib
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+from tests.project.test_dependencies import FIRST_PARTY, _normal, provided_distributions
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
 #: a block whose first line is ``# NAME.py`` is a file the page asks the reader to write
 FILE_BLOCK = re.compile(r"^# (\w+\.py)\n")
@@ -22,18 +31,136 @@ def _blocks(page: Path) -> list[str]:
     return re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.S)
 
 
-def test_the_site_builds_with_warnings_as_errors(tmp_path):
-    pytest.importorskip("myst_parser", reason="needs the docs extra")
-    done = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(DOCS), str(tmp_path)],
+def _build(out: Path, pythonpath: tuple[Path, ...] = ()) -> subprocess.CompletedProcess:
+    """``sphinx-build -W`` of this checkout's docs into ``out`` (``pythonpath`` first on the path)."""
+    path = [*map(str, pythonpath), str(ROOT), os.environ.get("PYTHONPATH", "")]
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(DOCS), str(out)],
         capture_output=True,
         text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p)},
     )
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The site built once for the tests that read its pages."""
+    pytest.importorskip("myst_parser", reason="needs the docs extra")
+    out = tmp_path_factory.mktemp("site")
+    done = _build(out)
     assert done.returncode == 0, done.stderr[-4000:]
+    return out
+
+
+#: Sphinx's smart quotes, back to the source's
+_PLAIN_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+
+
+class _Tables(HTMLParser):
+    """The ``<table>``s of a page, each as its rows of cell texts (header row included; whitespace
+    collapsed, curly quotes straightened)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[list[list[str]]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            text = " ".join("".join(self._cell).split())
+            self.tables[-1][-1].append(text.translate(_PLAIN_QUOTES))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def tables(page: Path) -> list[list[list[str]]]:
+    parser = _Tables()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return parser.tables
+
+
+def test_the_site_builds_with_warnings_as_errors(site):
     for page in ("index", "sniff", "twelve", "reference", "own_agents", "benchmarks"):
-        assert (tmp_path / f"{page}.html").is_file()
-    sniff = (tmp_path / "sniff.html").read_text(encoding="utf-8")
-    assert "known_voids" in sniff and "boneyard_size" in sniff  # the tables generated from the layouts
+        assert (site / f"{page}.html").is_file()
+
+
+@pytest.mark.parametrize(
+    ("page", "layouts"),
+    [("sniff", ("sniff_env.observation", "OBS", "CRITIC")), ("twelve", ("twelve_env.observation", "OBS", "CRITIC"))],
+)
+def test_the_layout_tables_render_as_tables(site, page, layouts):
+    """``{layout-table}`` gives an HTML table with the layout's header and rows, not raw markup."""
+    module, *names = layouts
+    html = (site / f"{page}.html").read_text(encoding="utf-8")
+    assert "====" not in html, "a table came out as reStructuredText source"
+    rendered = tables(site / f"{page}.html")
+    for name in names:
+        layout = getattr(importlib.import_module(module), name)
+        expected = [list(layout.HEADER)] + [[o, s, n, m.replace("``", "")] for o, s, n, m in layout.rows()]
+        assert expected in rendered, f"{module}:{name} is not a table on {page}.html"
+
+
+#: never made unimportable: the project's own packages and the standard library
+DOCS_EXTRA_ALLOWS = FIRST_PARTY | set(sys.stdlib_module_names)
+
+
+def test_the_site_builds_from_the_docs_extra_alone(tmp_path):
+    """What ``pip install -e ".[docs]"`` (and Read the Docs) has: every module the pages autodoc
+    imports with the core dependencies and the docs extra, or is mocked (``autodoc_mock_imports``).
+    Every installed package outside that extra is made unimportable for the build."""
+    pytest.importorskip("myst_parser", reason="needs the docs extra")
+    provided = provided_distributions("docs")
+    blocked = sorted(
+        module
+        for module, distributions in metadata.packages_distributions().items()
+        if module not in DOCS_EXTRA_ALLOWS and not {_normal(d) for d in distributions} & provided
+    )
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "sitecustomize.py").write_text(
+        "import sys\n"
+        f"BLOCKED = frozenset({blocked!r})\n\n\n"
+        "class NotInstalled:\n"
+        "    @staticmethod\n"
+        "    def find_spec(name, path=None, target=None):\n"
+        "        if name.partition('.')[0] in BLOCKED:\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n\n\n"
+        "sys.meta_path.insert(0, NotInstalled)\n",
+        encoding="utf-8",
+    )
+    if "ray" in blocked:  # the shim works: what the docs extra lacks does not import
+        probe = subprocess.run(
+            [sys.executable, "-c", "import ray"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(shim)},
+        )
+        assert "No module named 'ray'" in probe.stderr
+    done = _build(tmp_path / "site", pythonpath=(shim,))
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert "RllibEnv" in (tmp_path / "site" / "reference.html").read_text(encoding="utf-8")
+
+
+def test_read_the_docs_builds_the_docs_extra_with_warnings_as_errors():
+    yaml = pytest.importorskip("yaml", reason="PyYAML comes with the docs extra (myst-parser)")
+    config = yaml.safe_load((ROOT / ".readthedocs.yaml").read_text(encoding="utf-8"))
+    assert config["version"] == 2
+    assert config["build"]["tools"]["python"] == "3.11"
+    assert config["sphinx"] == {"configuration": "docs/conf.py", "fail_on_warning": True}
+    assert config["python"]["install"] == [{"method": "pip", "path": ".", "extra_requirements": ["docs"]}]
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    assert "docs" in extras
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if _blocks(p)], ids=lambda p: p.stem)
