@@ -163,6 +163,39 @@ def test_read_the_docs_builds_the_docs_extra_with_warnings_as_errors():
     assert "docs" in extras
 
 
+def _make_snippets() -> list[tuple[str, str]]:
+    """Every snippet on the pages and the README that calls ``gymnasium.make``: inline code and
+    Python blocks, as ``(file, code)``."""
+    found = []
+    for path in [ROOT / "README.md", *PAGES]:
+        text = path.read_text(encoding="utf-8")
+        blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+        inline = re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", "", text, flags=re.S))
+        found += [(path.name, code) for code in blocks + inline if "gymnasium.make(" in code]
+    return found
+
+
+MAKE_SNIPPETS = _make_snippets()
+
+
+def test_the_pages_show_gymnasium_make():
+    assert {file for file, _ in MAKE_SNIPPETS} >= {"README.md", "index.md", "sniff.md", "twelve.md"}
+
+
+@pytest.mark.parametrize(("file", "code"), MAKE_SNIPPETS, ids=[f"{f}:{c[:40]}" for f, c in MAKE_SNIPPETS])
+def test_every_gymnasium_make_runs_as_printed_in_a_fresh_interpreter(file, code, tmp_path):
+    """Gymnasium 1.x loads no plugins: ``gymnasium.make("sniff_env/Sniff-v0")`` works only after
+    ``import sniff_env``, so each snippet runs alone, with nothing imported before it."""
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)},
+    )
+    assert done.returncode == 0, f"{file}: {code}\n{done.stderr[-2000:]}"
+
+
 @pytest.mark.parametrize("page", [p for p in PAGES if _blocks(p)], ids=lambda p: p.stem)
 def test_every_python_example_runs(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
