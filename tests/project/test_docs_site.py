@@ -31,14 +31,19 @@ def _blocks(page: Path) -> list[str]:
     return re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.S)
 
 
+def _environment(*first: Path) -> dict[str, str]:
+    """The environment for a subprocess that imports this checkout (``first`` before it on the path)."""
+    path = [*map(str, first), str(ROOT), os.environ.get("PYTHONPATH", "")]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
+
+
 def _build(out: Path, pythonpath: tuple[Path, ...] = ()) -> subprocess.CompletedProcess:
     """``sphinx-build -W`` of this checkout's docs into ``out`` (``pythonpath`` first on the path)."""
-    path = [*map(str, pythonpath), str(ROOT), os.environ.get("PYTHONPATH", "")]
     return subprocess.run(
         [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(DOCS), str(out)],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p)},
+        env=_environment(*pythonpath),
     )
 
 
@@ -144,7 +149,7 @@ def test_the_site_builds_from_the_docs_extra_alone(tmp_path):
             [sys.executable, "-c", "import ray"],
             capture_output=True,
             text=True,
-            env={**os.environ, "PYTHONPATH": str(shim)},
+            env=_environment(shim),
         )
         assert "No module named 'ray'" in probe.stderr
     done = _build(tmp_path / "site", pythonpath=(shim,))
@@ -191,9 +196,36 @@ def test_every_gymnasium_make_runs_as_printed_in_a_fresh_interpreter(file, code,
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)},
+        env=_environment(),
     )
     assert done.returncode == 0, f"{file}: {code}\n{done.stderr[-2000:]}"
+
+
+#: a shown ``play`` session: the command, then what it prints, the answers typed after the prompts
+TRANSCRIPT = re.compile(r"```\n\$ python (-m \w+ play[^\n]*)\n(.*?)```", flags=re.S)
+TRANSCRIPTS = [(page.name, *found) for page in PAGES for found in TRANSCRIPT.findall(page.read_text(encoding="utf-8"))]
+
+
+def test_the_quick_start_shows_a_play_session():
+    assert any(page == "quickstart.md" for page, *_ in TRANSCRIPTS)
+
+
+@pytest.mark.parametrize(("page", "command", "shown"), TRANSCRIPTS, ids=[f"{p}:{c}" for p, c, _ in TRANSCRIPTS])
+def test_a_play_transcript_is_what_the_command_prints_from_its_first_line(page, command, shown, tmp_path):
+    """The command, fed the answers the transcript shows (then ``q``), prints the transcript from its
+    first line on: the session starts where a player starts, at the first prompt."""
+    answers = re.findall(r"^Your move \[[^]]*\]: (.*)$", shown, flags=re.M)
+    done = subprocess.run(
+        [sys.executable, *command.split()],
+        input="\n".join([*answers, "q"]) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=_environment(),
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith(shown), f"{page}: the transcript of {command!r} is not its output"
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if _blocks(p)], ids=lambda p: p.stem)
@@ -215,3 +247,59 @@ def test_pages_speak_of_the_project_only():
     words = re.compile(r"\b(issues? #?\d+|this turn|next turn)\b", re.IGNORECASE)
     found = [(page.name, m.group(0)) for page in PAGES for m in words.finditer(page.read_text(encoding="utf-8"))]
     assert not found, found
+
+
+def test_links_read_as_names_not_file_paths():
+    """A link's text names what it links to ("[Solvers](solvers.md)"), never its file."""
+    link = re.compile(r"(?<!!)\[([^]]+)\]\(([^)]+)\)")
+    paths = re.compile(r"^`?[\w./-]+\.(md|py|html|txt|json)`?$")
+    found = [
+        (path.name, text)
+        for path in [ROOT / "README.md", *PAGES]
+        for text, _ in link.findall(path.read_text(encoding="utf-8"))
+        if paths.match(text)
+    ]
+    assert not found, found
+
+
+def test_every_py_agent_spec_on_the_pages_names_an_agent_they_define():
+    """``py:module:Name`` in an example names a module one of the pages writes (a ``# module.py``
+    block) with ``Name`` in it, or one that imports; ``py:package.module:Name`` is the pattern."""
+    files = {}
+    for page in PAGES:
+        for block in _blocks(page):
+            named = FILE_BLOCK.match(block)
+            if named:
+                files[named.group(1).removesuffix(".py")] = block
+    specs = {
+        (path.name, module, name)
+        for path in [ROOT / "README.md", *PAGES]
+        for module, name in re.findall(r"\bpy:([A-Za-z_][\w.]*):([A-Za-z_]\w*)", path.read_text(encoding="utf-8"))
+        if (module, name) != ("package.module", "Name")
+    }
+    assert specs
+    for page, module, name in specs:
+        if module in files:
+            assert re.search(rf"^(class|def) {name}\b", files[module], flags=re.M), f"{page}: py:{module}:{name}"
+        else:
+            assert hasattr(importlib.import_module(module), name), f"{page}: py:{module}:{name}"
+
+
+def test_the_agents_page_opens_with_a_table_of_agents_whose_figures_come_from_the_measurements():
+    """The agents page opens with one table (spec, what it does, strength, time per decision); every
+    figure in it is one the ladder, beliefs or agents pages measured."""
+    text = (DOCS / "agents.md").read_text(encoding="utf-8")
+    opening = text.split("\n## ")[0]
+    rows = [line for line in opening.splitlines() if line.startswith("|")]
+    header = [cell.strip() for cell in rows[0].strip("|").split("|")]
+    assert [h.split(" (")[0] for h in header] == ["spec", "what it does", "strength", "ms per decision"]
+    specs = {row.split("|")[1].strip() for row in rows[2:]}
+    for spec in ("random", "greedy", "heuristic", "rollout:N", "pimc:K", "belief[:N[:MODEL]]"):
+        assert f"`{spec}`" in " ".join(specs), spec
+    measured = " ".join(
+        (DOCS / page).read_text(encoding="utf-8") for page in ("ladder.md", "beliefs.md")
+    ) + text.replace(opening, "")
+    for row in rows[2:]:
+        for cell in row.strip("|").split("|")[2:]:
+            for figure in re.findall(r"\d+\.\d+", cell):
+                assert figure in measured, f"{figure} in the agents table is measured nowhere: {row[:60]}"
