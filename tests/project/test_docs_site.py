@@ -303,3 +303,9 @@ def test_the_agents_page_opens_with_a_table_of_agents_whose_figures_come_from_th
         for cell in row.strip("|").split("|")[2:]:
             for figure in re.findall(r"\d+\.\d+", cell):
                 assert figure in measured, f"{figure} in the agents table is measured nowhere: {row[:60]}"
+
+
+def test_records_hands_and_decisions_are_defined_once_and_analyze_points_there():
+    headed = [page.name for page in PAGES if "\n### Records, hands and decisions\n" in page.read_text(encoding="utf-8")]
+    assert headed == ["quickstart.md"]
+    assert "quickstart.md#records-hands-and-decisions" in (DOCS / "solvers.md").read_text(encoding="utf-8")
