@@ -1,6 +1,8 @@
 """The documentation site builds with warnings as errors (broken links and references included),
-from the ``docs`` extra alone as Read the Docs builds it, its generated tables render as tables,
-and every Python example on its pages runs as printed, page by page, from a fresh folder."""
+from the ``docs`` extra alone as Read the Docs builds it, and its generated tables render as
+tables; every Python example on its pages runs as printed, page by page, from a fresh folder, every
+``gymnasium.make`` snippet (README too) alone in a fresh interpreter, and a ``play`` transcript is
+what the command prints."""
 
 from __future__ import annotations
 
@@ -123,7 +125,8 @@ DOCS_EXTRA_ALLOWS = FIRST_PARTY | set(sys.stdlib_module_names)
 def test_the_site_builds_from_the_docs_extra_alone(tmp_path):
     """What ``pip install -e ".[docs]"`` (and Read the Docs) has: every module the pages autodoc
     imports with the core dependencies and the docs extra, or is mocked (``autodoc_mock_imports``).
-    Every installed package outside that extra is made unimportable for the build."""
+    Every installed package outside that extra is made unimportable for the build (a finder ahead
+    of the others raises ``ModuleNotFoundError``; autodoc's mocks go ahead of it)."""
     pytest.importorskip("myst_parser", reason="needs the docs extra")
     provided = provided_distributions("docs")
     blocked = sorted(
