@@ -37,7 +37,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import pyspiel
+from sniff_twelve.core.optional import MissingExtraError
+
+try:
+    import pyspiel
+except ModuleNotFoundError as missing:
+    if missing.name != "pyspiel":
+        raise
+    raise MissingExtraError(
+        "sniff_env.openspiel (the OpenSpiel game python_sniff) needs pyspiel, which is not installed: "
+        'pip install "sniff-twelve[bench]" (pip install -e ".[bench]" in a checkout)'
+    ) from None
 
 from sniff_env import kernels as K
 from sniff_env.game import Game, make_params

@@ -34,7 +34,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import pyspiel
+from sniff_twelve.core.optional import MissingExtraError
+
+try:
+    import pyspiel
+except ModuleNotFoundError as missing:
+    if missing.name != "pyspiel":
+        raise
+    raise MissingExtraError(
+        "twelve_env.openspiel (the OpenSpiel game python_twelve) needs pyspiel, which is not installed: "
+        'pip install "sniff-twelve[bench]" (pip install -e ".[bench]" in a checkout)'
+    ) from None
 
 from sniff_twelve.core.options import check_int
 from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, KernelSpielGame, make_game_type, spiel_options

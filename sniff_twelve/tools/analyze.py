@@ -23,6 +23,11 @@ solve needs more than ``max_nodes`` nodes is counted as *unsolved* and left out 
 Records: ``Game.to_record()`` JSON, ``arena --records`` JSON Lines and ``serve --records`` files;
 the agent of each seat is read from the record's ``agents`` (arena and web records; the human of
 a web record is ``human``), else the seat is named ``seat N``.
+
+Numbers count from 1, as ``replay --game N`` does: the records in the order read (``record``), the
+hands of a record (``deal``: a Sniff record is a whole match, a "12" record one deal), a record's
+decisions (``decision``) and its moves (``move``: every action, forced ones included). The words
+are those of ``docs/quickstart.md`` ("Records, hands and decisions").
 """
 
 from __future__ import annotations
@@ -50,10 +55,11 @@ Solve = Callable[..., Any]
 
 @dataclass
 class Decision:
-    """One graded decision."""
+    """One graded decision (its numbers count from 1)."""
 
-    record: int
-    move: int  # index of the action in the record
+    record: int  # the record's number, in the order read
+    decision: int  # the decision's number in its record
+    move: int  # the action's number in the record, every action counted
     seat: int
     agent: str
     action: int
@@ -152,9 +158,10 @@ def grade_record(
     stopped: Callable[[], bool] = lambda: False,
     graded: Callable[[], None] = lambda: None,
 ) -> tuple[list[Decision], list[dict[str, Any]], bool]:
-    """Record ``r``'s decisions and deals' pars, and whether ``stopped()`` cut it short. Its
-    decisions are numbered on from ``first`` (the decisions of the records before it), and each
-    one's worlds are drawn from its number, so a record is graded alike wherever it is graded."""
+    """Record ``r``'s decisions and deals' pars, and whether ``stopped()`` cut it short (``r``
+    counts from 0, the results from 1). Each decision's worlds are drawn from its place among all
+    the records' decisions (``first``: those of the records before it, counted from 0), so a
+    record is graded alike wherever it is graded."""
     decisions: list[Decision] = []
     pars: list[dict[str, Any]] = []
     agents: list[str] = []
@@ -172,14 +179,18 @@ def grade_record(
             deal = grading.deal_index(position)
             seat = par_seat(position)
             start = score_difference(position, seat)
-            pars.append({"record": r, "deal": deal, "seat": seat, "par": par_of(position, solve, max_nodes)})
+            par = par_of(position, solve, max_nodes)
+            pars.append({"record": r + 1, "deal": deal + 1, "seat": seat, "par": par})
         if len(position.legal_actions()) < 2:
             continue
         seat = position.current_player
         seed = grading.seed * 1_000_003 + (first + len(decisions)) * 997
         best, hindsight, expected = grade(position, action, solve, grading.worlds, max_nodes, seed)
         position_text = str(position) if hindsight else ""
-        decisions.append(Decision(r, move, seat, agents[seat], action, best, hindsight, expected, position_text))
+        number = len(decisions) + 1
+        decisions.append(
+            Decision(r + 1, number, move + 1, seat, agents[seat], action, best, hindsight, expected, position_text)
+        )
         graded()
     return decisions, pars, False
 
@@ -201,7 +212,8 @@ def analyze(
     address: str | None = None,
 ) -> dict[str, Any]:
     """Grade every decision of ``records`` (module docstring); JSON-ready. ``deal_index(game)``
-    numbers the deals of a record (Sniff: the hands played; "12": 0). With ``address`` the records
+    numbers the deals of a record from 0 (Sniff: the hands played; "12": 0); the result numbers
+    them from 1, as it does records, decisions and moves. With ``address`` the records
     are graded on that Ray cluster (``sniff_twelve.tools.cluster``), with the same results. Ctrl-C
     stops (at the next decision here, the next record on a cluster) and returns what was graded,
     marked ``partial``."""
@@ -275,6 +287,7 @@ def summarize(
             "costliest": [
                 {
                     "record": d.record,
+                    "decision": d.decision,
                     "move": d.move,
                     "seat": d.seat,
                     "played": namer.action_name(d.action),

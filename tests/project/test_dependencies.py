@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import ast
 import importlib.metadata as metadata
+import os
 import re
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -152,3 +154,22 @@ def test_a_missing_optional_piece_is_one_line_saying_what_to_install():
     message = str(error.value)
     assert "\n" not in message and "arena --plot needs no_such_plotting_library" in message
     assert 'pip install "sniff-twelve[bench]"' in message and isinstance(error.value, ImportError)
+
+
+@pytest.mark.parametrize("game", ["sniff_env", "twelve_env"])
+def test_the_openspiel_game_without_the_bench_extra_says_what_to_install(game):
+    """``import sniff_env.openspiel`` with no ``pyspiel`` (installed without the bench extra): one
+    ``ImportError`` naming the extra, not a bare ``No module named 'pyspiel'``."""
+    code = (
+        "import sys; sys.modules['pyspiel'] = None\n"  # what a missing package looks like to import
+        f"try:\n    import {game}.openspiel\n"
+        "except ImportError as error:\n    print(type(error).__name__, error, sep=': ')\n"
+    )
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": path}
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    message = done.stdout.strip()
+    assert message.startswith(f"MissingExtraError: {game}.openspiel ") and "needs pyspiel" in message, message
+    assert 'pip install "sniff-twelve[bench]"' in message and "\n" not in message

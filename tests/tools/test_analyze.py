@@ -23,16 +23,21 @@ ROOT = Path(__file__).resolve().parents[2]
 KEYS = {"decisions", "hindsight_loss", "hindsight_loss_ci95", "expected_loss", "expected_loss_ci95", "optimal_share"}
 
 
+def opening_record(tile: tuple[int, int]) -> dict:
+    """The position of ``blunder_record`` with seat 0 opening ``tile``, then the first legal moves."""
+    deal = {"hands": [[(5, 5), (0, 0)], [(0, 1), (1, 1)]], "boneyard": [], "opener": 0}
+    game = sniff_env.Game(num_players=2, seed=0, deal=deal, hand_episode=True)
+    game.apply(tile_index(tile) * 4)
+    while not game.is_terminal():
+        game.apply(game.legal_actions()[0])
+    return {**game.to_record(), "agents": {"0": "alice", "1": "bob"}}
+
+
 def blunder_record() -> dict:
     """S14, S17, S21–S24 (the position of ``test_solver``): opening [5|5] is worth +15 to seat 0,
     opening [0|0] −10; seat 0 opens [0|0], a loss of 25 whatever the world (every tile is seen:
     the two tiles seat 0 cannot see are seat 1's)."""
-    deal = {"hands": [[(5, 5), (0, 0)], [(0, 1), (1, 1)]], "boneyard": [], "opener": 0}
-    game = sniff_env.Game(num_players=2, seed=0, deal=deal, hand_episode=True)
-    game.apply(tile_index((0, 0)) * 4)
-    while not game.is_terminal():
-        game.apply(game.legal_actions()[0])
-    return {**game.to_record(), "agents": {"0": "alice", "1": "bob"}}
+    return opening_record((0, 0))
 
 
 def test_a_known_blunder_costs_its_points():
@@ -44,7 +49,7 @@ def test_a_known_blunder_costs_its_points():
     assert bob["decisions"] == 1 and bob["hindsight_loss"] == 0 and bob["optimal_share"] == 1  # two mirror spots
     # after the blunder the play is forced or optimal: seat 1 goes out with no credit on the way
     # (S17: ends 0+1, then 0+2) and seat 0 is left holding [5|5], 10 pips deducted (S23–S24)
-    assert result["deals"] == [{"record": 0, "deal": 0, "seat": 0, "par": 15, "result": -10}]
+    assert result["deals"] == [{"record": 1, "deal": 1, "seat": 0, "par": 15, "result": -10}]  # numbered from 1
     assert set(alice) >= KEYS
 
 
@@ -52,6 +57,20 @@ def test_par_r2_is_the_squared_correlation():
     deals = [{"par": p, "result": r} for p, r in ((0, 1), (10, 9), (20, 23), (30, 29))]
     assert analyze.par_r2(deals) == pytest.approx(490**2 / (500 * 491))  # cov 490, variances 500 and 491
     assert analyze.par_r2([*deals[:2], {"par": None, "result": 3}]) is None  # too few with both
+
+
+def test_records_decisions_moves_and_deals_count_from_1_as_replay_does(tmp_path):
+    """Record N is the N-th line of the file (``replay --game N``); decision N and move N of a
+    record are its N-th decision and N-th action; the first hand is deal 1."""
+    sound, blunder = opening_record((5, 5)), blunder_record()
+    games = tmp_path / "games.jsonl"
+    games.write_text("".join(json.dumps(r) + "\n" for r in (sound, blunder)))
+    records = analyze.read_records([games], sniff_env.Game)
+    result = analyze.analyze(records, sniff_env.Game, solve, lambda g: g.hands_played, worlds=2, progress=False)
+    (costliest,) = result["agents"]["alice"]["costliest"]  # the sound opening loses nothing
+    assert (costliest["record"], costliest["decision"], costliest["move"]) == (2, 1, 1)
+    assert records[costliest["record"] - 1]["actions"][costliest["move"] - 1] == tile_index((0, 0)) * 4
+    assert [(d["record"], d["deal"]) for d in result["deals"]] == [(1, 1), (2, 1)]
 
 
 def test_web_records_name_the_human(tmp_path):
