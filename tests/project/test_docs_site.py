@@ -173,9 +173,10 @@ def test_read_the_docs_builds_the_docs_extra_with_warnings_as_errors():
 
 def _make_snippets() -> list[tuple[str, str]]:
     """Every snippet on the pages and the README that calls ``gymnasium.make``: inline code and
-    Python blocks, as ``(file, code)``."""
+    Python blocks, as ``(file, code)``. The public contract (``api.md``) names the calls, with
+    ``...`` for the other options, in the team's own words: it is mirrored, not a tutorial."""
     found = []
-    for path in [ROOT / "README.md", *PAGES]:
+    for path in [ROOT / "README.md", *(page for page in PAGES if page.name != "api.md")]:
         text = path.read_text(encoding="utf-8")
         blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
         inline = re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", "", text, flags=re.S))
