@@ -20,7 +20,7 @@ from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError, check_int
 from sniff_twelve.core.rng import stream_state
 from sniff_twelve.search.rollouts import resampled_rollouts
-from sniff_twelve.search.solver import pimc_values, workspace
+from sniff_twelve.search.solver import given_worlds_values, pimc_values, workspace
 
 if TYPE_CHECKING:
     from sniff_twelve.core.spec import GameSpec
@@ -112,10 +112,18 @@ class PimcAgent(Agent):
     ``2 * iterations`` draws), so a move's time is bounded; the rare move none of whose worlds
     fits plays the game's rule of thumb (its spec's ``greedy_action``, the ``greedy`` agent's policy).
 
+    With a ``model`` (``pimc:K:MODEL``, an agent spec of the game without ``+``, or ``none``) the
+    worlds are drawn from the seat's beliefs instead (``sniff_twelve.beliefs.infer``: the other
+    seats assumed to play as ``MODEL``, softened by ``epsilon``; ``belief_worlds`` weighted worlds
+    kept), as the ``belief`` search draws them.
+
     Args:
         iterations: worlds per move (``pimc:K``; ``pimc`` alone = ``default_worlds``).
         seed: the stream the worlds are drawn from.
         max_nodes: the node budget of one world's solve.
+        model: ``None`` (worlds by the rules: sizes and known voids) or the model of the beliefs.
+        epsilon: the beliefs' softening of the model (``infer``'s ``epsilon``).
+        belief_worlds: the weighted worlds the beliefs keep.
     """
 
     name = "pimc"
@@ -127,13 +135,45 @@ class PimcAgent(Agent):
     #: cards of the draw pile each world keeps (0: all of them, an exact solve of every world)
     horizon = 0
 
-    def __init__(self, iterations: int | None = None, seed: int | None = None, max_nodes: int | None = None) -> None:
+    def __init__(
+        self,
+        iterations: int | None = None,
+        seed: int | None = None,
+        max_nodes: int | None = None,
+        model: str | None = None,
+        epsilon: float = 0.3,
+        belief_worlds: int = 128,
+    ) -> None:
         self.iterations = check_int("iterations", self.default_worlds if iterations is None else iterations, 1, 100_000)
         self.max_nodes = check_int("max_nodes", self.default_max_nodes if max_nodes is None else max_nodes, 1, 1 << 62)
+        if model is not None and (not isinstance(model, str) or "+" in model or not model):
+            raise ValueError(f"model is an agent spec without '+' (or 'none'); got {model!r}")
+        if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 < epsilon <= 1:
+            raise ValueError(f"epsilon must be a number in (0, 1]; got {epsilon!r}")
+        self.model, self.epsilon = model, float(epsilon)
+        self.belief_worlds = check_int("belief_worlds", belief_worlds, 1, 1 << 20)
+        self.reads_past = model is not None  # the beliefs read the seat's memory of the deal
+        agents = game_agents(self.solver_hooks.package) if model not in (None, "none") else None
+        self._model = None if agents is None else agents.make_agent(model)
         self.reset(seed)
+
+    @classmethod
+    def parse_argument(cls, spec: str, argument: str) -> dict:
+        """The keywords ``pimc:K[:MODEL]`` names; ``ValueError`` for a bad count."""
+        count, _, model = argument.partition(":")
+        if not count.isdigit() or int(count) < 1:
+            raise ValueError(f"agent spec {spec!r}: K in pimc:K[:MODEL] is a number of worlds, at least 1")
+        return {"iterations": int(count), **({"model": model} if model else {})}
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.array(stream_state(seed), dtype=np.int32)
+        self._seeds = np.random.default_rng(None if seed is None else check_int("seed", seed, 0))
+        if getattr(self, "_model", None) is not None:
+            self._model.reset(seed)
+
+    def check_table(self, num_players: int) -> None:
+        if self._model is not None:
+            self._model.check_table(num_players)
 
     def action_values(self, view: SeatView) -> dict[int, float] | None:
         """Every legal action's mean solved value over the sampled worlds (the seat's side's
@@ -144,9 +184,26 @@ class PimcAgent(Agent):
         ws = workspace(hooks)
         out = np.zeros(hooks.MAX_ACTIONS)
         gen = ws.next_generation(2 * self.iterations)
-        args = (self.iterations, self.horizon, self.max_nodes, self._rng, ws.tables, gen, out)
-        _, solved = view.run(pimc_values, hooks, view.seat, *args)
+        if self.model is None:
+            args = (self.iterations, self.horizon, self.max_nodes, self._rng, ws.tables, gen, out)
+            _, solved = view.run(pimc_values, hooks, view.seat, *args)
+        else:
+            states = self._belief_worlds(view, 2 * self.iterations)
+            args = (self.iterations, self.horizon, self.max_nodes, ws.tables, gen, out)
+            _, solved = given_worlds_values(states, view.params, hooks, view.seat, *args)
         return {a: float(out[a]) for a in legal} if solved else None
+
+    def _belief_worlds(self, view: SeatView, count: int) -> np.ndarray:
+        """``count`` full positions drawn from the seat's beliefs (the rules' worlds when ``infer``
+        finds no consistent deal within its budget)."""
+        from sniff_twelve.beliefs import infer
+
+        seed = int(self._seeds.integers(1 << 62))
+        try:
+            beliefs = infer(view, self._model, worlds=self.belief_worlds, seed=seed, epsilon=self.epsilon)
+            return beliefs.states(count, seed=seed + 1)
+        except ValueError:
+            return np.stack([view.sample(seed + 1 + k).state_array for k in range(count)])
 
     def choose(self, view: SeatView) -> int:
         legal = view.legal_actions()
@@ -158,7 +215,8 @@ class PimcAgent(Agent):
         return max(legal, key=lambda a: (values[a], -a))
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(iterations={self.iterations}, max_nodes={self.max_nodes})"
+        model = "" if self.model is None else f", model={self.model!r}"
+        return f"{type(self).__name__}(iterations={self.iterations}, max_nodes={self.max_nodes}{model})"
 
 
 class SpecPolicyAgent(Agent):

@@ -377,6 +377,37 @@ def solve_row(g, params, s, w, gen, max_nodes, values, solved, pv):
 
 
 @nb.njit(cache=True)
+def given_worlds_values(states, params, g, seat, worlds, horizon, max_nodes, w, gen, out):
+    """``pimc_values`` on the full positions ``states`` (``[k, row]``, drawn by the caller — from a
+    seat's beliefs, say) instead of worlds it resamples: ``out[a]`` is every legal action's mean
+    exact value over the first ``worlds`` rows whose solve fits ``max_nodes`` (the others are
+    skipped). Returns the nodes searched and the worlds solved."""
+    out[:] = 0.0
+    values = np.zeros(g.MAX_ACTIONS, dtype=np.int64)
+    solved = np.zeros(g.MAX_ACTIONS, dtype=np.bool_)
+    counters = np.zeros(3, dtype=np.int64)
+    nodes, done = 0, 0
+    for k in range(states.shape[0]):
+        if done == worlds:
+            break
+        world = states[k].copy()
+        if horizon > 0:
+            g.shorten(world, horizon)
+        counters[:] = 0
+        _root_values(g, params, world, seat, w, gen + k, counters, max_nodes, values, solved)
+        nodes += counters[NODES]
+        if counters[ABORTED]:
+            continue
+        done += 1
+        for a in range(g.MAX_ACTIONS):
+            if solved[a]:
+                out[a] += values[a]
+    if done > 0:
+        out /= done
+    return nodes, done
+
+
+@nb.njit(cache=True)
 def pimc_values(view, params, g, seat, worlds, horizon, max_nodes, rng, w, gen, out):
     """``out[a]``: the mean, over ``worlds`` worlds sampled from ``seat``'s view (``g.resample``),
     of every legal action's exact value. A world whose solve needs more than ``max_nodes`` nodes

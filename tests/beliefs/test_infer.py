@@ -349,3 +349,22 @@ def test_the_policy_guided_belief_search_plays_only_what_the_policy_proposes():
     three = sniff_env.Game(num_players=3, seed=2)
     assert auto.act(three) in three.legal_actions() and auto._guided_tables == {3: False}
     assert issubclass(type(agent), BeliefAgent)
+
+
+def test_pimc_on_beliefs_solves_worlds_drawn_from_them():
+    """``pimc:K:MODEL`` solves worlds drawn from the seat's beliefs (``none``: uniform over the
+    consistent deals) and reads the seat's memory of the deal; ``pimc:K`` keeps the rules' worlds;
+    the same view and seed give the same move."""
+    game = played(lambda: twelve_env.Game(num_players=3, seed=4), twelve_agent, "greedy", 6)
+    plain, believer = twelve_agent("pimc:3"), twelve_agent("pimc:3:heuristic", seed=1)
+    assert (plain.model, plain.reads_past) == (None, False)
+    assert (believer.iterations, believer.model, believer.reads_past) == (3, "heuristic", True)
+    values = believer.action_values(game.seat_view())
+    assert values is not None and set(values) == set(game.legal_actions())
+    twin = twelve_agent("pimc:3:heuristic", seed=1)
+    assert twin.action_values(game.seat_view()) == values
+    assert twelve_agent("pimc:3:none", seed=1).act(game) in game.legal_actions()
+    with pytest.raises(ValueError, match="K in pimc:K"):
+        twelve_agent("pimc:x:greedy")
+    with pytest.raises(ValueError, match="unknown agent 'nope'"):
+        twelve_agent("pimc:2:nope")
