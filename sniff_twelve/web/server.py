@@ -35,10 +35,12 @@ read it through DNS rebinding. Agents that play one checkpoint share one read-on
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict
 from importlib import resources
 from pathlib import Path
@@ -66,6 +68,7 @@ if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
     from sniff_twelve.web.table import WebGame
 
+LOG = logging.getLogger(__name__)
 MAX_BODY = 8 * 1024  #: bytes a request body may have
 LOCAL_HOSTS = ("localhost", "127.0.0.1")  #: names the server always answers to
 STATIC = {"app.js": "text/javascript; charset=utf-8", "page.html": "text/html; charset=utf-8"}
@@ -151,20 +154,42 @@ class Server:
                 session.move(state["moves"][0]["action"], state["version"])
         return time.perf_counter() - start
 
+    @contextmanager
+    def locked(self, token: str) -> Iterator[Session]:
+        """Session ``token`` under its lock (the one held then: a rolled-back game is fetched again)."""
+        while True:
+            session = self.sessions.get(token)
+            with session.lock:
+                if self.sessions.holds(token, session):
+                    yield session
+                    return
+
     def move(self, token: str, action: int, version: int) -> dict[str, Any]:
         """Play the human's move in session ``token``, keep the game on disk; the new state."""
-        session = self.sessions.get(token)
-        with session.lock:
-            session.move(action, version)
-            self.keep(token, session)
-            return session.state()
+        return self._change(token, lambda session: session.move(action, version), "move")
 
     def resign(self, token: str) -> dict[str, Any]:
         """End session ``token``'s game where it stands, save it; the final state."""
-        session = self.sessions.get(token)
-        with session.lock:
-            session.resign()
-            self.keep(token, session)
+        return self._change(token, Session.resign, "resignation")
+
+    def _change(self, token: str, change: Callable[[Session], None], what: str) -> dict[str, Any]:
+        """``change`` session ``token`` and keep it; if that fails past the checks (``RequestError``
+        changes nothing), the game goes back to its last saved state and a 503 says so."""
+        with self.locked(token) as session:
+            record = session.record
+            try:
+                change(session)
+                self.keep(token, session)
+            except RequestError:
+                raise
+            except Exception as error:
+                if session.record != record:  # the game's end was written: it did not happen
+                    (self.records / session.record).unlink(missing_ok=True)
+                if session.recipe is not None:  # the store has the game as it was: fetched again
+                    self.sessions.drop(token, session)
+                LOG.exception("session %s: the %s could not be saved", token[:6], what)
+                said = f"the {what} could not be saved: nothing changed ({type(error).__name__}: {error}); try again"
+                raise RequestError(503, said) from None
             return session.state()
 
     def keep(self, token: str, session: Session) -> None:
@@ -320,8 +345,7 @@ def create_app(
         return _json({"token": token, "url": f"/play/{token}"}, 201)
 
     def current(token: str) -> dict[str, Any]:
-        session = server.sessions.get(token)
-        with session.lock:
+        with server.locked(token) as session:
             return session.state()
 
     async def state(request: Request) -> Response:
@@ -353,6 +377,10 @@ def create_app(
             return JSONResponse({"error": str(error)}, status_code=error.status, headers={**HEADERS, **error.headers})
         return _json({"error": getattr(error, "detail", "bad request")}, getattr(error, "status_code", 400))
 
+    async def failed(request: Request, error: Exception) -> Response:
+        LOG.error("%s %s failed", request.method, request.url.path, exc_info=error)
+        return _json({"error": "internal error: the server logged it"}, 500)
+
     routes = [
         Route("/", html),
         Route("/play/{token}", html),
@@ -368,7 +396,7 @@ def create_app(
         Route("/api/records/{name:path}", record),
     ]
     trusted = Middleware(TrustedHostMiddleware, allowed_hosts=[*LOCAL_HOSTS, *hosts])
-    handlers = {RequestError: refused, 404: refused, 405: refused}
+    handlers = {RequestError: refused, 404: refused, 405: refused, Exception: failed}
     app = Starlette(routes=routes, exception_handlers=handlers, middleware=[trusted])
     app.state.server = server
     return app

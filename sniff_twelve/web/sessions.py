@@ -248,6 +248,17 @@ class Sessions:
     def __len__(self) -> int:
         return len(self._items)
 
+    def holds(self, token: str, session: Session) -> bool:
+        """Whether ``session`` is the one held under ``token``."""
+        with self._lock:
+            return self._items.get(token) is session
+
+    def drop(self, token: str, session: Session) -> None:
+        """Let go of ``session`` (if it is still the one held): the next ``get`` loads it again."""
+        with self._lock:
+            if self._items.get(token) is session:
+                del self._items[token], self._used[token]
+
     def get(self, token: str) -> Session:
         with self._lock:
             session = self._items.get(token)
