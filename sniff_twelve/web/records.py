@@ -64,6 +64,10 @@ def list_records(spec: WebGame, records: Path) -> list[dict[str, Any]]:
     files = sorted(records.glob("*.json"), reverse=True) if records.is_dir() else []
     for path in files[:500]:
         try:
+            record_path(records, path.name)
+        except RequestError:  # a link out of the folder, a name replay refuses: not listed
+            continue
+        try:
             doc = json.loads(path.read_text(encoding="utf-8"))
             if doc.get("game") != spec.name:
                 continue

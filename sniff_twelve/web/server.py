@@ -15,10 +15,12 @@ rate limit); finished games are records in ``--records`` (``sniff_twelve.web.rec
 
 Bad requests are refused with a 4xx and a one-line ``{"error": …}`` and change nothing: 400
 malformed (a number of the wrong kind or size, nesting beyond the parser, a ``Host`` the server
-does not answer to), 404 unknown session or record, 403 a record path outside ``--records``, 409
+does not answer to), 404 unknown session or record, 403 a record path outside ``--records`` or a
+request from another site (``sniff_twelve.web.guard``), 408 a body slower than ``BODY_SECONDS``, 409
 a stale version or a finished (or resigned) game, 413 a body over ``MAX_BODY`` bytes, 415 a body
 that is not JSON, 422 an illegal move (the legal ones named), 429 more than
-``NEW_GAMES_PER_MINUTE`` new games from one client in a minute (with ``Retry-After``).
+``NEW_GAMES_PER_MINUTE`` new games from one client in a minute (with ``Retry-After``); 503 a move
+or resignation the store could not save (the game stays as saved). Any other failure is a JSON 500.
 
 Games in progress are kept in ``--records``/``sessions.sqlite3`` (``sniff_twelve.web.store``) as
 how they were dealt and the actions since: after a restart the same link continues the same game
@@ -46,6 +48,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import anyio
 import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -56,6 +59,7 @@ from starlette.routing import Route
 
 from sniff_twelve.core.options import check_int
 from sniff_twelve.web.errors import RequestError
+from sniff_twelve.web.guard import HEADERS, Guard
 from sniff_twelve.web.records import STEP, list_records, replay
 from sniff_twelve.web.sessions import MAX_SESSIONS, NEW_GAMES_PER_MINUTE, RateLimit, Session, Sessions
 from sniff_twelve.web.store import SessionStore
@@ -70,13 +74,18 @@ if TYPE_CHECKING:
 
 LOG = logging.getLogger(__name__)
 MAX_BODY = 8 * 1024  #: bytes a request body may have
+BODY_SECONDS = 10  #: a request body must arrive within this (else 408)
+#: uvicorn's limits against slow or greedy clients: idle keep-alive connections close after 5 s,
+#: at most 256 connections at once (503 past it), a request's head at most 16 KiB, and Ctrl-C
+#: waits at most 10 s for requests in flight
+LIMITS = {
+    "timeout_keep_alive": 5,
+    "limit_concurrency": 256,
+    "h11_max_incomplete_event_size": 16 * 1024,
+    "timeout_graceful_shutdown": 10,
+}
 LOCAL_HOSTS = ("localhost", "127.0.0.1")  #: names the server always answers to
 STATIC = {"app.js": "text/javascript; charset=utf-8", "page.html": "text/html; charset=utf-8"}
-HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
-    "X-Content-Type-Options": "nosniff",
-    "Cache-Control": "no-store",
-}
 
 
 class Server:
@@ -104,7 +113,7 @@ class Server:
         self.seatable = {n: [name for name in self.agents if self._plays(name, n)] for n in spec.players}
         self.defaults = {"players": spec.players[0], "agent": "heuristic", **(defaults or {})}
         self.store = SessionStore(self.records / "sessions.sqlite3")
-        self.sessions = Sessions(max_sessions, load=self._restore, forget=self.store.delete)
+        self.sessions = Sessions(max_sessions, load=self._restore)
 
     def _plays(self, name: str, players: int) -> bool:
         try:
@@ -296,10 +305,13 @@ async def _body(request: Request) -> Any:
     if not STEP.fullmatch(length) or int(length) > MAX_BODY:
         raise RequestError(413, f"request body too large: at most {MAX_BODY} bytes")
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise RequestError(413, f"request body too large: at most {MAX_BODY} bytes")
+    with anyio.move_on_after(BODY_SECONDS) as timer:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise RequestError(413, f"request body too large: at most {MAX_BODY} bytes")
+    if timer.cancelled_caught:
+        raise RequestError(408, f"the request body did not arrive within {BODY_SECONDS} s")
     try:
         return json.loads(body)
     except (ValueError, RecursionError) as error:  # not JSON, not UTF-8, a number too long, nesting too deep
@@ -363,7 +375,11 @@ def create_app(
         return _json(await run_in_threadpool(server.move, token, action, version))
 
     async def resign(request: Request) -> Response:
-        return _json(await run_in_threadpool(server.resign, request.path_params["token"]))
+        token = request.path_params["token"]
+        await run_in_threadpool(server.sessions.get, token)  # an unknown session before anything else
+        if await _body(request) != {}:
+            raise RequestError(400, "a resignation is an empty JSON object: {}")
+        return _json(await run_in_threadpool(server.resign, token))
 
     async def records_list(request: Request) -> Response:
         return _json(await run_in_threadpool(list_records, spec, server.records))
@@ -397,7 +413,7 @@ def create_app(
     ]
     trusted = Middleware(TrustedHostMiddleware, allowed_hosts=[*LOCAL_HOSTS, *hosts])
     handlers = {RequestError: refused, 404: refused, 405: refused, Exception: failed}
-    app = Starlette(routes=routes, exception_handlers=handlers, middleware=[trusted])
+    app = Starlette(routes=routes, exception_handlers=handlers, middleware=[Middleware(Guard), trusted])
     app.state.server = server
     return app
 
@@ -412,10 +428,14 @@ def serve(
     agents: Sequence[str] = (),
     hosts: Sequence[str] = (),
     seed_choice: bool = True,
+    forwarded_allow_ips: str | None = None,
 ) -> None:
-    """Run the app with uvicorn until Ctrl-C; it answers to ``host`` and ``hosts`` beside ``LOCAL_HOSTS``."""
+    """Run the app with uvicorn until Ctrl-C; it answers to ``host`` and ``hosts`` beside ``LOCAL_HOSTS``.
+    ``X-Forwarded-For``/``-Proto`` are read only from ``forwarded_allow_ips`` (a reverse proxy's
+    addresses, comma-separated; none by default), so no client can pass for another."""
     app = create_app(spec, records, checkpoints, defaults, agents=agents, hosts=[host, *hosts], seed_choice=seed_choice)
     print("warming up: compiling the game and its agents (once per install) …", end=" ", flush=True)
     print(f"ready in {app.state.server.warm_up():.1f} s", flush=True)
     print(f"{spec.ui.title} on http://{host}:{port}/  (records: {Path(records).resolve()}; Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    proxied = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
+    uvicorn.run(app, host=host, port=port, log_level="warning", **{"proxy_headers": False, **proxied, **LIMITS})

@@ -6,10 +6,10 @@ game (``sniff_twelve.web.table.public_game``) and the public moves alone; only a
 shown face up, and a hand that has just ended as it was counted (``WebGame.hand_end``). A finished
 game is saved as a record (``sniff_twelve.web.records``).
 
-The server holds at most ``MAX_SESSIONS`` games; past that the least recently used game idle for
-``IDLE_SECONDS`` goes first, and a game someone played in the last ``IDLE_SECONDS`` goes only when
-no idle one is left. One client may start ``NEW_GAMES_PER_MINUTE`` games a minute (429 past it,
-with ``Retry-After``).
+The server holds at most ``MAX_SESSIONS`` games in memory; past that the least recently used game
+idle for ``IDLE_SECONDS`` goes first, and a game someone played in the last ``IDLE_SECONDS`` goes
+only when no idle one is left. An evicted game stays on disk and is rebuilt on its next request.
+One client may start ``NEW_GAMES_PER_MINUTE`` games a minute (429 past it, with ``Retry-After``).
 """
 
 from __future__ import annotations
@@ -220,11 +220,10 @@ class Sessions:
         idle: float = IDLE_SECONDS,
         clock: Callable[[], float] = time.monotonic,
         load: Callable[[str], Session | None] = lambda token: None,
-        forget: Callable[[str], None] = lambda token: None,
     ) -> None:
-        """``load(token)`` finds a session not held (after a restart), ``forget(token)`` hears of
-        an evicted one."""
-        self.limit, self.idle, self.clock, self.load, self.forget = limit, idle, clock, load, forget
+        """``load(token)`` finds a session not held (after a restart, or evicted from memory: a
+        game kept on disk stays there and comes back on its next request)."""
+        self.limit, self.idle, self.clock, self.load = limit, idle, clock, load
         self._items: OrderedDict[str, Session] = OrderedDict()
         self._used: dict[str, float] = {}
         self._lock = threading.Lock()
@@ -243,7 +242,6 @@ class Sessions:
         oldest = next(t for t in self._items if t != keep)
         token = next((t for t in self._items if t != keep and now - self._used[t] >= self.idle), oldest)
         del self._items[token], self._used[token]
-        self.forget(token)
 
     def __len__(self) -> int:
         return len(self._items)

@@ -48,3 +48,67 @@ def test_an_unexpected_failure_is_a_json_500(tmp_path, monkeypatch):
     monkeypatch.setattr(server, "config", lambda: 1 / 0)
     response = client.get("/api/config")
     assert response.status_code == 500 and response.json() == {"error": "internal error: the server logged it"}
+
+
+# --- requests from other sites, headers, proxies, timeouts ---------------------------------------------
+def test_state_changing_requests_from_another_site_are_refused(tmp_path):
+    client, server = _client(tmp_path)
+    token = new_session(client, players=2, seed=4)
+    before = client.get(f"/api/sessions/{token}").json()
+    form = {"content-type": "application/x-www-form-urlencoded", "origin": "https://evil.example"}
+    assert client.post(f"/api/sessions/{token}/resign", content="x=1", headers=form).status_code == 403
+    assert client.post(f"/api/sessions/{token}/resign", content="x=1").status_code == 415  # a form, same site
+    foreign = {"origin": "https://evil.example"}
+    for path, body in [(f"/api/sessions/{token}/move", _first_move(before)), ("/api/sessions", {"players": 2})]:
+        response = client.post(path, json=body, headers=foreign)
+        assert response.status_code == 403 and "another site" in response.json()["error"], response.text
+    cross_site = {"sec-fetch-site": "cross-site"}
+    assert client.post(f"/api/sessions/{token}/move", json=_first_move(before), headers=cross_site).status_code == 403
+    assert client.get(f"/api/sessions/{token}").json() == before and len(server.sessions) == 1
+    own = client.post(f"/api/sessions/{token}/move", json=_first_move(before), headers={"origin": "http://localhost"})
+    assert own.status_code == 200
+
+
+def test_pages_may_not_be_framed_and_send_no_referrer(tmp_path):
+    client, _ = _client(tmp_path)
+    token = new_session(client, players=2)
+    for path in ["/", f"/play/{token}", f"/api/sessions/{token}", "/api/records", "/static/app.js", "/nowhere"]:
+        headers = client.get(path).headers
+        assert "frame-ancestors 'none'" in headers["content-security-policy"], path
+        assert headers["x-frame-options"] == "DENY" and headers["referrer-policy"] == "no-referrer", path
+
+
+def test_forwarded_headers_are_trusted_only_when_configured_and_slow_clients_time_out(tmp_path, monkeypatch):
+    from sniff_env.__main__ import main
+    from sniff_twelve.web import server as web_server
+
+    runs = []
+    monkeypatch.setattr(web_server.uvicorn, "run", lambda app, **kwargs: runs.append(kwargs))
+    monkeypatch.setattr(web_server.Server, "warm_up", lambda self: 0.0)
+    assert main(["serve", "--records", str(tmp_path)]) == 0
+    assert main(["serve", "--records", str(tmp_path), "--forwarded-allow-ips", "10.0.0.2"]) == 0
+    plain, proxied = runs
+    assert plain["proxy_headers"] is False and proxied["proxy_headers"] is True
+    assert proxied["forwarded_allow_ips"] == "10.0.0.2"
+    for kwargs in runs:
+        assert kwargs["timeout_keep_alive"] <= 5 and kwargs["timeout_graceful_shutdown"] <= 10
+        assert kwargs["limit_concurrency"] and kwargs["h11_max_incomplete_event_size"] <= 16 * 1024
+
+
+def test_the_records_list_shows_only_what_replay_serves(tmp_path):
+    client, _ = _client(tmp_path / "records")
+    outside = tmp_path / "secret.json"
+    outside.write_text('{"game": "sniff", "options": {"num_players": 2}, "actions": [], "result": {"scores": [1]}}')
+    (tmp_path / "records").mkdir(exist_ok=True)
+    (tmp_path / "records" / "20990101-000000-sniff-link.json").symlink_to(outside)
+    assert client.get("/api/records/20990101-000000-sniff-link.json").status_code == 403
+    assert client.get("/api/records").json() == []
+
+
+def test_eviction_keeps_the_game_on_disk_and_brings_it_back(tmp_path):
+    client, server = _client(tmp_path, max_sessions=1)
+    old = new_session(client, players=2, seed=6)
+    before = client.get(f"/api/sessions/{old}").json()
+    new_session(client, players=2)
+    assert len(server.sessions) == 1 and len(server.store) == 2
+    assert client.get(f"/api/sessions/{old}").json() == before
