@@ -306,6 +306,7 @@ def run_serve(args: argparse.Namespace, spec: WebGame) -> int:
         for module in ("starlette", "uvicorn"):
             optional_import(module, "web", "serve")
         from sniff_twelve.web.server import serve
+        from sniff_twelve.web.store import DamagedStoreError
     except MissingExtraError as err:
         fail(err)
     for path in args.checkpoint:
@@ -319,18 +320,21 @@ def run_serve(args: argparse.Namespace, spec: WebGame) -> int:
         except ValueError as err:
             fail(f"--agent {agent}: {err}")
     defaults = {"players": args.players, **given_options(args, spec.options)}
-    serve(
-        spec,
-        args.host,
-        args.port,
-        args.records,
-        args.checkpoint,
-        defaults,
-        agents=args.agent,
-        hosts=args.allowed_host,
-        seed_choice=not args.no_seed_choice,
-        forwarded_allow_ips=args.forwarded_allow_ips,
-    )
+    try:
+        serve(
+            spec,
+            args.host,
+            args.port,
+            args.records,
+            args.checkpoint,
+            defaults,
+            agents=args.agent,
+            hosts=args.allowed_host,
+            seed_choice=not args.no_seed_choice,
+            forwarded_allow_ips=args.forwarded_allow_ips,
+        )
+    except DamagedStoreError as err:
+        fail(err)
     return 0
 
 

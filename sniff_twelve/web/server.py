@@ -113,6 +113,7 @@ class Server:
         self.seatable = {n: [name for name in self.agents if self._plays(name, n)] for n in spec.players}
         self.defaults = {"players": spec.players[0], "agent": "heuristic", **(defaults or {})}
         self.store = SessionStore(self.records / "sessions.sqlite3")
+        self.store.check()  # a damaged file stops the server here (DamagedStoreError), before it serves
         self.sessions = Sessions(max_sessions, load=self._restore)
 
     def _plays(self, name: str, players: int) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
 from starlette.testclient import TestClient
 
 from sniff_env.web import WEB as SNIFF
@@ -112,3 +113,26 @@ def test_eviction_keeps_the_game_on_disk_and_brings_it_back(tmp_path):
     new_session(client, players=2)
     assert len(server.sessions) == 1 and len(server.store) == 2
     assert client.get(f"/api/sessions/{old}").json() == before
+
+
+# --- a damaged store stops the server at start -------------------------------------------------------
+def test_a_damaged_store_is_refused_at_start_in_one_line(tmp_path, capsys, monkeypatch):
+    from sniff_env.__main__ import main
+    from sniff_twelve.web import server as web_server
+    from tests.bounds import usage_error
+
+    client, server = _client(tmp_path, new_games_per_minute=100)
+    for seed in range(40):
+        new_session(client, players=2, seed=seed)
+    client.close()
+    server.store._db(False).close()  # as a stopped server leaves it
+    path = tmp_path / "sessions.sqlite3"
+    assert path.stat().st_size > 8192 and not (tmp_path / "sessions.sqlite3-wal").exists()
+    with path.open("r+b") as file:
+        file.truncate(path.stat().st_size // 2)
+    with pytest.raises(ValueError, match=r"sessions\.sqlite3 is damaged") as refused:
+        create_app(SNIFF, tmp_path)
+    assert "\n" not in str(refused.value) and "move it aside" in str(refused.value)
+    monkeypatch.setattr(web_server.uvicorn, "run", lambda app, **kwargs: pytest.fail("it served"))
+    said = usage_error(capsys, main, ["serve", "--records", str(tmp_path)])
+    assert str(path) in said and "damaged" in said
