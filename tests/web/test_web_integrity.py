@@ -5,12 +5,18 @@ restore does not hold up other games."""
 
 from __future__ import annotations
 
+import json
+import random
 import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
 from sniff_env.web import WEB as SNIFF
+from sniff_twelve.core.records import replay_steps
 from sniff_twelve.web.server import create_app
 from tests.web.test_web import new_session
 
@@ -136,3 +142,74 @@ def test_a_damaged_store_is_refused_at_start_in_one_line(tmp_path, capsys, monke
     monkeypatch.setattr(web_server.uvicorn, "run", lambda app, **kwargs: pytest.fail("it served"))
     said = usage_error(capsys, main, ["serve", "--records", str(tmp_path)])
     assert str(path) in said and "damaged" in said
+
+
+# --- a long record replays in bounded time and memory ----------------------------------------------------
+def long_record(folder: Path, name: str = "20990101-000000-sniff-long.json", target: int = 1000) -> str:
+    """A 4-player Sniff match to ``target`` by random moves (~3,600 steps at 1,000), as ``serve`` saves it."""
+    game = SNIFF.game_cls(num_players=4, seed=1, target=target, max_hands=1000)
+    rng = random.Random(1)
+    while not game.is_terminal():
+        game.apply(rng.choice(list(game.legal_actions())))
+    doc = {**game.to_record(), "human_seat": 0, "agents": {"1": "random", "2": "random", "3": "random"}}
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(json.dumps(doc))
+    return name
+
+
+REPLAY_COST = """
+import shutil, sys, time, tracemalloc
+from pathlib import Path
+from sniff_env.web import WEB
+from sniff_twelve.web.records import replay
+
+records, name = Path(sys.argv[1]), sys.argv[2]
+start = time.perf_counter()
+info = replay(WEB, records, name, None)
+for step in (0, info["steps"] // 2, info["steps"]):
+    replay(WEB, records, name, str(step))
+took = time.perf_counter() - start
+shutil.copy(records / name, records / ("copy-" + name))  # not in the cache
+tracemalloc.start()
+replay(WEB, records, "copy-" + name, str(info["steps"] // 2))
+print(info["steps"], took, tracemalloc.get_traced_memory()[1] / 2**20)
+"""
+
+
+def test_a_long_record_replays_in_bounded_time_and_memory(tmp_path):
+    """A record of ~3,600 steps: its moves and three positions in under a second (0.2 s on a
+    laptop; each step used to copy the whole game, 8 s for 4,310 steps), under 20 MiB allocated."""
+    name = long_record(tmp_path)
+    done = subprocess.run([sys.executable, "-c", REPLAY_COST, str(tmp_path), name], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    steps, took, peak = done.stdout.split()
+    assert int(steps) > 3000 and float(took) < 1.0 and float(peak) < 20, done.stdout
+
+
+def test_replayed_positions_and_lines_are_the_games_own(tmp_path):
+    name = long_record(tmp_path, target=150)
+    client, _ = _client(tmp_path)
+    doc = json.loads((tmp_path / name).read_text())
+    games = [game.clone() for game, _ in replay_steps(doc, SNIFF.game_cls)]
+    info = client.get(f"/api/records/{name}").json()
+    assert info["steps"] == len(games) - 1 and len(info["lines"]) == info["steps"]
+    names = info["names"]
+    for step in sorted({0, 1, 57, len(games) // 2, len(games) - 2, len(games) - 1}):
+        frame = client.get(f"/api/records/{name}?step={step}").json()
+        assert frame["svg"] == SNIFF.draw(games[step], 0, names, True), step
+    for k in (0, len(games) // 3, len(games) - 2):
+        seat = games[k].current_player
+        line = f"{names[seat]}: {SNIFF.ui.event(games[k], games[k + 1], seat, doc['actions'][k], 0)}"
+        assert info["lines"][k] == line
+    assert info["result"] == SNIFF.ui.result(games[-1], 0)
+
+
+def test_the_replay_cache_is_bounded_in_bytes(tmp_path, monkeypatch):
+    from sniff_twelve.web import records
+
+    monkeypatch.setattr(records, "CACHE_BYTES", 1_000_000)
+    client, _ = _client(tmp_path)
+    names = [long_record(tmp_path, f"2099010{k}-000000-sniff-long.json", target=300 + 50 * k) for k in range(4)]
+    for name in names:
+        assert client.get(f"/api/records/{name}").status_code == 200
+    assert 0 < records.REPLAYS.bytes <= 1_000_000 and len(records.REPLAYS) < len(names)
