@@ -10,15 +10,24 @@
   header, if sent, names the host the request was sent to, and ``Sec-Fetch-Site``, if sent, is not
   ``cross-site``; anything else is a 403 before any route sees it. (Browsers send both with every
   cross-site request, forms included; scripts and tools that send neither are let through.)
+
+``read_json`` reads a request's body: JSON only (415), at most ``MAX_BODY`` bytes (413), within
+``BODY_SECONDS`` (408).
 """
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+import anyio
+
+from sniff_twelve.web.errors import RequestError
+from sniff_twelve.web.records import STEP
+
 if TYPE_CHECKING:
+    from starlette.requests import Request
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 HEADERS = {
@@ -32,6 +41,8 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 SAFE_METHODS = ("GET", "HEAD")
+MAX_BODY = 8 * 1024  #: bytes a request body may have
+BODY_SECONDS = 10  #: a request body must arrive within this (else 408)
 _RAW = [(name.lower().encode(), value.encode()) for name, value in HEADERS.items()]
 
 
@@ -74,3 +85,24 @@ class Guard:
             await send_with_headers({"type": "http.response.body", "body": body})
             return
         await self.app(scope, receive, send_with_headers)
+
+
+async def read_json(request: Request) -> Any:
+    """The request's JSON body; ``RequestError`` if it is not JSON or longer than ``MAX_BODY``."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise RequestError(415, "send the request body as JSON (Content-Type: application/json)")
+    length = request.headers.get("content-length", "0")
+    if not STEP.fullmatch(length) or int(length) > MAX_BODY:
+        raise RequestError(413, f"request body too large: at most {MAX_BODY} bytes")
+    body = b""
+    with anyio.move_on_after(BODY_SECONDS) as timer:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise RequestError(413, f"request body too large: at most {MAX_BODY} bytes")
+    if timer.cancelled_caught:
+        raise RequestError(408, f"the request body did not arrive within {BODY_SECONDS} s")
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError) as error:  # not JSON, not UTF-8, a number too long, nesting too deep
+        raise RequestError(400, f"the request body is not JSON the server can read: {type(error).__name__}") from None

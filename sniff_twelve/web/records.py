@@ -60,35 +60,6 @@ def record_path(records: Path, name: str) -> Path:
     return path
 
 
-def list_records(spec: WebGame, records: Path) -> list[dict[str, Any]]:
-    """The finished games of ``spec``'s game in ``records``, newest first."""
-    out = []
-    files = sorted(records.glob("*.json"), reverse=True) if records.is_dir() else []
-    for path in files[:500]:
-        try:
-            record_path(records, path.name)
-        except RequestError:  # a link out of the folder, a name replay refuses: not listed
-            continue
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-            if doc.get("game") != spec.name:
-                continue
-            out.append(
-                {
-                    "name": path.name,
-                    "players": doc["options"]["num_players"],
-                    "human_seat": doc.get("human_seat"),
-                    "agents": doc.get("agents", {}),
-                    "finished": doc.get("session", {}).get("finished"),
-                    "actions": len(doc["actions"]),
-                    "scores": doc["result"]["scores"],
-                }
-            )
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            out.append({"name": path.name, "error": "not a readable record"})
-    return out
-
-
 def replay(spec: WebGame, records: Path, name: str, step: str | None) -> dict[str, Any]:
     """Record ``name``'s moves and hands (no ``step``), or its table after ``step`` moves, face up."""
     path = record_path(records, name)

@@ -8,7 +8,9 @@ Routes (every page is ``static/page.html`` with ``static/app.js``; no build step
   ``POST /api/sessions/{token}/move`` with ``{"action": id, "version": n}`` plays a move,
   ``POST /api/sessions/{token}/resign`` ends the game there (it is saved as it stood).
 - ``GET /replay``, ``GET /replay/{name}``; ``GET /api/records`` lists the finished games in
-  ``--records``, ``GET /api/records/{name}`` gives one's moves, ``?step=k`` its table after k of them.
+  ``--records`` newest first, a page at a time (``?limit=N&before=NAME``; a ``Link: rel="next"``
+  header names the next page; ``sniff_twelve.web.index``), ``GET /api/records/{name}`` gives one's
+  moves, ``?step=k`` its table after k of them.
 
 The server holds every game (``sniff_twelve.web.sessions``: what a page is sent, eviction, the
 rate limit); finished games are records in ``--records`` (``sniff_twelve.web.records``).
@@ -16,8 +18,8 @@ rate limit); finished games are records in ``--records`` (``sniff_twelve.web.rec
 Bad requests are refused with a 4xx and a one-line ``{"error": …}`` and change nothing: 400
 malformed (a number of the wrong kind or size, nesting beyond the parser, a ``Host`` the server
 does not answer to), 404 unknown session or record, 403 a record path outside ``--records`` or a
-request from another site (``sniff_twelve.web.guard``), 408 a body slower than ``BODY_SECONDS``, 409
-a stale version or a finished (or resigned) game, 413 a body over ``MAX_BODY`` bytes, 415 a body
+request from another site (``sniff_twelve.web.guard``), 408 a body slower than ``guard.BODY_SECONDS``, 409
+a stale version or a finished (or resigned) game, 413 a body over ``guard.MAX_BODY`` bytes, 415 a body
 that is not JSON, 422 an illegal move (the legal ones named), 429 more than
 ``NEW_GAMES_PER_MINUTE`` new games from one client in a minute (with ``Retry-After``); 503 a move
 or resignation the store could not save (the game stays as saved). Any other failure is a JSON 500.
@@ -36,7 +38,6 @@ read it through DNS rebinding. Agents that play one checkpoint share one read-on
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 import tempfile
@@ -47,8 +48,8 @@ from dataclasses import asdict
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
-import anyio
 import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -59,8 +60,9 @@ from starlette.routing import Route
 
 from sniff_twelve.core.options import check_int
 from sniff_twelve.web.errors import RequestError
-from sniff_twelve.web.guard import HEADERS, Guard
-from sniff_twelve.web.records import STEP, list_records, replay
+from sniff_twelve.web.guard import HEADERS, Guard, read_json
+from sniff_twelve.web.index import RecordIndex
+from sniff_twelve.web.records import replay
 from sniff_twelve.web.sessions import MAX_SESSIONS, NEW_GAMES_PER_MINUTE, RateLimit, Session, Sessions
 from sniff_twelve.web.store import SessionStore
 from sniff_twelve.web.table import parse_option
@@ -73,8 +75,6 @@ if TYPE_CHECKING:
     from sniff_twelve.web.table import WebGame
 
 LOG = logging.getLogger(__name__)
-MAX_BODY = 8 * 1024  #: bytes a request body may have
-BODY_SECONDS = 10  #: a request body must arrive within this (else 408)
 #: uvicorn's limits against slow or greedy clients: idle keep-alive connections close after 5 s,
 #: at most 256 connections at once (503 past it), a request's head at most 16 KiB, and Ctrl-C
 #: waits at most 10 s for requests in flight
@@ -114,6 +114,7 @@ class Server:
         self.defaults = {"players": spec.players[0], "agent": "heuristic", **(defaults or {})}
         self.store = SessionStore(self.records / "sessions.sqlite3")
         self.store.check()  # a damaged file stops the server here (DamagedStoreError), before it serves
+        self.index = RecordIndex(self.records, self.store)
         self.sessions = Sessions(max_sessions, load=self._restore)
 
     def _plays(self, name: str, players: int) -> bool:
@@ -298,27 +299,6 @@ def _json(data: Any, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status, headers=HEADERS)
 
 
-async def _body(request: Request) -> Any:
-    """The request's JSON body; ``RequestError`` if it is not JSON or longer than ``MAX_BODY``."""
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise RequestError(415, "send the request body as JSON (Content-Type: application/json)")
-    length = request.headers.get("content-length", "0")
-    if not STEP.fullmatch(length) or int(length) > MAX_BODY:
-        raise RequestError(413, f"request body too large: at most {MAX_BODY} bytes")
-    body = b""
-    with anyio.move_on_after(BODY_SECONDS) as timer:
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY:
-                raise RequestError(413, f"request body too large: at most {MAX_BODY} bytes")
-    if timer.cancelled_caught:
-        raise RequestError(408, f"the request body did not arrive within {BODY_SECONDS} s")
-    try:
-        return json.loads(body)
-    except (ValueError, RecursionError) as error:  # not JSON, not UTF-8, a number too long, nesting too deep
-        raise RequestError(400, f"the request body is not JSON the server can read: {type(error).__name__}") from None
-
-
 def _static(name: str) -> str:
     return resources.files("sniff_twelve.web").joinpath("static", name).read_text(encoding="utf-8")
 
@@ -352,7 +332,7 @@ def create_app(
         return _json(server.config())
 
     async def create(request: Request) -> Response:
-        body = await _body(request)
+        body = await read_json(request)
         client = request.client.host if request.client else ""
         token = await run_in_threadpool(server.new_game, body, client)
         return _json({"token": token, "url": f"/play/{token}"}, 201)
@@ -367,7 +347,7 @@ def create_app(
     async def move(request: Request) -> Response:
         token = request.path_params["token"]
         server.sessions.get(token)  # an unknown session before anything else
-        body = await _body(request)
+        body = await read_json(request)
         if not isinstance(body, dict) or set(body) != {"action", "version"}:
             raise RequestError(400, 'a move is {"action": id, "version": n} (the version the table showed)')
         action, version = body["action"], body["version"]
@@ -378,12 +358,18 @@ def create_app(
     async def resign(request: Request) -> Response:
         token = request.path_params["token"]
         await run_in_threadpool(server.sessions.get, token)  # an unknown session before anything else
-        if await _body(request) != {}:
+        if await read_json(request) != {}:
             raise RequestError(400, "a resignation is an empty JSON object: {}")
         return _json(await run_in_threadpool(server.resign, token))
 
     async def records_list(request: Request) -> Response:
-        return _json(await run_in_threadpool(list_records, spec, server.records))
+        limit, before = request.query_params.get("limit"), request.query_params.get("before")
+        lines, more = await run_in_threadpool(server.index.page, spec.name, limit, before)
+        response = _json(lines)
+        if more is not None:
+            query = urlencode({"limit": len(lines), "before": more})
+            response.headers["Link"] = f'</api/records?{query}>; rel="next"'
+        return response
 
     async def record(request: Request) -> Response:
         name, step = request.path_params["name"], request.query_params.get("step")

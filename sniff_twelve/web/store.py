@@ -23,6 +23,8 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +84,19 @@ class SessionStore:
             if self._connection is not None:
                 self._connection.close()
                 self._connection = None
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """The database (created if need be) under the store's lock, for one transaction."""
+        with self._lock:
+            db = self._db(True)
+            db.execute("BEGIN")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
     def save(self, token: str, doc: dict[str, Any]) -> None:
         """Write (or replace) the row of ``token``."""

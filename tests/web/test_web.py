@@ -24,7 +24,8 @@ import twelve_env
 from sniff_env.tiles import TILES
 from sniff_env.web import WEB as SNIFF
 from sniff_twelve.core.records import replay_steps
-from sniff_twelve.web.server import MAX_BODY, create_app
+from sniff_twelve.web.guard import MAX_BODY
+from sniff_twelve.web.server import create_app
 from sniff_twelve.web.table import public_game
 from tests.agents.test_no_peek import (
     sniff_deal,

@@ -6,6 +6,7 @@ restore does not hold up other games."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import sqlite3
 import subprocess
@@ -213,3 +214,40 @@ def test_the_replay_cache_is_bounded_in_bytes(tmp_path, monkeypatch):
     for name in names:
         assert client.get(f"/api/records/{name}").status_code == 200
     assert 0 < records.REPLAYS.bytes <= 1_000_000 and len(records.REPLAYS) < len(names)
+
+
+# --- the records list is an index, paged ---------------------------------------------------------------
+def _fake_record(folder: Path, k: int) -> str:
+    name = f"2099{k:04d}-000000-sniff-{k:08x}.json"
+    doc = {"game": "sniff", "options": {"num_players": 2}, "actions": [k], "result": {"scores": [k, 0]}}
+    (folder / name).write_text(json.dumps(doc))
+    return name
+
+
+def _all_pages(client: TestClient, url: str) -> tuple[list[dict], int]:
+    rows, pages = [], 0
+    while url:
+        response = client.get(url)
+        assert response.status_code == 200, response.text
+        rows, pages = rows + response.json(), pages + 1
+        url = response.links.get("next", {}).get("url")
+    return rows, pages
+
+
+def test_the_records_list_is_indexed_and_paged(tmp_path):
+    client, _ = _client(tmp_path)
+    names = sorted((_fake_record(tmp_path, k) for k in range(620)), reverse=True)
+    rows, pages = _all_pages(client, "/api/records?limit=250")
+    assert [row["name"] for row in rows] == names and pages == 3 and rows[0]["scores"] == [619, 0]
+    assert [row["name"] for row in client.get("/api/records").json()] == names[:100]  # the page's first page
+    for name in names:  # the same size and time, other bytes: a listing that read them would see it
+        path, stat = tmp_path / name, (tmp_path / name).stat()
+        path.write_text(" " * stat.st_size)
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert _all_pages(client, "/api/records?limit=500")[0] == rows
+    (tmp_path / names[0]).unlink()
+    newest = _fake_record(tmp_path, 9999)
+    listed = [row["name"] for row in client.get("/api/records?limit=3").json()]
+    assert listed == [newest, *names[1:3]]
+    for bad in ("limit=0", "limit=501", "limit=x", "before=..%2Fx"):
+        assert client.get(f"/api/records?{bad}").status_code == 400, bad
