@@ -346,7 +346,7 @@ def create_app(
 
     async def move(request: Request) -> Response:
         token = request.path_params["token"]
-        server.sessions.get(token)  # an unknown session before anything else
+        await run_in_threadpool(server.sessions.get, token)  # an unknown session before anything else
         body = await read_json(request)
         if not isinstance(body, dict) or set(body) != {"action", "version"}:
             raise RequestError(400, 'a move is {"action": id, "version": n} (the version the table showed)')

@@ -226,6 +226,7 @@ class Sessions:
         self.limit, self.idle, self.clock, self.load = limit, idle, clock, load
         self._items: OrderedDict[str, Session] = OrderedDict()
         self._used: dict[str, float] = {}
+        self._loading: dict[str, threading.Lock] = {}  # token → the lock its load runs under
         self._lock = threading.Lock()
 
     def add(self, session: Session) -> str:
@@ -258,19 +259,35 @@ class Sessions:
                 del self._items[token], self._used[token]
 
     def get(self, token: str) -> Session:
+        """The session ``token``, loaded (``load``) if it is not held: the load runs under that
+        token's own lock, so it holds up no other game, and requests for it wait for one load."""
         with self._lock:
-            session = self._items.get(token)
-            if session is None:
+            if token in self._items:
+                return self._touch(token)
+            loading = self._loading.setdefault(token, threading.Lock())
+        with loading:
+            with self._lock:
+                if token in self._items:  # another request loaded it meanwhile
+                    return self._touch(token)
+            session = None
+            try:
                 session = self.load(token)
-                if session is None:
-                    raise RequestError(404, "unknown session: the link is wrong or the game has ended long ago")
-                self._items[token] = session
-                self._used[token] = self.clock()
-                while len(self._items) > self.limit:
-                    self._evict(keep=token)
-            self._items.move_to_end(token)
-            self._used[token] = self.clock()
+            finally:
+                with self._lock:
+                    self._loading.pop(token, None)  # later requests find it held, or load it afresh
+                    if session is not None:
+                        self._items[token] = session
+                        self._touch(token)
+                        while len(self._items) > self.limit:
+                            self._evict(keep=token)
+            if session is None:
+                raise RequestError(404, "unknown session: the link is wrong or the game has ended long ago")
             return session
+
+    def _touch(self, token: str) -> Session:
+        self._items.move_to_end(token)
+        self._used[token] = self.clock()
+        return self._items[token]
 
 
 class RateLimit:

@@ -11,6 +11,8 @@ import random
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,7 @@ from starlette.testclient import TestClient
 
 from sniff_env.web import WEB as SNIFF
 from sniff_twelve.core.records import replay_steps
-from sniff_twelve.web.server import create_app
+from sniff_twelve.web.server import Sessions, create_app
 from tests.web.test_web import new_session
 
 
@@ -251,3 +253,56 @@ def test_the_records_list_is_indexed_and_paged(tmp_path):
     assert listed == [newest, *names[1:3]]
     for bad in ("limit=0", "limit=501", "limit=x", "before=..%2Fx"):
         assert client.get(f"/api/records?{bad}").status_code == 400, bad
+
+
+# --- a restore holds up only its own game -------------------------------------------------------------
+def test_a_slow_restore_holds_up_only_its_own_game():
+    release, loads = threading.Event(), []
+
+    def load(token):
+        loads.append(token)
+        release.wait(10)
+        return object()
+
+    sessions = Sessions(limit=10, load=load)
+    held = sessions.add(object())
+    waiting = [threading.Thread(target=sessions.get, args=("kept-on-disk",)) for _ in range(3)]
+    for thread in waiting:
+        thread.start()
+    other = threading.Thread(target=sessions.get, args=(held,))
+    other.start()
+    other.join(2)
+    assert not other.is_alive()  # another game is served while the restore runs
+    release.set()
+    for thread in waiting:
+        thread.join(10)
+    assert loads == ["kept-on-disk"] and len(sessions) == 2  # restored once for its three requests
+
+
+def test_a_restore_runs_off_the_event_loop(tmp_path):
+    app = create_app(SNIFF, tmp_path)
+    server, release = app.state.server, threading.Event()
+    restore = server._restore
+
+    def slow(token):
+        release.wait(10)
+        return restore(token)
+
+    with TestClient(app, base_url="http://localhost") as client:
+        token = new_session(client, players=2, seed=3)
+        state = client.get(f"/api/sessions/{token}").json()
+        server.sessions.drop(token, server.sessions.get(token))  # as after a restart
+        server._restore = server.sessions.load = slow
+        moving = threading.Thread(
+            target=client.post, args=(f"/api/sessions/{token}/move",), kwargs={"json": _first_move(state)}
+        )
+        moving.start()
+        config = threading.Thread(target=client.get, args=("/api/config",))
+        time.sleep(0.3)
+        config.start()
+        config.join(3)
+        served = not config.is_alive()
+        release.set()
+        moving.join(10)
+        config.join(10)
+    assert served, "the server stood still while a game was restored"
