@@ -306,3 +306,22 @@ def test_a_restore_runs_off_the_event_loop(tmp_path):
         moving.join(10)
         config.join(10)
     assert served, "the server stood still while a game was restored"
+
+
+def test_the_load_benchmark_runs_and_survives_a_kill_9(capsys):
+    """``benchmarks.web_load`` in small: players play, the server dies by SIGKILL and comes back
+    with every game at its version; the servers it started are gone."""
+    from benchmarks import web_load
+
+    started = []
+    start = web_load.start
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(web_load, "start", lambda *args: started.append(start(*args)) or started[-1])
+        assert web_load.main(["--players", "3", "--seconds", "2"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (
+        report["moves"] > 0
+        and report["errors"] == []
+        and report["after_kill_9"] == "3 of 3 games back at their version"
+    )
+    assert len(started) == 2 and all(server.poll() is not None for server in started)
