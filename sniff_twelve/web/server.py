@@ -142,7 +142,13 @@ class Server:
         with session.lock:
             session.advance()
             token = self.sessions.add(session)
-            self.keep(token, session)
+            try:
+                self.keep(token, session)
+            except Exception as error:  # a game that is not on disk is not handed out
+                self.sessions.drop(token, session)
+                LOG.exception("a new game could not be saved")
+                said = f"the new game could not be saved ({type(error).__name__}): try again"
+                raise RequestError(503, said) from None
         return token
 
     def warm_up(self, moves: int = 40) -> float:

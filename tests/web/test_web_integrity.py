@@ -49,6 +49,9 @@ def test_a_move_that_cannot_be_saved_is_not_played(tmp_path, monkeypatch):
         assert client.get(f"/api/sessions/{token}").json() == before
         assert client.post(f"/api/sessions/{token}/resign", json={}).status_code == 503
         assert client.get(f"/api/sessions/{token}").json() == before and not list(tmp_path.glob("*.json"))
+        refused = client.post("/api/sessions", json={"players": 2})
+        assert refused.status_code == 503 and "could not be saved" in refused.json()["error"]
+        assert len(server.sessions) == 1
     played = client.post(f"/api/sessions/{token}/move", json=_first_move(before))
     assert played.status_code == 200 and played.json()["version"] > before["version"]
 
