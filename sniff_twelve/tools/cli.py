@@ -127,6 +127,12 @@ def build_parser(
         help="another host name the server answers to, beside --host, localhost and 127.0.0.1 (repeatable)",
     )
     serve.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="addresses of a reverse proxy whose X-Forwarded-For/-Proto to trust, comma-separated (default: none)",
+    )
+    serve.add_argument(
         "--no-seed-choice", action="store_true", help="the server deals every seed: no seed field (for studies)"
     )
     serve.add_argument("--players", type=int, choices=list(players), default=default_players, help="start page default")
@@ -300,6 +306,7 @@ def run_serve(args: argparse.Namespace, spec: WebGame) -> int:
         for module in ("starlette", "uvicorn"):
             optional_import(module, "web", "serve")
         from sniff_twelve.web.server import serve
+        from sniff_twelve.web.store import DamagedStoreError
     except MissingExtraError as err:
         fail(err)
     for path in args.checkpoint:
@@ -313,17 +320,21 @@ def run_serve(args: argparse.Namespace, spec: WebGame) -> int:
         except ValueError as err:
             fail(f"--agent {agent}: {err}")
     defaults = {"players": args.players, **given_options(args, spec.options)}
-    serve(
-        spec,
-        args.host,
-        args.port,
-        args.records,
-        args.checkpoint,
-        defaults,
-        agents=args.agent,
-        hosts=args.allowed_host,
-        seed_choice=not args.no_seed_choice,
-    )
+    try:
+        serve(
+            spec,
+            args.host,
+            args.port,
+            args.records,
+            args.checkpoint,
+            defaults,
+            agents=args.agent,
+            hosts=args.allowed_host,
+            seed_choice=not args.no_seed_choice,
+            forwarded_allow_ips=args.forwarded_allow_ips,
+        )
+    except DamagedStoreError as err:
+        fail(err)
     return 0
 
 

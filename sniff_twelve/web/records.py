@@ -13,20 +13,22 @@ them, face up.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from sniff_twelve.core.records import replay_steps
 from sniff_twelve.web.errors import RequestError
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
     from sniff_twelve.web.table import WebGame
 
 RECORD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.json")
@@ -58,89 +60,118 @@ def record_path(records: Path, name: str) -> Path:
     return path
 
 
-def list_records(spec: WebGame, records: Path) -> list[dict[str, Any]]:
-    """The finished games of ``spec``'s game in ``records``, newest first."""
-    out = []
-    files = sorted(records.glob("*.json"), reverse=True) if records.is_dir() else []
-    for path in files[:500]:
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-            if doc.get("game") != spec.name:
-                continue
-            out.append(
-                {
-                    "name": path.name,
-                    "players": doc["options"]["num_players"],
-                    "human_seat": doc.get("human_seat"),
-                    "agents": doc.get("agents", {}),
-                    "finished": doc.get("session", {}).get("finished"),
-                    "actions": len(doc["actions"]),
-                    "scores": doc["result"]["scores"],
-                }
-            )
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            out.append({"name": path.name, "error": "not a readable record"})
-    return out
-
-
 def replay(spec: WebGame, records: Path, name: str, step: str | None) -> dict[str, Any]:
     """Record ``name``'s moves and hands (no ``step``), or its table after ``step`` moves, face up."""
     path = record_path(records, name)
     stat = path.stat()
-    try:
-        shown = _replay(spec, str(path), stat.st_mtime_ns, stat.st_size)
-    except ValueError as error:
-        raise RequestError(422, f"cannot replay {name}: {error}") from None
-    games, human, names = shown.games, shown.human, shown.names
+    key = (spec.name, str(path), stat.st_mtime_ns, stat.st_size)
+    shown = REPLAYS.get(key)
+    if shown is None:
+        try:
+            shown = _replay(spec, path)
+        except ValueError as error:
+            raise RequestError(422, f"cannot replay {name}: {error}") from None
+        REPLAYS.put(key, shown)
+    steps = len(shown.rows) - 1
     if step is None:
-        hands: dict[int, int] = {}
-        for k, game in enumerate(games[:-1]):
-            hands.setdefault(spec.step(game), k)
         return {
             "name": name,
             "title": spec.ui.title,
-            "names": names,
-            "steps": len(games) - 1,
-            "hands": [{"hand": hand, "step": k} for hand, k in hands.items()],
+            "names": shown.names,
+            "steps": steps,
+            "hands": [{"hand": hand, "step": k} for hand, k in shown.hands.items()],
             "lines": shown.lines,
             "result": shown.result,
         }
-    if not STEP.fullmatch(step) or int(step) >= len(games):
-        raise RequestError(400, f"step must be a whole number from 0 to {len(games) - 1}; got {step!r}")
-    return {"step": int(step), "svg": spec.draw(games[int(step)], human, names, True)}
+    if not STEP.fullmatch(step) or int(step) > steps:
+        raise RequestError(400, f"step must be a whole number from 0 to {steps}; got {step!r}")
+    game = spec.game_cls._from_row(shown.rows[int(step)], shown.params)
+    return {"step": int(step), "svg": spec.draw(game, shown.human, shown.names, True)}
 
 
 @dataclass(frozen=True)
 class Replay:
-    """A record ready to show: the game after every move, each move in words, the seats' names."""
+    """A record ready to show: the state row after every move (a game's whole position: what
+    ``draw`` needs), each move in words, the first step of every hand, the seats' names."""
 
-    games: list[KernelGame]
+    rows: np.ndarray
+    params: np.ndarray
     lines: list[str]
+    hands: dict[int, int]
     human: int
     names: list[str]
     result: str
 
+    @property
+    def nbytes(self) -> int:
+        """About what it holds in memory."""
+        return self.rows.nbytes + sum(100 + len(line) for line in self.lines) + 1000
 
-@functools.lru_cache(maxsize=16)
-def _replay(spec: WebGame, path: str, mtime_ns: int, size: int) -> Replay:
-    """A record file, cached by modification time and size; ``ValueError`` if it does not replay."""
+
+class ReplayCache:
+    """Replays by (game, file, modification time, size), least recently used first out once they
+    hold more than ``CACHE_BYTES`` together."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[tuple, Replay] = OrderedDict()
+        self.bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> Replay | None:
+        with self._lock:
+            shown = self._items.get(key)
+            if shown is not None:
+                self._items.move_to_end(key)
+            return shown
+
+    def put(self, key: tuple, shown: Replay) -> None:
+        with self._lock:
+            if key in self._items:
+                return
+            self._items[key] = shown
+            self.bytes += shown.nbytes
+            while self.bytes > CACHE_BYTES and len(self._items) > 1:
+                _, gone = self._items.popitem(last=False)
+                self.bytes -= gone.nbytes
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+CACHE_BYTES = 64 * 2**20  #: what the replays kept for the next request may hold together
+REPLAYS = ReplayCache()
+
+
+def _replay(spec: WebGame, path: Path) -> Replay:
+    """A record file played through once; ``ValueError`` if it does not replay. Each move's line
+    compares the position before it (a state row in a second game object: no copy of the game's
+    history, which made a long record's replay quadratic) with the game after it."""
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ValueError(f"not a JSON record ({error})") from None
-    games = [game.clone() for game, _ in replay_steps(doc, spec.game_cls)]  # checks the whole record first
-    players = games[0].num_players
+    steps = replay_steps(doc, spec.game_cls)  # checks the whole record first
+    game, _ = next(steps)
+    players = game.num_players
     human = doc.get("human_seat")
     human = human if isinstance(human, int) and not isinstance(human, bool) and 0 <= human < players else 0
     agents = doc.get("agents") if isinstance(doc.get("agents"), dict) else {}
     names = [f"human (seat {s})" if s == human else f"seat {s} ({agents.get(str(s), 'agent')})" for s in range(players)]
-    lines = []
-    for before, after, action in zip(games, games[1:], doc["actions"], strict=False):
-        seat = before.current_player
-        lines.append(f"{names[seat]}: {spec.ui.event(before, after, seat, action, human)}")
+    actions = doc["actions"]
+    rows = np.empty((len(actions) + 1, game.state_array.size), dtype=game.state_array.dtype)
+    params = np.array(game._params)
+    lines, hands = [], {}
+    before = spec.game_cls._from_row(game.state_array, params)  # one object, set to each position
+    for k, action in enumerate(actions):
+        rows[k] = before._state[:] = game.state_array
+        hands.setdefault(spec.step(game), k)
+        seat = game.current_player
+        game.apply(action)
+        lines.append(f"{names[seat]}: {spec.ui.event(before, game, seat, action, human)}")
+    rows[len(actions)] = game.state_array
     session = doc.get("session") if isinstance(doc.get("session"), dict) else {}
     if session.get("resigned") is True:
-        result = f"{names[human]} resigned after move {len(lines)}.\n{spec.ui.scores(games[-1], human)}"
+        result = f"{names[human]} resigned after move {len(lines)}.\n{spec.ui.scores(game, human)}"
     else:
-        result = spec.ui.result(games[-1], human)
-    return Replay(games, lines, human, names, result)
+        result = spec.ui.result(game, human)
+    return Replay(rows, params, lines, hands, human, names, result)

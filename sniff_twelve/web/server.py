@@ -8,17 +8,21 @@ Routes (every page is ``static/page.html`` with ``static/app.js``; no build step
   ``POST /api/sessions/{token}/move`` with ``{"action": id, "version": n}`` plays a move,
   ``POST /api/sessions/{token}/resign`` ends the game there (it is saved as it stood).
 - ``GET /replay``, ``GET /replay/{name}``; ``GET /api/records`` lists the finished games in
-  ``--records``, ``GET /api/records/{name}`` gives one's moves, ``?step=k`` its table after k of them.
+  ``--records`` newest first, a page at a time (``?limit=N&before=NAME``; a ``Link: rel="next"``
+  header names the next page; ``sniff_twelve.web.index``), ``GET /api/records/{name}`` gives one's
+  moves, ``?step=k`` its table after k of them.
 
 The server holds every game (``sniff_twelve.web.sessions``: what a page is sent, eviction, the
 rate limit); finished games are records in ``--records`` (``sniff_twelve.web.records``).
 
 Bad requests are refused with a 4xx and a one-line ``{"error": …}`` and change nothing: 400
 malformed (a number of the wrong kind or size, nesting beyond the parser, a ``Host`` the server
-does not answer to), 404 unknown session or record, 403 a record path outside ``--records``, 409
-a stale version or a finished (or resigned) game, 413 a body over ``MAX_BODY`` bytes, 415 a body
+does not answer to), 404 unknown session or record, 403 a record path outside ``--records`` or a
+request from another site (``sniff_twelve.web.guard``), 408 a body slower than ``guard.BODY_SECONDS``, 409
+a stale version or a finished (or resigned) game, 413 a body over ``guard.MAX_BODY`` bytes, 415 a body
 that is not JSON, 422 an illegal move (the legal ones named), 429 more than
-``NEW_GAMES_PER_MINUTE`` new games from one client in a minute (with ``Retry-After``).
+``NEW_GAMES_PER_MINUTE`` new games from one client in a minute (with ``Retry-After``); 503 a move
+or resignation the store could not save (the game stays as saved). Any other failure is a JSON 500.
 
 Games in progress are kept in ``--records``/``sessions.sqlite3`` (``sniff_twelve.web.store``) as
 how they were dealt and the actions since: after a restart the same link continues the same game
@@ -34,15 +38,17 @@ read it through DNS rebinding. Agents that play one checkpoint share one read-on
 
 from __future__ import annotations
 
-import json
+import logging
 import secrets
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
 import uvicorn
 from starlette.applications import Starlette
@@ -54,7 +60,9 @@ from starlette.routing import Route
 
 from sniff_twelve.core.options import check_int
 from sniff_twelve.web.errors import RequestError
-from sniff_twelve.web.records import STEP, list_records, replay
+from sniff_twelve.web.guard import HEADERS, Guard, read_json
+from sniff_twelve.web.index import RecordIndex
+from sniff_twelve.web.records import replay
 from sniff_twelve.web.sessions import MAX_SESSIONS, NEW_GAMES_PER_MINUTE, RateLimit, Session, Sessions
 from sniff_twelve.web.store import SessionStore
 from sniff_twelve.web.table import parse_option
@@ -66,14 +74,18 @@ if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
     from sniff_twelve.web.table import WebGame
 
-MAX_BODY = 8 * 1024  #: bytes a request body may have
+LOG = logging.getLogger(__name__)
+#: uvicorn's limits against slow or greedy clients: idle keep-alive connections close after 5 s,
+#: at most 256 connections at once (503 past it), a request's head at most 16 KiB, and Ctrl-C
+#: waits at most 10 s for requests in flight
+LIMITS = {
+    "timeout_keep_alive": 5,
+    "limit_concurrency": 256,
+    "h11_max_incomplete_event_size": 16 * 1024,
+    "timeout_graceful_shutdown": 10,
+}
 LOCAL_HOSTS = ("localhost", "127.0.0.1")  #: names the server always answers to
 STATIC = {"app.js": "text/javascript; charset=utf-8", "page.html": "text/html; charset=utf-8"}
-HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
-    "X-Content-Type-Options": "nosniff",
-    "Cache-Control": "no-store",
-}
 
 
 class Server:
@@ -101,7 +113,9 @@ class Server:
         self.seatable = {n: [name for name in self.agents if self._plays(name, n)] for n in spec.players}
         self.defaults = {"players": spec.players[0], "agent": "heuristic", **(defaults or {})}
         self.store = SessionStore(self.records / "sessions.sqlite3")
-        self.sessions = Sessions(max_sessions, load=self._restore, forget=self.store.delete)
+        self.store.check()  # a damaged file stops the server here (DamagedStoreError), before it serves
+        self.index = RecordIndex(self.records, self.store)
+        self.sessions = Sessions(max_sessions, load=self._restore)
 
     def _plays(self, name: str, players: int) -> bool:
         try:
@@ -128,7 +142,13 @@ class Server:
         with session.lock:
             session.advance()
             token = self.sessions.add(session)
-            self.keep(token, session)
+            try:
+                self.keep(token, session)
+            except Exception as error:  # a game that is not on disk is not handed out
+                self.sessions.drop(token, session)
+                LOG.exception("a new game could not be saved")
+                said = f"the new game could not be saved ({type(error).__name__}): try again"
+                raise RequestError(503, said) from None
         return token
 
     def warm_up(self, moves: int = 40) -> float:
@@ -151,20 +171,42 @@ class Server:
                 session.move(state["moves"][0]["action"], state["version"])
         return time.perf_counter() - start
 
+    @contextmanager
+    def locked(self, token: str) -> Iterator[Session]:
+        """Session ``token`` under its lock (the one held then: a rolled-back game is fetched again)."""
+        while True:
+            session = self.sessions.get(token)
+            with session.lock:
+                if self.sessions.holds(token, session):
+                    yield session
+                    return
+
     def move(self, token: str, action: int, version: int) -> dict[str, Any]:
         """Play the human's move in session ``token``, keep the game on disk; the new state."""
-        session = self.sessions.get(token)
-        with session.lock:
-            session.move(action, version)
-            self.keep(token, session)
-            return session.state()
+        return self._change(token, lambda session: session.move(action, version), "move")
 
     def resign(self, token: str) -> dict[str, Any]:
         """End session ``token``'s game where it stands, save it; the final state."""
-        session = self.sessions.get(token)
-        with session.lock:
-            session.resign()
-            self.keep(token, session)
+        return self._change(token, Session.resign, "resignation")
+
+    def _change(self, token: str, change: Callable[[Session], None], what: str) -> dict[str, Any]:
+        """``change`` session ``token`` and keep it; if that fails past the checks (``RequestError``
+        changes nothing), the game goes back to its last saved state and a 503 says so."""
+        with self.locked(token) as session:
+            record = session.record
+            try:
+                change(session)
+                self.keep(token, session)
+            except RequestError:
+                raise
+            except Exception as error:
+                if session.record != record:  # the game's end was written: it did not happen
+                    (self.records / session.record).unlink(missing_ok=True)
+                if session.recipe is not None:  # the store has the game as it was: fetched again
+                    self.sessions.drop(token, session)
+                LOG.exception("session %s: the %s could not be saved", token[:6], what)
+                said = f"the {what} could not be saved: nothing changed ({type(error).__name__}: {error}); try again"
+                raise RequestError(503, said) from None
             return session.state()
 
     def keep(self, token: str, session: Session) -> None:
@@ -263,24 +305,6 @@ def _json(data: Any, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status, headers=HEADERS)
 
 
-async def _body(request: Request) -> Any:
-    """The request's JSON body; ``RequestError`` if it is not JSON or longer than ``MAX_BODY``."""
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise RequestError(415, "send the request body as JSON (Content-Type: application/json)")
-    length = request.headers.get("content-length", "0")
-    if not STEP.fullmatch(length) or int(length) > MAX_BODY:
-        raise RequestError(413, f"request body too large: at most {MAX_BODY} bytes")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise RequestError(413, f"request body too large: at most {MAX_BODY} bytes")
-    try:
-        return json.loads(body)
-    except (ValueError, RecursionError) as error:  # not JSON, not UTF-8, a number too long, nesting too deep
-        raise RequestError(400, f"the request body is not JSON the server can read: {type(error).__name__}") from None
-
-
 def _static(name: str) -> str:
     return resources.files("sniff_twelve.web").joinpath("static", name).read_text(encoding="utf-8")
 
@@ -314,14 +338,13 @@ def create_app(
         return _json(server.config())
 
     async def create(request: Request) -> Response:
-        body = await _body(request)
+        body = await read_json(request)
         client = request.client.host if request.client else ""
         token = await run_in_threadpool(server.new_game, body, client)
         return _json({"token": token, "url": f"/play/{token}"}, 201)
 
     def current(token: str) -> dict[str, Any]:
-        session = server.sessions.get(token)
-        with session.lock:
+        with server.locked(token) as session:
             return session.state()
 
     async def state(request: Request) -> Response:
@@ -329,8 +352,8 @@ def create_app(
 
     async def move(request: Request) -> Response:
         token = request.path_params["token"]
-        server.sessions.get(token)  # an unknown session before anything else
-        body = await _body(request)
+        await run_in_threadpool(server.sessions.get, token)  # an unknown session before anything else
+        body = await read_json(request)
         if not isinstance(body, dict) or set(body) != {"action", "version"}:
             raise RequestError(400, 'a move is {"action": id, "version": n} (the version the table showed)')
         action, version = body["action"], body["version"]
@@ -339,10 +362,20 @@ def create_app(
         return _json(await run_in_threadpool(server.move, token, action, version))
 
     async def resign(request: Request) -> Response:
-        return _json(await run_in_threadpool(server.resign, request.path_params["token"]))
+        token = request.path_params["token"]
+        await run_in_threadpool(server.sessions.get, token)  # an unknown session before anything else
+        if await read_json(request) != {}:
+            raise RequestError(400, "a resignation is an empty JSON object: {}")
+        return _json(await run_in_threadpool(server.resign, token))
 
     async def records_list(request: Request) -> Response:
-        return _json(await run_in_threadpool(list_records, spec, server.records))
+        limit, before = request.query_params.get("limit"), request.query_params.get("before")
+        lines, more = await run_in_threadpool(server.index.page, spec.name, limit, before)
+        response = _json(lines)
+        if more is not None:
+            query = urlencode({"limit": len(lines), "before": more})
+            response.headers["Link"] = f'</api/records?{query}>; rel="next"'
+        return response
 
     async def record(request: Request) -> Response:
         name, step = request.path_params["name"], request.query_params.get("step")
@@ -352,6 +385,10 @@ def create_app(
         if isinstance(error, RequestError):
             return JSONResponse({"error": str(error)}, status_code=error.status, headers={**HEADERS, **error.headers})
         return _json({"error": getattr(error, "detail", "bad request")}, getattr(error, "status_code", 400))
+
+    async def failed(request: Request, error: Exception) -> Response:
+        LOG.error("%s %s failed", request.method, request.url.path, exc_info=error)
+        return _json({"error": "internal error: the server logged it"}, 500)
 
     routes = [
         Route("/", html),
@@ -368,8 +405,8 @@ def create_app(
         Route("/api/records/{name:path}", record),
     ]
     trusted = Middleware(TrustedHostMiddleware, allowed_hosts=[*LOCAL_HOSTS, *hosts])
-    handlers = {RequestError: refused, 404: refused, 405: refused}
-    app = Starlette(routes=routes, exception_handlers=handlers, middleware=[trusted])
+    handlers = {RequestError: refused, 404: refused, 405: refused, Exception: failed}
+    app = Starlette(routes=routes, exception_handlers=handlers, middleware=[Middleware(Guard), trusted])
     app.state.server = server
     return app
 
@@ -384,10 +421,14 @@ def serve(
     agents: Sequence[str] = (),
     hosts: Sequence[str] = (),
     seed_choice: bool = True,
+    forwarded_allow_ips: str | None = None,
 ) -> None:
-    """Run the app with uvicorn until Ctrl-C; it answers to ``host`` and ``hosts`` beside ``LOCAL_HOSTS``."""
+    """Run the app with uvicorn until Ctrl-C; it answers to ``host`` and ``hosts`` beside ``LOCAL_HOSTS``.
+    ``X-Forwarded-For``/``-Proto`` are read only from ``forwarded_allow_ips`` (a reverse proxy's
+    addresses, comma-separated; none by default), so no client can pass for another."""
     app = create_app(spec, records, checkpoints, defaults, agents=agents, hosts=[host, *hosts], seed_choice=seed_choice)
     print("warming up: compiling the game and its agents (once per install) …", end=" ", flush=True)
     print(f"ready in {app.state.server.warm_up():.1f} s", flush=True)
     print(f"{spec.ui.title} on http://{host}:{port}/  (records: {Path(records).resolve()}; Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    proxied = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
+    uvicorn.run(app, host=host, port=port, log_level="warning", **{"proxy_headers": False, **proxied, **LIMITS})

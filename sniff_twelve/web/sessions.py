@@ -6,10 +6,10 @@ game (``sniff_twelve.web.table.public_game``) and the public moves alone; only a
 shown face up, and a hand that has just ended as it was counted (``WebGame.hand_end``). A finished
 game is saved as a record (``sniff_twelve.web.records``).
 
-The server holds at most ``MAX_SESSIONS`` games; past that the least recently used game idle for
-``IDLE_SECONDS`` goes first, and a game someone played in the last ``IDLE_SECONDS`` goes only when
-no idle one is left. One client may start ``NEW_GAMES_PER_MINUTE`` games a minute (429 past it,
-with ``Retry-After``).
+The server holds at most ``MAX_SESSIONS`` games in memory; past that the least recently used game
+idle for ``IDLE_SECONDS`` goes first, and a game someone played in the last ``IDLE_SECONDS`` goes
+only when no idle one is left. An evicted game stays on disk and is rebuilt on its next request.
+One client may start ``NEW_GAMES_PER_MINUTE`` games a minute (429 past it, with ``Retry-After``).
 """
 
 from __future__ import annotations
@@ -220,13 +220,13 @@ class Sessions:
         idle: float = IDLE_SECONDS,
         clock: Callable[[], float] = time.monotonic,
         load: Callable[[str], Session | None] = lambda token: None,
-        forget: Callable[[str], None] = lambda token: None,
     ) -> None:
-        """``load(token)`` finds a session not held (after a restart), ``forget(token)`` hears of
-        an evicted one."""
-        self.limit, self.idle, self.clock, self.load, self.forget = limit, idle, clock, load, forget
+        """``load(token)`` finds a session not held (after a restart, or evicted from memory: a
+        game kept on disk stays there and comes back on its next request)."""
+        self.limit, self.idle, self.clock, self.load = limit, idle, clock, load
         self._items: OrderedDict[str, Session] = OrderedDict()
         self._used: dict[str, float] = {}
+        self._loading: dict[str, threading.Lock] = {}  # token → the lock its load runs under
         self._lock = threading.Lock()
 
     def add(self, session: Session) -> str:
@@ -243,25 +243,51 @@ class Sessions:
         oldest = next(t for t in self._items if t != keep)
         token = next((t for t in self._items if t != keep and now - self._used[t] >= self.idle), oldest)
         del self._items[token], self._used[token]
-        self.forget(token)
 
     def __len__(self) -> int:
         return len(self._items)
 
-    def get(self, token: str) -> Session:
+    def holds(self, token: str, session: Session) -> bool:
+        """Whether ``session`` is the one held under ``token``."""
         with self._lock:
-            session = self._items.get(token)
-            if session is None:
+            return self._items.get(token) is session
+
+    def drop(self, token: str, session: Session) -> None:
+        """Let go of ``session`` (if it is still the one held): the next ``get`` loads it again."""
+        with self._lock:
+            if self._items.get(token) is session:
+                del self._items[token], self._used[token]
+
+    def get(self, token: str) -> Session:
+        """The session ``token``, loaded (``load``) if it is not held: the load runs under that
+        token's own lock, so it holds up no other game, and requests for it wait for one load."""
+        with self._lock:
+            if token in self._items:
+                return self._touch(token)
+            loading = self._loading.setdefault(token, threading.Lock())
+        with loading:
+            with self._lock:
+                if token in self._items:  # another request loaded it meanwhile
+                    return self._touch(token)
+            session = None
+            try:
                 session = self.load(token)
-                if session is None:
-                    raise RequestError(404, "unknown session: the link is wrong or the game has ended long ago")
-                self._items[token] = session
-                self._used[token] = self.clock()
-                while len(self._items) > self.limit:
-                    self._evict(keep=token)
-            self._items.move_to_end(token)
-            self._used[token] = self.clock()
+            finally:
+                with self._lock:
+                    self._loading.pop(token, None)  # later requests find it held, or load it afresh
+                    if session is not None:
+                        self._items[token] = session
+                        self._touch(token)
+                        while len(self._items) > self.limit:
+                            self._evict(keep=token)
+            if session is None:
+                raise RequestError(404, "unknown session: the link is wrong or the game has ended long ago")
             return session
+
+    def _touch(self, token: str) -> Session:
+        self._items.move_to_end(token)
+        self._used[token] = self.clock()
+        return self._items[token]
 
 
 class RateLimit:

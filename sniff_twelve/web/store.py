@@ -23,10 +23,16 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 SCHEMA = "CREATE TABLE IF NOT EXISTS sessions (token TEXT PRIMARY KEY, doc TEXT NOT NULL, updated REAL NOT NULL)"
+
+
+class DamagedStoreError(ValueError):
+    """The store's file fails SQLite's ``PRAGMA quick_check``: the server will not start on it."""
 
 
 class SessionStore:
@@ -44,11 +50,53 @@ class SessionStore:
                 return None
             self.path.parent.mkdir(parents=True, exist_ok=True)
             connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            connection.execute("PRAGMA journal_mode=WAL")
-            connection.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash never corrupts, commits survive
-            connection.execute(SCHEMA)
+            try:
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash never corrupts, commits survive
+                connection.execute(SCHEMA)
+            except sqlite3.DatabaseError:
+                connection.close()
+                raise
             self._connection = connection
         return self._connection
+
+    def check(self) -> None:
+        """Open the file if there is one and run ``PRAGMA quick_check`` on it; ``DamagedStoreError`` (one
+        line: the file, what is wrong, what to do) if it fails, so no server half-serves from it."""
+        try:
+            db = self._db(False)
+            problems = [row[0] for row in db.execute("PRAGMA quick_check").fetchall()] if db else ["ok"]
+            if db is not None:
+                db.execute("SELECT COUNT(*) FROM sessions").fetchone()
+        except sqlite3.DatabaseError as error:
+            problems = [str(error)]
+        if problems != ["ok"]:
+            self.close()
+            said = "; ".join(" ".join(problem.split()) for problem in problems[:3])
+            raise DamagedStoreError(
+                f"{self.path} is damaged ({said[:300]}): restore it from a backup, or move it aside (with any "
+                f"{self.path.name}-wal and -shm beside it) to start with no games in progress; finished records "
+                "are separate files and unaffected"
+            )
+
+    def close(self) -> None:
+        with self._lock:
+            if self._connection is not None:
+                self._connection.close()
+                self._connection = None
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """The database (created if need be) under the store's lock, for one transaction."""
+        with self._lock:
+            db = self._db(True)
+            db.execute("BEGIN")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
     def save(self, token: str, doc: dict[str, Any]) -> None:
         """Write (or replace) the row of ``token``."""

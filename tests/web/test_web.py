@@ -24,7 +24,8 @@ import twelve_env
 from sniff_env.tiles import TILES
 from sniff_env.web import WEB as SNIFF
 from sniff_twelve.core.records import replay_steps
-from sniff_twelve.web.server import MAX_BODY, create_app
+from sniff_twelve.web.guard import MAX_BODY
+from sniff_twelve.web.server import create_app
 from sniff_twelve.web.table import public_game
 from tests.agents.test_no_peek import (
     sniff_deal,
@@ -323,12 +324,13 @@ def test_same_seed_same_game(tmp_path):
 
 
 def test_the_least_recently_used_session_goes_first(tmp_path):
-    client, _ = make_client(TWELVE, tmp_path, max_sessions=2)
+    client, server = make_client(TWELVE, tmp_path, max_sessions=2)
     first, second = new_session(client, seed=1), new_session(client, seed=2)
     client.get(f"/api/sessions/{first}")  # first is used again: second is now the oldest
     new_session(client, seed=3)
-    assert client.get(f"/api/sessions/{first}").status_code == 200
-    assert client.get(f"/api/sessions/{second}").status_code == 404
+    held = list(server.sessions._items)
+    assert first in held and second not in held  # evicted from memory, kept on disk
+    assert client.get(f"/api/sessions/{second}").status_code == 200
 
 
 def test_serve_command_needs_the_web_extra_and_good_checkpoints(monkeypatch, capsys):
@@ -343,7 +345,7 @@ def test_serve_command_needs_the_web_extra_and_good_checkpoints(monkeypatch, cap
     (spec, host, port, records, checkpoints, defaults), kwargs = calls[0]
     assert (spec.name, host, port, records, checkpoints) == ("sniff", "127.0.0.1", 8123, Path("out"), [])
     assert defaults == {"players": 2, "target": 90}
-    assert kwargs == {"agents": [], "hosts": [], "seed_choice": True}
+    assert kwargs == {"agents": [], "hosts": [], "seed_choice": True, "forwarded_allow_ips": None}
     assert re.search(
         r"--agent py:nowhere:X: .*does not import", usage_error(capsys, main, ["serve", "--agent", "py:nowhere:X"])
     )
@@ -574,7 +576,7 @@ def test_resigning_ends_the_game_where_it_stands_and_saves_it(tmp_path, spec):
     for _ in range(2):
         move = {"action": state["moves"][0]["action"], "version": state["version"]}
         state = client.post(f"/api/sessions/{token}/move", json=move).json()
-    resigned = client.post(f"/api/sessions/{token}/resign")
+    resigned = client.post(f"/api/sessions/{token}/resign", json={})
     assert resigned.status_code == 200, resigned.text
     final = resigned.json()
     assert final["over"] and not final["to_act"] and final["moves"] == [] and final["hand"] == []
@@ -585,10 +587,10 @@ def test_resigning_ends_the_game_where_it_stands_and_saves_it(tmp_path, spec):
     info = client.get(f"/api/records/{final['record']}").json()
     assert info["result"].startswith(f"human (seat 0) resigned after move {state['version']}.")
     again = client.post(f"/api/sessions/{token}/move", json={"action": 0, "version": final["version"]})
-    assert again.status_code == 409 and client.post(f"/api/sessions/{token}/resign").status_code == 409
+    assert again.status_code == 409 and client.post(f"/api/sessions/{token}/resign", json={}).status_code == 409
     restarted, _ = make_client(spec, tmp_path)
     assert restarted.get(f"/api/sessions/{token}").json() == final  # a restart keeps it resigned
-    assert client.post("/api/sessions/nosuchtoken/resign").status_code == 404
+    assert client.post("/api/sessions/nosuchtoken/resign", json={}).status_code == 404
     assert len(list(tmp_path.glob("*.json"))) == 1
 
 

@@ -386,3 +386,18 @@ def test_resign_ends_the_game_and_saves_it(page, tmp_path):
         doc = json.loads(record.read_text())
         assert doc["session"]["resigned"] is True and len(doc["actions"]) == int(version)
         assert not SNIFF.game_cls.from_record(doc).is_terminal()  # the record stops where the player resigned
+
+
+def test_the_replay_list_loads_older_games_a_page_at_a_time(page, tmp_path):
+    """130 records: the list shows the newest 100 and an *older games* button that adds the rest."""
+    for k in range(130):
+        doc = {"game": "sniff", "options": {"num_players": 2}, "actions": [k], "result": {"scores": [k, 0]}}
+        (tmp_path / f"2099{k:04d}-000000-sniff-{k:08x}.json").write_text(json.dumps(doc))
+    with serving(SNIFF, tmp_path) as base:
+        page.goto(f"{base}/replay")
+        page.wait_for_selector("#record-list tr.older", timeout=WAIT)
+        assert page.locator("#record-list a").count() == 100
+        page.click("#record-list tr.older button")
+        page.wait_for_function("() => document.querySelectorAll('#record-list a').length === 130", timeout=WAIT)
+        assert page.locator("#record-list tr.older").count() == 0
+        assert page.locator("#record-list a").first.inner_text() == "20990129-000000-sniff-00000081.json"

@@ -49,13 +49,6 @@ def test_a_restarted_app_continues_every_game_exactly(tmp_path):
     assert final["over"] and json.loads((tmp_path / final["record"]).read_text())["session"]["seed"] == 11
 
 
-def test_an_evicted_game_is_forgotten_on_disk_too(tmp_path):
-    client, server = make_client(SNIFF, tmp_path, max_sessions=1)
-    old = new_session(client, players=2)
-    new_session(client, players=2)
-    assert client.get(f"/api/sessions/{old}").status_code == 404 and len(server.store) == 1
-
-
 class Http:
     """Just enough of a client for ``new_session`` / ``play_out`` against a real server (stdlib)."""
 

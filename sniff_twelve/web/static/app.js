@@ -290,8 +290,25 @@ async function playPage(token) {
 // --- replays -------------------------------------------------------------------------------------------
 async function replayList() {
   show("replays");
-  const records = await api("/api/records");
-  const rows = records.map((r) => make("tr", {},
+  const list = $("#record-list");
+  list.replaceChildren();
+  let next = "/api/records";  // a page at a time, newest first: the Link header names the next one
+  async function more() {
+    const response = await fetch(next);
+    const records = await response.json().catch(() => []);
+    if (!response.ok) throw new ApiError(response.status, records.error || response.statusText);
+    next = (/<([^>]+)>;\s*rel="next"/.exec(response.headers.get("Link") || "") || [])[1];
+    list.querySelector(".older")?.remove();
+    list.append(...recordRows(records));
+    if (next) list.append(make("tr", {class: "older"}, make("td", {colspan: "6"},
+      make("button", {type: "button", class: "link", text: "older games", onclick: more}))));
+    if (!list.children.length) list.append(make("tr", {}, make("td", {colspan: "6", text: "no finished games yet"})));
+  }
+  await more();
+}
+
+function recordRows(records) {
+  return records.map((r) => make("tr", {},
     make("td", {}, r.error ? r.name : make("a", {href: `/replay/${r.name}`, text: r.name})),
     ...(r.error ? [make("td", {colspan: "5", text: r.error})] : [
       make("td", {text: String(r.players)}),
@@ -300,7 +317,6 @@ async function replayList() {
       make("td", {text: String(r.actions)}),
       make("td", {text: r.scores.join(" / ")}),
     ])));
-  $("#record-list").replaceChildren(...(rows.length ? rows : [make("tr", {}, make("td", {colspan: "6", text: "no finished games yet"}))]));
 }
 
 async function replayPage(name) {
