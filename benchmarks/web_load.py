@@ -56,13 +56,12 @@ def start(game: str, records: Path, port: int) -> subprocess.Popen:
     command += ["--forwarded-allow-ips", "127.0.0.1"]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     for _ in range(1200):
-        try:
-            if Client(f"http://127.0.0.1:{port}", "127.0.0.1").call("/api/config")[0] == 200:
+        with contextlib.suppress(OSError):  # not listening yet
+            if Client(f"http://127.0.0.1:{port}", "127.0.0.1").call("/api/config")[0] == 200:  # 503: warming up
                 return server
-        except OSError:
-            time.sleep(0.1)
         if server.poll() is not None:
             break
+        time.sleep(0.1)
     stop(server)
     raise SystemExit(f"error: the server did not start: {server.stderr.read().decode()[-500:]}")
 

@@ -41,6 +41,7 @@ from __future__ import annotations
 import logging
 import secrets
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -66,6 +67,7 @@ from sniff_twelve.web.records import replay
 from sniff_twelve.web.sessions import MAX_SESSIONS, NEW_GAMES_PER_MINUTE, RateLimit, Session, Sessions
 from sniff_twelve.web.store import SessionStore
 from sniff_twelve.web.table import parse_option
+from sniff_twelve.web.warmup import WarmingUp, warm_in_background
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -427,8 +429,10 @@ def serve(
     ``X-Forwarded-For``/``-Proto`` are read only from ``forwarded_allow_ips`` (a reverse proxy's
     addresses, comma-separated; none by default), so no client can pass for another."""
     app = create_app(spec, records, checkpoints, defaults, agents=agents, hosts=[host, *hosts], seed_choice=seed_choice)
-    print("warming up: compiling the game and its agents (once per install) …", end=" ", flush=True)
-    print(f"ready in {app.state.server.warm_up():.1f} s", flush=True)
     print(f"{spec.ui.title} on http://{host}:{port}/  (records: {Path(records).resolve()}; Ctrl-C stops)", flush=True)
+    print("warming up: compiling the game and its agents (once per install); the page says so meanwhile", flush=True)
+    ready = threading.Event()
+    warm_in_background(app.state.server.warm_up, ready, lambda s: print(f"ready in {s:.1f} s", flush=True))
     proxied = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
-    uvicorn.run(app, host=host, port=port, log_level="warning", **{"proxy_headers": False, **proxied, **LIMITS})
+    options = {"proxy_headers": False, **proxied, **LIMITS}
+    uvicorn.run(WarmingUp(app, ready), host=host, port=port, log_level="warning", **options)

@@ -607,3 +607,25 @@ def test_long_names_are_cut_to_their_boxes(tmp_path):
     named = [t for t in texts if "seat 1" in t]
     assert named and all(t.endswith("…") and len(t) < 60 for t in named), named
     assert str(long_path) not in svg
+
+
+def test_while_warming_up_the_page_says_so_and_the_api_asks_to_retry(tmp_path):
+    """``WarmingUp``: before ``ready`` the page reloads itself and says why, the API answers 503
+    with ``Retry-After: 1`` and no route runs; after it, the app as usual."""
+    import threading
+
+    from starlette.testclient import TestClient
+
+    from sniff_twelve.web.server import create_app
+    from sniff_twelve.web.warmup import WarmingUp
+
+    ready = threading.Event()
+    client = TestClient(WarmingUp(create_app(SNIFF, tmp_path), ready), base_url="http://127.0.0.1")
+    page = client.get("/")
+    assert page.status_code == 200 and "Warming up" in page.text and 'http-equiv="refresh"' in page.text
+    assert page.headers["x-frame-options"] == "DENY"
+    api = client.post("/api/sessions", json={"players": 2})
+    assert api.status_code == 503 and api.headers["retry-after"] == "1" and "warming up" in api.json()["error"]
+    assert not any(tmp_path.iterdir())  # no game was made
+    ready.set()
+    assert "Warming up" not in client.get("/").text and client.get("/api/config").status_code == 200

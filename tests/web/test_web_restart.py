@@ -4,6 +4,7 @@ the agents' own random streams continue where they stood."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -89,11 +90,10 @@ def _start(records, port) -> subprocess.Popen:
     command = [sys.executable, "-m", "sniff_env", "serve", "--port", str(port), "--records", str(records)]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     for _ in range(600):
-        try:
-            if Http(f"http://127.0.0.1:{port}").get("/api/config").status_code == 200:
+        with contextlib.suppress(OSError):  # not listening yet
+            if Http(f"http://127.0.0.1:{port}").get("/api/config").status_code == 200:  # 503: warming up
                 return server
-        except OSError:
-            time.sleep(0.1)
+        time.sleep(0.1)
     os.killpg(server.pid, signal.SIGKILL)
     pytest.fail(f"the server did not start: {server.stderr.read().decode()[-2000:]}")
 
@@ -117,6 +117,32 @@ def test_a_server_killed_mid_game_continues_it_after_a_restart(tmp_path):
         after = client.get(f"/api/sessions/{token}").json()
         assert after == before and after["version"] > 0
         assert _moves(client, token, 1)[0]["version"] > before["version"]  # and it plays on
+    finally:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
+
+
+def test_serve_answers_at_once_while_it_warms_up(tmp_path):
+    """The port opens before the game and its agents are compiled: the first answer is the
+    warming-up one (the API: 503 with ``Retry-After``), and the page is served once warm."""
+    port = _free_port()
+    command = [sys.executable, "-m", "sniff_env", "serve", "--port", str(port), "--records", str(tmp_path)]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    client, first = Http(f"http://127.0.0.1:{port}"), None
+    try:
+        for _ in range(600):
+            try:
+                first = client.get("/api/config")
+                break
+            except OSError:
+                time.sleep(0.05)
+        assert first is not None and first.status_code == 503 and "warming up" in first.json()["error"]
+        for _ in range(1200):
+            if client.get("/api/config").status_code == 200:
+                break
+            time.sleep(0.1)
+        page = client.get("/")
+        assert page.status_code == 200 and "Warming up" not in page.text and "app.js" in page.text
     finally:
         os.killpg(server.pid, signal.SIGKILL)
         server.wait()
