@@ -66,7 +66,7 @@ class Session:
         self.lock = threading.Lock()
         self.log: list[str] = []
         self.last: dict[int, int] = {}  # seat → its last action (public), marked on the table
-        self.hand_end: dict[str, str] | None = None  # a hand ended since the human's last move: as it ended
+        self.hand_end: dict[str, Any] | None = None  # a hand ended since the human's last move: as it ended
         self.resigned = False
         self.started = now()
         self.think_ms: list[list[int]] = []  # [action index, milliseconds] per human move
@@ -101,7 +101,9 @@ class Session:
         self.log.append(f"{self.names[seat]}: {event}")
         if ended is not None and not self.game.is_terminal():  # a finished game shows its own end
             svg = self.spec.draw(ended, self.human, self.names, True, self.last)
-            self.hand_end = {"svg": svg, "text": self.spec.ui.settlement(ended, self.human)}
+            # the ended hand's screen shows that hand's events; the next hand's start a fresh log
+            self.hand_end = {"svg": svg, "text": self.spec.ui.settlement(ended, self.human), "log": self.log}
+            self.log = []
 
     def replay(self, actions: Sequence[int]) -> None:
         """Play ``actions`` again (a restart): each agent re-driven through its own moves so its
@@ -161,7 +163,8 @@ class Session:
         """What the page gets, built from the human seat's public game while the game runs: the
         table (``svg``), the score line (``scores``), the human's hand (``hand``, an SVG per item)
         and legal ``moves``, the ``log`` since the human's last move, the hand that ended since
-        (``hand_end``: its table face up and its settlement, or ``None``) and, once the game is
+        (``hand_end``: its table face up, its settlement and its events since the human's last move, or
+        ``None``; ``log`` then holds the next hand's events only) and, once the game is
         over or resigned, the ``result`` and the ``record``'s name."""
         game, human, spec = self.game, self.human, self.spec
         over = self.over

@@ -552,7 +552,8 @@ def test_a_hands_end_stays_on_show_until_the_players_next_move(tmp_path):
         1, 4
     )
     assert ended == "1" and scores == state["scores"].removesuffix("   (target 100)")
-    assert any("-- hand 1 over" in line for line in state["log"])
+    assert "-- hand 1 over" in end["log"][-1]  # the ended hand's screen lists that hand's events
+    assert not any("hand 1 over" in line for line in state["log"])  # the live log: the next hand's only
     assert client.get(f"/api/sessions/{token}").json()["hand_end"] == end  # a reload shows it again
     restarted, _ = make_client(SNIFF, tmp_path)
     assert restarted.get(f"/api/sessions/{token}").json()["hand_end"] == end  # so does a restart

@@ -128,11 +128,13 @@ def wait_after(page, version: str) -> None:
 
 
 def continue_after_hand_end(page, ends: int, shot: Path | None) -> None:
-    """The end of a hand: the table as it ended, every hand face up, the settlement, until the
-    player continues (a click, or Enter every other time)."""
+    """The end of a hand: the table as it ended, every hand face up, the settlement and that hand's
+    events (not the next hand's deal and opening), until the player continues (a click, or Enter
+    every other time)."""
     assert page.inner_text("#status") == "The hand is over"
     assert page.inner_text("#settlement").startswith(f"hand {ends} over (")
     assert page.locator("#your-hand [data-item]").count() == 0 and page.locator("#table [data-tile]").count() >= 7
+    assert f"hand {ends} over" in page.locator("#log li").last.inner_text()  # that hand's events, last its end
     if shot is not None and not shot.exists():
         picture(page, shot)
     if ends % 2:
@@ -140,6 +142,7 @@ def continue_after_hand_end(page, ends: int, shot: Path | None) -> None:
     else:
         page.keyboard.press("Enter")
     page.wait_for_function("() => document.body.dataset.handEnd === 'false'", timeout=WAIT)
+    assert f"hand {ends} over" not in page.inner_text("#log")  # then the next hand's events only
 
 
 def play_by_clicks(page, shot: Path, shot_when, hand_end_shot: Path | None = None) -> tuple[int, int]:

@@ -171,7 +171,8 @@ async function playPage(token) {
     document.body.dataset.version = state.version;
     $("#keys").textContent = KEYS[state.game] ?? "";
     document.body.dataset.over = state.over;
-    $("#log").replaceChildren(...state.log.map((line) => make("li", {text: line})));
+    const lines = pausing() ? state.hand_end.log : state.log;  // the ended hand's events, then the next's
+    $("#log").replaceChildren(...lines.map((line) => make("li", {text: line})));
     $("#resign").hidden = state.over;
     $("#scores").textContent = state.scores;
     if (pausing()) return showHandEnd();
