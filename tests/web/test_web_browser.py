@@ -404,3 +404,27 @@ def test_the_replay_list_loads_older_games_a_page_at_a_time(page, tmp_path):
         page.wait_for_function("() => document.querySelectorAll('#record-list a').length === 130", timeout=WAIT)
         assert page.locator("#record-list tr.older").count() == 0
         assert page.locator("#record-list a").first.inner_text() == "20990129-000000-sniff-00000081.json"
+
+
+@pytest.mark.parametrize("spec", [SNIFF, TWELVE], ids=["sniff", "twelve"])
+def test_the_table_the_hand_and_the_moves_fit_a_laptop_screen(browser, tmp_path, spec):
+    """At 1280 × 800 the whole table, the player's hand and the move buttons are on the screen
+    without scrolling (the table gives way in height, never the hand)."""
+    for page in _page(browser, viewport={"width": 1280, "height": 800}):
+        with serving(spec, tmp_path) as base:
+            start_game(page, base, 4 if spec is SNIFF else 3, {}, seed=5)
+            boxes = {
+                name: page.locator(selector).bounding_box()
+                for name, selector in (
+                    ("table", "#table svg"),
+                    ("hand", "#your-hand"),
+                    ("status", "#status"),
+                    ("buttons", "#buttons"),
+                )
+            }
+            assert page.evaluate("window.scrollY") == 0
+            assert boxes["status"]["y"] >= 0 and boxes["table"]["y"] >= 0
+            assert boxes["table"]["y"] + boxes["table"]["height"] <= 800, boxes
+            assert boxes["hand"]["y"] + boxes["hand"]["height"] <= 800, boxes
+            assert boxes["buttons"]["y"] + boxes["buttons"]["height"] <= 800, boxes
+            assert boxes["table"]["width"] >= 600, boxes  # still a table, not a thumbnail
