@@ -141,7 +141,7 @@ def _layout(game: Game, seat: int, live: bool, last: dict[int, int]) -> list[str
     x1, y1 = max(b[2] for b in boxes) + 0.3, max(b[3] for b in boxes) + 0.3
     unit = min(MAX_UNIT, (WIDTH - 40) / (x1 - x0), (LAYOUT_H - 20) / (y1 - y0))
     ox, oy = cx - (x0 + x1) / 2 * unit, cy - (y0 + y1) / 2 * unit
-    parts = []
+    parts, badges = [], []
     for p in pieces:
         bx, by, _, _ = p.box()
         pips = (p.first, p.second)
@@ -153,7 +153,8 @@ def _layout(game: Game, seat: int, live: bool, last: dict[int, int]) -> list[str
                 svg.element("circle", {"cx": x, "cy": y, "r": r, "fill": GOLD, "stroke": MARK_INK, "stroke-width": 1}),
                 svg.text(x, y + r * 0.4, str(who), r * 1.2, fill=MARK_INK, font_weight="bold", text_anchor="middle"),
             ]
-            parts.append(svg.group(badge, data_last=who))
+            badges.append(svg.group(badge, data_last=who))
+    parts += badges  # above every tile: a crosswise tile placed later never hides one
     for s in spots:
         x, y, r = ox + s.x * unit, oy + s.y * unit, max(11.0, unit * 0.42)
         if s.value is None:

@@ -86,16 +86,20 @@ def replay(spec: WebGame, records: Path, name: str, step: str | None) -> dict[st
     if not STEP.fullmatch(step) or int(step) > steps:
         raise RequestError(400, f"step must be a whole number from 0 to {steps}; got {step!r}")
     game = spec.game_cls._from_row(shown.rows[int(step)], shown.params)
-    return {"step": int(step), "svg": spec.draw(game, shown.human, shown.names, True)}
+    last = dict(zip(shown.seats[: int(step)].tolist(), shown.actions[: int(step)].tolist(), strict=True))
+    return {"step": int(step), "svg": spec.draw(game, shown.human, shown.names, True, last)}
 
 
 @dataclass(frozen=True)
 class Replay:
     """A record ready to show: the state row after every move (a game's whole position: what
-    ``draw`` needs), each move in words, the first step of every hand, the seats' names."""
+    ``draw`` needs), each move in words and its seat and action (each seat's last move is marked
+    as in play), the first step of every hand, the seats' names."""
 
     rows: np.ndarray
     params: np.ndarray
+    seats: np.ndarray
+    actions: np.ndarray
     lines: list[str]
     hands: dict[int, int]
     human: int
@@ -105,7 +109,8 @@ class Replay:
     @property
     def nbytes(self) -> int:
         """About what it holds in memory."""
-        return self.rows.nbytes + sum(100 + len(line) for line in self.lines) + 1000
+        lines = sum(100 + len(line) for line in self.lines)
+        return self.rows.nbytes + self.seats.nbytes + self.actions.nbytes + lines + 1000
 
 
 class ReplayCache:
@@ -161,11 +166,12 @@ def _replay(spec: WebGame, path: Path) -> Replay:
     rows = np.empty((len(actions) + 1, game.state_array.size), dtype=game.state_array.dtype)
     params = np.array(game._params)
     lines, hands = [], {}
+    seats = np.empty(len(actions), dtype=np.int16)
     before = spec.game_cls._from_row(game.state_array, params)  # one object, set to each position
     for k, action in enumerate(actions):
         rows[k] = before._state[:] = game.state_array
         hands.setdefault(spec.step(game), k)
-        seat = game.current_player
+        seats[k] = seat = game.current_player
         game.apply(action)
         lines.append(f"{names[seat]}: {spec.ui.event(before, game, seat, action, human)}")
     rows[len(actions)] = game.state_array
@@ -174,4 +180,4 @@ def _replay(spec: WebGame, path: Path) -> Replay:
         result = f"{names[human]} resigned after move {len(lines)}.\n{spec.ui.scores(game, human)}"
     else:
         result = spec.ui.result(game, human)
-    return Replay(rows, params, lines, hands, human, names, result)
+    return Replay(rows, params, seats, np.array(actions, dtype=np.int16), lines, hands, human, names, result)

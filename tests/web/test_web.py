@@ -630,3 +630,32 @@ def test_while_warming_up_the_page_says_so_and_the_api_asks_to_retry(tmp_path):
     assert not any(tmp_path.iterdir())  # no game was made
     ready.set()
     assert "Warming up" not in client.get("/").text and client.get("/api/config").status_code == 200
+
+
+def test_last_move_marks_lie_above_every_tile_and_show_in_replays_too(tmp_path):
+    """Each seat's last placement carries its number on the table — drawn after every tile, so a
+    crosswise tile placed later never hides it — in play and in a replay's every step alike."""
+    from sniff_env.web import _layout
+
+    game, greedy, last = sniff_env.Game(num_players=4, seed=5), sniff_env.agents.make_agent("greedy"), {}
+    for _ in range(12):
+        seat, action = game.current_player, greedy.act(game)
+        game.apply(action)
+        last[seat] = action
+    parts = _layout(game, 0, True, last)
+    drawn = ["badge" if "data-last" in part else "tile" for part in parts if "data-last" in part or "data-tile" in part]
+    assert drawn.count("badge") == 4 and drawn == sorted(drawn, key=lambda kind: kind == "badge")
+    client, _ = make_client(SNIFF, tmp_path)
+    token = new_session(client, players=4, agents=dict.fromkeys("123", "greedy"), seed=2, options={"target": 100})
+    final = play_out(client, token)
+    doc = json.loads((tmp_path / final["record"]).read_text())
+    game, _ = next(replay_steps(doc, sniff_env.Game))
+    step, last = 9, {}  # nine moves in
+    assert len(doc["actions"]) > step
+    for action in doc["actions"][:step]:
+        last[game.current_player] = action
+        game.apply(action)
+    on_table = set(game.describe()["tiles"])
+    expected = {seat for seat, a in last.items() if a < sniff_env.DRAW and sniff_env.decode_action(a)[1] in on_table}
+    svg = client.get(f"/api/records/{final['record']}?step={step}").json()["svg"]
+    assert expected and set(map(int, re.findall(r'data-last="(\d)"', svg))) == expected
