@@ -188,13 +188,16 @@ def test_1500_games_of_ppo_agents_share_one_checkpoint_copy(tmp_path):
     assert float(after) - float(base) < 64 and int(held) == 1000, done.stdout
 
 
-def test_the_server_warms_up_before_it_serves_and_keeps_nothing_of_it(tmp_path, monkeypatch, capsys):
+def test_the_server_warms_up_beside_the_open_port_and_keeps_nothing_of_it(tmp_path, monkeypatch, capsys):
+    """``serve`` hands uvicorn the app behind ``WarmingUp`` at once and warms up on a thread: the
+    app is ready when that ends, and the warm-up's game leaves no session and no record."""
     from sniff_twelve.web import server as web_server
 
     ran = []
     monkeypatch.setattr(web_server.uvicorn, "run", lambda app, **kwargs: ran.append(app))
     web_server.serve(TWELVE, "127.0.0.1", 8123, tmp_path)
+    assert ran[0].ready.wait(120)
     out = capsys.readouterr().out
-    assert "warming up" in out and "ready in" in out and out.index("ready in") < out.index("http://127.0.0.1:8123/")
-    held = ran[0].state.server
+    assert "warming up" in out and "ready in" in out and out.index("http://127.0.0.1:8123/") < out.index("ready in")
+    held = ran[0].app.state.server
     assert len(held.sessions) == 0 and len(held.store) == 0 and not list(tmp_path.glob("*.json"))

@@ -202,7 +202,8 @@ def test_replayed_positions_and_lines_are_the_games_own(tmp_path):
     names = info["names"]
     for step in sorted({0, 1, 57, len(games) // 2, len(games) - 2, len(games) - 1}):
         frame = client.get(f"/api/records/{name}?step={step}").json()
-        assert frame["svg"] == SNIFF.draw(games[step], 0, names, True), step
+        last = {games[k].current_player: doc["actions"][k] for k in range(step)}  # each seat's last move
+        assert frame["svg"] == SNIFF.draw(games[step], 0, names, True, last), step
     for k in (0, len(games) // 3, len(games) - 2):
         seat = games[k].current_player
         line = f"{names[seat]}: {SNIFF.ui.event(games[k], games[k + 1], seat, doc['actions'][k], 0)}"
