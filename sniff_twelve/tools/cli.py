@@ -136,9 +136,8 @@ def build_parser(
         "--no-seed-choice", action="store_true", help="the server deals every seed: no seed field (for studies)"
     )
     serve.add_argument("--players", type=int, choices=list(players), default=default_players, help="start page default")
-    for option in options:
-        if option.web:
-            serve.add_argument(*option.argument()[0], **option.argument()[1])
+    for flags, kwargs in (option.argument() for option in options if option.web):
+        serve.add_argument(*flags, **kwargs)
     add_play_options(play)
     arena.add_argument(
         "--agents",
