@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from sniff_twelve.agents.builtin import GUIDED_NAME, RolloutAgent
+from sniff_twelve.agents.builtin import GUIDED_NAME, RolloutAgent, count_and_model
 from sniff_twelve.beliefs import infer
 from sniff_twelve.beliefs.kernels import world_values
 from sniff_twelve.core.options import check_int, check_seed
@@ -97,10 +97,7 @@ class BeliefAgent(RolloutAgent):
     @classmethod
     def parse_argument(cls, spec: str, argument: str) -> dict:
         """The keywords ``belief:N[:MODEL]`` names; ``ValueError`` for a bad count."""
-        count, _, model = argument.partition(":")
-        if not count.isdigit() or int(count) < 1:
-            raise ValueError(f"agent spec {spec!r}: N in belief:N[:MODEL] is a number of worlds, at least 1")
-        return {"iterations": int(count), **({"model": model} if model else {})}
+        return count_and_model(spec, argument, "N in belief:N[:MODEL]")
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)

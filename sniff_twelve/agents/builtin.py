@@ -160,10 +160,7 @@ class PimcAgent(Agent):
     @classmethod
     def parse_argument(cls, spec: str, argument: str) -> dict:
         """The keywords ``pimc:K[:MODEL]`` names; ``ValueError`` for a bad count."""
-        count, _, model = argument.partition(":")
-        if not count.isdigit() or int(count) < 1:
-            raise ValueError(f"agent spec {spec!r}: K in pimc:K[:MODEL] is a number of worlds, at least 1")
-        return {"iterations": int(count), **({"model": model} if model else {})}
+        return count_and_model(spec, argument, "K in pimc:K[:MODEL]")
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.array(stream_state(seed), dtype=np.int32)
@@ -272,6 +269,15 @@ def game_agents(package: str) -> ModuleType | SimpleNamespace:
     if importlib.util.find_spec(f"{package}.agents") is None:
         return SimpleNamespace(AGENTS=SPEC_AGENTS, make_agent=spec_make_agent)
     return importlib.import_module(f"{package}.agents")
+
+
+def count_and_model(spec: str, argument: str, what: str) -> dict:
+    """``N[:MODEL]`` after a search's name (``belief:N[:MODEL]``, ``pimc:K[:MODEL]``) as keywords:
+    ``iterations`` and, if given, ``model``; ``ValueError`` naming ``what`` for a bad count."""
+    count, _, model = argument.partition(":")
+    if not count.isdigit() or int(count) < 1:
+        raise ValueError(f"agent spec {spec!r}: {what} is a number of worlds, at least 1")
+    return {"iterations": int(count), **({"model": model} if model else {})}
 
 
 #: old agent names that still build the agent now named otherwise

@@ -377,6 +377,22 @@ def solve_row(g, params, s, w, gen, max_nodes, values, solved, pv):
 
 
 @nb.njit(cache=True)
+def _add_world(g, params, world, seat, horizon, max_nodes, w, gen, counters, values, solved, out):
+    """Solve every legal action of ``world`` (its draw pile cut to ``horizon`` cards if > 0) and
+    add each solved value to ``out``; returns the nodes searched and whether it fitted ``max_nodes``."""
+    if horizon > 0:
+        g.shorten(world, horizon)
+    counters[:] = 0
+    _root_values(g, params, world, seat, w, gen, counters, max_nodes, values, solved)
+    if counters[ABORTED]:
+        return counters[NODES], False
+    for a in range(g.MAX_ACTIONS):
+        if solved[a]:
+            out[a] += values[a]
+    return counters[NODES], True
+
+
+@nb.njit(cache=True)
 def given_worlds_values(states, params, g, seat, worlds, horizon, max_nodes, w, gen, out):
     """``pimc_values`` on the full positions ``states`` (``[k, row]``, drawn by the caller — from a
     seat's beliefs, say) instead of worlds it resamples: ``out[a]`` is every legal action's mean
@@ -390,18 +406,11 @@ def given_worlds_values(states, params, g, seat, worlds, horizon, max_nodes, w, 
     for k in range(states.shape[0]):
         if done == worlds:
             break
-        world = states[k].copy()
-        if horizon > 0:
-            g.shorten(world, horizon)
-        counters[:] = 0
-        _root_values(g, params, world, seat, w, gen + k, counters, max_nodes, values, solved)
-        nodes += counters[NODES]
-        if counters[ABORTED]:
-            continue
-        done += 1
-        for a in range(g.MAX_ACTIONS):
-            if solved[a]:
-                out[a] += values[a]
+        searched, fitted = _add_world(
+            g, params, states[k].copy(), seat, horizon, max_nodes, w, gen + k, counters, values, solved, out
+        )
+        nodes += searched
+        done += fitted
     if done > 0:
         out /= done
     return nodes, done
@@ -425,17 +434,11 @@ def pimc_values(view, params, g, seat, worlds, horizon, max_nodes, rng, w, gen, 
         if done == worlds:
             break
         g.resample(view, params, seat, world, rng)
-        if horizon > 0:
-            g.shorten(world, horizon)
-        counters[:] = 0
-        _root_values(g, params, world, seat, w, gen + k, counters, max_nodes, values, solved)
-        nodes += counters[NODES]
-        if counters[ABORTED]:
-            continue
-        done += 1
-        for a in range(g.MAX_ACTIONS):
-            if solved[a]:
-                out[a] += values[a]
+        searched, fitted = _add_world(
+            g, params, world, seat, horizon, max_nodes, w, gen + k, counters, values, solved, out
+        )
+        nodes += searched
+        done += fitted
     if done > 0:
         out /= done
     return nodes, done
