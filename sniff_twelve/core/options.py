@@ -176,15 +176,15 @@ class GameOption:
         """``(flags, kwargs)`` for ``argparse``'s ``add_argument``: not given, it is absent from the
         parsed namespace (``argparse.SUPPRESS``) and the game keeps its default."""
         default = "by players" if self.default is None and self.kind == "int" else self.default
-        help = f"{self.label} ({self.rule + '; ' if self.rule else ''}default {default})"
+        said = f"{self.label} ({self.rule + '; ' if self.rule else ''}default {default})"
         if self.kind == "bool":
-            return (self.flag,), {"action": argparse.BooleanOptionalAction, "default": argparse.SUPPRESS, "help": help}
+            return (self.flag,), {"action": argparse.BooleanOptionalAction, "default": argparse.SUPPRESS, "help": said}
         if self.kind == "choice":
             kind = int if isinstance(self.choices[0], int) else str
-            return (self.flag,), {"type": kind, "choices": self.choices, "default": argparse.SUPPRESS, "help": help}
+            return (self.flag,), {"type": kind, "choices": self.choices, "default": argparse.SUPPRESS, "help": said}
         metavar = "N" if self.kind == "int" else "N|none"
         kind = _int_or_none if self.kind == "limit" else int
-        return (self.flag,), {"type": kind, "default": argparse.SUPPRESS, "help": help, "metavar": metavar}
+        return (self.flag,), {"type": kind, "default": argparse.SUPPRESS, "help": said, "metavar": metavar}
 
     @property
     def spiel_default(self) -> Any:
