@@ -49,12 +49,18 @@ def test_game_envs_and_vector_game_take_the_option_by_name(game, name):
     package = GAMES[game][0]
     value = OTHER[name]
     assert package.Game(num_players=2, seed=0, **{name: value}).record_options()[name] == value
-    for make in (package.env, package.raw_env, package.single_agent_env):
-        made = make(num_players=2, **{name: value})
-        assert made is not None
+    wrapped, raw, single = (
+        make(num_players=2, **{name: value}) for make in (package.env, package.raw_env, package.single_agent_env)
+    )
+    for env in (wrapped, raw, single):
+        env.reset(seed=0)
+    games = [wrapped.unwrapped.game, raw.game, single.game]
     vector = package.VectorGame(4, num_players=2, seed=0, **{name: value})
-    assert vector.reset()[0].shape[0] == 4
-    assert package.vector_env(4, num_players=2, seed=0, **{name: value}).num_envs == 4
+    vector.reset()
+    learner = package.vector_env(4, num_players=2, seed=0, **{name: value})
+    learner.reset(seed=0)
+    games += [vector.game(3), learner.game(3)]
+    assert [game.record_options()[name] for game in games] == [value] * 5
 
 
 @pytest.mark.parametrize(("game", "name"), CASES)
