@@ -51,11 +51,12 @@ from typing import Any
 
 import numpy as np
 
+from sniff_env import kernels as K
 from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
 from sniff_env.render import render_text
 from sniff_env.rewards import REWARD_MODES
 from sniff_env.spec import SPEC
-from sniff_env.tiles import DRAW, PASS
+from sniff_env.tiles import DRAW
 from sniff_twelve.core.options import check_choice
 from sniff_twelve.envs.aec import ClassicWrapper, KernelAECEnv, wrap
 from sniff_twelve.envs.single_agent import SingleAgentEnv, register, seat_agents
@@ -153,8 +154,8 @@ def env(**kwargs: Any) -> ClassicWrapper:
 
 def forced_move(game: Game) -> int | None:
     """DRAW or PASS when that is all the seat to act can do (S19, S21), else ``None``."""
-    mask = game.legal_mask()
-    return DRAW if mask[DRAW] else PASS if mask[PASS] else None
+    action = K.forced_move(game._state, game._params)
+    return None if action < 0 else int(action)
 
 
 def single_agent_env(

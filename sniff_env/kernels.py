@@ -188,6 +188,23 @@ def can_draw(s, params):
 
 
 @nb.njit(cache=True)
+def stuck_action(s, params):
+    """What the seat to act does when no tile fits: DRAW while the boneyard allows (S19), else
+    PASS (S21)."""
+    return DRAW if can_draw(s, params) else PASS
+
+
+@nb.njit(cache=True)
+def forced_move(s, params):
+    """DRAW or PASS when that is all the seat to act can do (S19, S21), else ``-1``: the one
+    place the forced-move rule is written (the env's ``forced="auto"``, ``VectorGame.step``, the
+    single-seat env and the learner all ask it)."""
+    if s[STATUS] != LIVE or playable_mask(s, s[HAND + s[CUR]]) != 0:
+        return -1
+    return stuck_action(s, params)
+
+
+@nb.njit(cache=True)
 def open_pips(s):
     """Bit mask of the pips accepted by the free attachment spots (all pips before the opening)."""
     if s[N_PLACED] == 0:
@@ -279,10 +296,7 @@ def legal_mask_into(s, params, out):
             cand &= cand - 1
             any_move = True
     if not any_move:
-        if can_draw(s, params):
-            out[DRAW] = True  # S19
-        else:
-            out[PASS] = True  # S21
+        out[stuck_action(s, params)] = True
 
 
 @nb.njit(cache=True)

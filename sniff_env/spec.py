@@ -14,7 +14,7 @@ import numba as nb
 
 from sniff_env import kernels as K
 from sniff_env import observation, rewards, search, view
-from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS, TILES
+from sniff_env.tiles import NUM_ACTIONS, TILES
 from sniff_twelve.core.options import GameOption
 from sniff_twelve.core.spec import GameSpec
 
@@ -73,25 +73,19 @@ class SniffSpec(GameSpec):
     @nb.njit(cache=True)
     def play_forced(s, params, modes):
         """``forced="auto"`` (``modes[1]``): draw and pass for the seat to act while that is all it
-        can do (S19, S21)."""
+        can do (``K.forced_move``: S19, S21)."""
         if not modes[1]:
             return
-        while s[K.STATUS] == K.LIVE:
-            cur = s[K.CUR]
-            if K.playable_mask(s, s[K.HAND + cur]) != 0:
-                return
-            K.apply_action(s, params, DRAW if K.can_draw(s, params) else PASS)
+        action = K.forced_move(s, params)
+        while action >= 0:
+            K.apply_action(s, params, action)
+            action = K.forced_move(s, params)
 
     @staticmethod
     @nb.njit(cache=True)
     def forced_action(s, params, mask):
-        """The learner's DRAW or PASS when that is all it can do (S19, S21), else ``-1``."""
-        K.legal_mask_into(s, params, mask)
-        if mask[DRAW]:
-            return DRAW
-        if mask[PASS]:
-            return PASS
-        return -1
+        """The learner's DRAW or PASS when that is all it can do (``K.forced_move``), else ``-1``."""
+        return K.forced_move(s, params)
 
     @staticmethod
     @nb.njit(cache=True)
