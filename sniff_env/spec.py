@@ -19,7 +19,7 @@ from sniff_twelve.core.options import GameOption
 from sniff_twelve.core.spec import GameSpec
 
 
-class SniffSpec(GameSpec):
+class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, search)):
     """Sniff's names, state slots, sizes and kernels."""
 
     name, package, title = "sniff", "sniff_env", "American Sniff"
@@ -40,28 +40,10 @@ class SniffSpec(GameSpec):
     SNAPSHOT_SIZE = rewards.SNAPSHOT_SIZE
 
     new_game = K.new_match  # a new match always opens with a placement
-    apply_action = K.apply_action
-    legal_mask_into = K.legal_mask_into
-    write_observation = observation.write_observation
-    write_state = observation.write_state
     observation_bounds = staticmethod(observation.observation_bounds)
-    write_view = view.write_view
-    resample = view.resample
-    snapshot = rewards.snapshot
-    write_rewards = rewards.write_rewards
-    action_features = search.action_features
-    greedy_action = search.greedy_action
-    heuristic_action = search.heuristic_action
     HANDS = K.HANDS_DONE  # a new hand is a new deal: beliefs start again (S5)
     ITEMS = view.ITEMS
     item_names, pool_name = TILES, "boneyard"
-    hidden_items = view.hidden_items
-    held_items = view.held_items
-    hand_size = view.hand_size
-    shown_item = view.shown_item
-    deal_hidden = view.deal_hidden
-    allowed_items = view.allowed_items
-    world_rollouts = search.world_rollouts
 
     @staticmethod
     def sides(num_players: int) -> tuple[tuple[int, ...], ...] | None:

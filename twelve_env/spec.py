@@ -21,7 +21,7 @@ from twelve_env.cards import DECKS, MAX_RANKS
 _OBS_END, _CRITIC_END = observation.OBS.end(), observation.CRITIC.end()  # (a, b): a * ranks + b
 
 
-class TwelveSpec(GameSpec):
+class TwelveSpec(GameSpec, kernels=(view, observation, rewards, search, K)):
     """The names, state slots, sizes and kernels of "12"."""
 
     name, package, title = "twelve", "twelve_env", '"12"'
@@ -37,29 +37,10 @@ class TwelveSpec(GameSpec):
     MAX_ACTIONS, MAX_OBS, MAX_CRITIC = MAX_RANKS, observation.obs_size(MAX_RANKS), observation.critic_size(MAX_RANKS)
     SNAPSHOT_SIZE = rewards.SNAPSHOT_SIZE
 
-    new_game = K.new_game
-    apply_action = K.apply_action
-    legal_mask_into = K.legal_mask_into
-    write_observation = observation.write_observation
-    write_state = observation.write_state
     observation_bounds = staticmethod(observation.observation_bounds)
-    write_view = view.write_view
-    resample = view.resample
-    snapshot = rewards.snapshot
-    write_rewards = rewards.write_rewards
-    action_features = search.action_features
-    greedy_action = search.greedy_action
-    heuristic_action = search.heuristic_action
     HANDS = -1  # one game is one deal (T15)
     ITEMS = view.ITEMS
     item_names, pool_name = tuple(range(MAX_RANKS)), "stock"  # rank ids, as ``Game.hand`` gives them
-    hidden_items = view.hidden_items
-    held_items = view.held_items
-    hand_size = view.hand_size
-    shown_item = view.shown_item
-    deal_hidden = view.deal_hidden
-    allowed_items = view.allowed_items
-    world_rollouts = search.world_rollouts
 
     @staticmethod
     def sides(num_players: int) -> tuple[tuple[int, ...], ...] | None:

@@ -133,16 +133,18 @@ class GameSpec(GameHooks):
     pool_name: ClassVar[str]
     observation_bounds: ClassVar[Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]]
 
-    def __init_subclass__(cls, kernels: ModuleType | None = None, **kwargs: Any) -> None:
+    def __init_subclass__(cls, kernels: ModuleType | tuple[ModuleType, ...] = (), **kwargs: Any) -> None:
         """Kernels are plain functions of the spec, never bound to it: ``SPEC.apply_action(s, p, a)``
         from Python calls the same compiled function a driver calls as ``g.apply_action``.
 
-        ``class MySpec(GameSpec, kernels=module)`` takes every kernel of ``KERNELS`` the class body
-        does not set from ``module``, by its name."""
+        ``class MySpec(GameSpec, kernels=module)`` (or a tuple of modules) takes every kernel of
+        ``KERNELS`` the class body does not set from the first module that defines it, by its name."""
         super().__init_subclass__(**kwargs)
-        for name in KERNELS if kernels is not None else ():
-            if name not in vars(cls) and isinstance(getattr(kernels, name, None), Dispatcher):
-                setattr(cls, name, getattr(kernels, name))
+        modules = kernels if isinstance(kernels, tuple) else (kernels,)
+        for name in KERNELS:
+            found = [getattr(m, name) for m in modules if isinstance(getattr(m, name, None), Dispatcher)]
+            if name not in vars(cls) and found:
+                setattr(cls, name, found[0])
         for attr, value in list(vars(cls).items()):
             if isinstance(value, Dispatcher):
                 setattr(cls, attr, staticmethod(value))
