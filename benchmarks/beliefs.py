@@ -109,11 +109,11 @@ def _one_against_all(job: tuple[str, int, Any, str, int]) -> list[float]:
     import importlib
 
     game, players, entry, opponent, seed = job
-    agents = importlib.import_module(f"{game}.agents")
-    package = importlib.import_module(game)
+    spec = importlib.import_module(game).Game.spec
+    agents, game_cls = spec.part("agents"), spec.part("game")
     outcomes = []
     for seat in range(players):
-        played = package.Game(num_players=players, seed=seed)
+        played = game_cls(num_players=players, seed=seed)
         lineup = [entry if s == seat else agents.make_agent(opponent) for s in range(players)]
         lineup[seat] = agents.make_agent(entry) if isinstance(entry, str) else entry
         for s, agent in enumerate(lineup):
@@ -121,7 +121,7 @@ def _one_against_all(job: tuple[str, int, Any, str, int]) -> list[float]:
         while not played.is_terminal():
             player = lineup[played.current_player]
             played.apply(player.act(played))
-        outcomes.append(agents.match_outcome(played)["outcome"][seat])
+        outcomes.append(spec.part("outcome")(played)["outcome"][seat])
     return outcomes
 
 
@@ -144,7 +144,8 @@ def strength(
     ``clairvoyant``), each against ``opponent`` on the same duplicate deals."""
     import importlib
 
-    agents = importlib.import_module(f"{game}.agents")
+    game_cls = importlib.import_module(game).Game
+    agents = game_cls.spec.part("agents")
     table = agents.arena_table(players)
     searcher = agents.make_agent(entry)
     uniform = type(searcher)(
@@ -157,10 +158,7 @@ def strength(
     clairvoyant = ClairvoyantAgent(searcher.unguided_iterations, game)
     controls = {entry: entry, "uniform": uniform, "clairvoyant": clairvoyant}
     controls = {name: spec for name, spec in controls.items() if only is None or name in only or spec in only}
-    package = importlib.import_module(game)
-    positions = decision_positions(
-        lambda s: package.Game(num_players=players, seed=s), agents.make_agent("greedy"), 100
-    )
+    positions = decision_positions(lambda s: game_cls(num_players=players, seed=s), agents.make_agent("greedy"), 100)
     result: dict[str, Any] = {"game": game, "players": players, "opponent": opponent, "deals": deals, "seed": seed}
     result["ms_per_decision"] = {opponent: ms_per_decision(agents.make_agent(opponent), positions)}
     for name, spec in controls.items():

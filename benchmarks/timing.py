@@ -3,7 +3,6 @@ agent's time per decision on shared positions."""
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
 from collections.abc import Callable
@@ -117,10 +116,9 @@ def ms_per_decision(agent: Agent, positions: list) -> float:
 def times_per_decision(table: Table, entries: list[str]) -> dict[str, float]:
     """Every entry's mean milliseconds per decision on the same ``TIMED_POSITIONS`` positions of
     ``table``'s game."""
-    package = importlib.import_module(table.package)
-    make_agent = importlib.import_module(f"{table.package}.agents").make_agent
+    game_cls, make_agent = table.spec.part("game"), table.spec.part("agents").make_agent
     positions = decision_positions(
-        lambda seed: package.Game(num_players=table.num_players, seed=seed, **table.options),
+        lambda seed: game_cls(num_players=table.num_players, seed=seed, **table.options),
         make_agent("greedy"),
         TIMED_POSITIONS,
     )

@@ -34,7 +34,6 @@ Needs the ``train`` extra (``--address`` also the ``rllib`` extra, which brings 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import random
@@ -106,7 +105,7 @@ def label_games(job: dict) -> list[dict]:
     """Play ``job["seeds"]`` matches with the policy ``job["policy"]`` and label a share of their
     decisions by search (see the module docstring): per match, the arrays of its labels."""
     package = game_package(job["game"])
-    agents = importlib.import_module(f"{package.__name__}.agents")
+    agents = package.Game.spec.part("agents")
     torch.set_num_threads(1)
     out = []
     with tempfile.TemporaryDirectory() as scratch:  # the agents read a checkpoint file
@@ -144,7 +143,7 @@ class Trainer:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.package = game_package(args.game)
-        self.agents = importlib.import_module(f"{self.package.__name__}.agents")
+        self.agents = self.package.Game.spec.part("agents")
         init = args.init or self.agents.PpoAgent.shipped().get(args.players)
         if init is None:
             raise SystemExit(f"error: no shipped {args.game} checkpoint for {args.players} players: pass --init PATH")

@@ -35,7 +35,6 @@ Needs the ``rllib`` extra: ``pip install -e ".[rllib]"`` (``ray[rllib]``, which 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import logging
 import shlex
@@ -45,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sniff_twelve.batch.mlp import MlpPolicy
-from sniff_twelve.core.games import GAMES, game_package
+from sniff_twelve.core.games import GAMES, game_spec
 from sniff_twelve.tools import arena
 from sniff_twelve.tools.exits import EXIT_INTERRUPTED
 from sniff_twelve.tools.interrupt import StopRequest
@@ -200,7 +199,7 @@ def main(argv: list[str] | None = None) -> dict:
         )
         raise SystemExit(EXIT_INTERRUPTED)
     if args.eval_deals:
-        table = importlib.import_module(f"{game_package(args.game).__name__}.agents").arena_table(args.players)
+        table = game_spec(args.game).part("agents").arena_table(args.players)
         for opponent in args.eval_against:
             result = arena.run(table, [f"ppo:{args.out / 'policy.npz'}", opponent], args.eval_deals, progress=False)
             row = result["entries"][0]

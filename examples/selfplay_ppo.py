@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import importlib
 import itertools
 import json
 import shlex
@@ -184,7 +183,7 @@ class Trainer:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.package = game_package(args.game)
-        self.agents_module = importlib.import_module(f"{self.package.__name__}.agents")
+        self.agents_module = self.package.Game.spec.part("agents")
         self.vec = self.package.VectorGame(args.envs, num_players=args.players, seed=args.seed, **self.vector_options())
         n = args.players
         table = self.agents_module.arena_table(n)

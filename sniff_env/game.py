@@ -373,12 +373,6 @@ class Game(KernelGame):
             if s[K.DEDUCT + seat]:
                 self.events.append(("deduct", seat, int(s[K.DEDUCT + seat])))
 
-    def image(self) -> np.ndarray:
-        """The table as an RGB image (see ``sniff_env.image``)."""
-        from sniff_env.image import render_image
-
-        return render_image(self)
-
     def __str__(self) -> str:
         from sniff_env.render import render_text
 

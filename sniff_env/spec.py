@@ -24,6 +24,16 @@ class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, search)):
 
     name, package, title = "sniff", "sniff_env", "American Sniff"
     players = (2, 3, 4)  # S1
+    parts = {
+        "game": "sniff_env.game:Game",
+        "agents": "sniff_env.agents",
+        "outcome": "sniff_env.agents:match_outcome",
+        "ui": "sniff_env.ui:PLAY_UI",
+        "narrate": "sniff_env.ui:narrate",
+        "web": "sniff_env.web:WEB",
+        "image": "sniff_env.image:render_image",
+        "solve": "sniff_env.solver:solve",
+    }
     options = (
         GameOption("target", None, "Target score (empty: 250 / 200 / 200)", "int", rule="S3"),
         GameOption("max_hands", 200, "Hands before a match is cut short", "limit", rule="S26", web=False),

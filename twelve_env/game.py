@@ -208,12 +208,6 @@ class Game(KernelGame):
     def action_name(self, action: int) -> str:
         return rank_name(self.deck, action)
 
-    def image(self) -> np.ndarray:
-        """The table as an RGB image (see ``twelve_env.image``)."""
-        from twelve_env.image import render_image
-
-        return render_image(self)
-
     def __str__(self) -> str:
         from twelve_env.render import render_text
 

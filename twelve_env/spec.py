@@ -26,6 +26,16 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, search, K)):
 
     name, package, title = "twelve", "twelve_env", '"12"'
     players = (2, 3, 4, 5, 6, 7)  # T4
+    parts = {
+        "game": "twelve_env.game:Game",
+        "agents": "twelve_env.agents",
+        "outcome": "twelve_env.agents:match_outcome",
+        "ui": "twelve_env.ui:PLAY_UI",
+        "narrate": "twelve_env.ui:narrate",
+        "web": "twelve_env.web:WEB",
+        "image": "twelve_env.image:render_image",
+        "solve": "twelve_env.solver:solve",
+    }
     options = (
         GameOption("deck", "bridge", "Deck", "choice", DECKS, rule="T1"),
         GameOption("capture_extra_turn", False, "The capturer plays again (a variant)", "bool", rule="T10"),

@@ -7,8 +7,6 @@ view only (the interface: ``sniff_twelve.core.agent``); ``build_agent`` turns a 
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import re
 from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING, ClassVar
@@ -153,7 +151,7 @@ class PimcAgent(Agent):
         self.model, self.epsilon = model, float(epsilon)
         self.belief_worlds = check_int("belief_worlds", belief_worlds, 1, 1 << 20)
         self.reads_past = model is not None  # the beliefs read the seat's memory of the deal
-        agents = game_agents(self.solver_hooks.package) if model not in (None, "none") else None
+        agents = game_agents(self.solver_hooks) if model not in (None, "none") else None
         self._model = None if agents is None else agents.make_agent(model)
         self.reset(seed)
 
@@ -263,12 +261,10 @@ def spec_make_agent(spec: str, **kwargs) -> Agent:
     return build_agent(SPEC_AGENTS, spec, **kwargs)
 
 
-def game_agents(package: str) -> ModuleType | SimpleNamespace:
-    """The agents of the game in ``package``: its ``agents`` module (``make_agent``, ``AGENTS``,
-    perhaps ``match_outcome``), or for a game that has none the spec's (``SPEC_AGENTS``)."""
-    if importlib.util.find_spec(f"{package}.agents") is None:
-        return SimpleNamespace(AGENTS=SPEC_AGENTS, make_agent=spec_make_agent)
-    return importlib.import_module(f"{package}.agents")
+def game_agents(spec: GameSpec) -> ModuleType | SimpleNamespace:
+    """The agents of ``spec``'s game: its ``agents`` part (``make_agent``, ``AGENTS``,
+    ``AGENT_GROUP``), or for a game that declares none the spec's own (``SPEC_AGENTS``)."""
+    return spec.part("agents") or SimpleNamespace(AGENTS=SPEC_AGENTS, make_agent=spec_make_agent)
 
 
 def count_and_model(spec: str, argument: str, what: str) -> dict:

@@ -22,7 +22,6 @@ True
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -167,7 +166,10 @@ def _resolve(model: Agent | str | None, view: SeatView) -> Agent | None:
     if model is None:
         return None
     if isinstance(model, str):
-        model = importlib.import_module(f"{view.spec.package}.agents").make_agent(model)
+        agents = view.spec.part("agents")
+        if agents is None:
+            raise ValueError(f"{view.spec.title} declares no agents to build the model {model!r} from")
+        model = agents.make_agent(model)
     if not callable(getattr(model, "probabilities", None)):
         raise TypeError(f"model must be an agent, an agent spec or None; got {model!r}")
     model.check_table(int(view.params[0]))

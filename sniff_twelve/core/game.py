@@ -130,9 +130,13 @@ class KernelGame:
         """``(what, (start, stop), low, high)`` for the state slots kernels index with."""
         raise NotImplementedError
 
-    def image(self):
-        """The table as an RGB ``numpy`` image (H×W×3 ``uint8``), drawn with Pillow."""
-        raise NotImplementedError
+    def image(self) -> np.ndarray:
+        """The table as an RGB ``numpy`` image (H×W×3 ``uint8``), drawn with Pillow by the game's
+        ``image`` part (``GameSpec.parts``)."""
+        draw = self.spec.part("image")
+        if draw is None:
+            raise NotImplementedError(f"{self.spec.title} has no drawing as an image")
+        return draw(self)
 
     # --- records (sniff_twelve.core.records) ------------------------------------------------------------------
     record_name: ClassVar[str]

@@ -13,6 +13,9 @@ attribute              meaning
 ``name``               the short name in options, checkpoints and records (``"sniff"``)
 ``package``            the game's package (``"sniff_env"``); ``title`` its name in prose
 ``players``            the table sizes it plays
+``parts``              where its parts above the kernels live (``game``, ``agents``, ``ui``,
+                       ``web`` …: ``GameSpec.part``); the registry (``sniff_twelve.core.games``)
+                       finds the spec, the spec its parts
 ``options``            its rules' options, each declared once (``GameOption``: name, default,
                        kind and bounds, rule, one line of help); ``make_params``, the CLIs, the
                        OpenSpiel parameters and the start page all derive theirs from it
@@ -64,6 +67,7 @@ environments, agents, OpenSpiel game and web table from the shared layers: ``Spe
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
@@ -154,6 +158,28 @@ class GameSpec(GameHooks):
         """The seats of each side at a table of ``num_players``, or ``None`` when every seat
         plays for itself (the arena's sides, the partner of ``partner_seat``)."""
         raise NotImplementedError
+
+    #: the game's parts above its kernels, each ``"module:attribute"`` (or a whole module) and
+    #: imported on first use (they sit in higher layers than the spec, as a Gymnasium registry
+    #: entry names its entry point): ``game`` its ``Game`` class, ``agents`` its agents module
+    #: (``AGENTS``, ``make_agent``, ``AGENT_GROUP``; default the spec's own, ``SPEC_AGENTS``),
+    #: ``outcome`` how a finished game went for the arena (default: places by score), ``ui`` its
+    #: play-screen texts (``GameUI``), ``narrate`` its one-line move texts, ``web`` its browser
+    #: table (``WebGame``), ``image`` its drawing as an RGB array, ``solve`` its exact solver
+    PARTS: ClassVar[tuple[str, ...]] = ("game", "agents", "outcome", "ui", "narrate", "web", "image", "solve")
+    parts: ClassVar[dict[str, str]] = {}
+
+    def part(self, name: str, default: Any = None) -> Any:
+        """The game's part ``name`` (``PARTS``), imported from where ``parts`` says; ``default``
+        for one the game does not declare. ``ValueError`` for a name that is no part."""
+        if name not in self.PARTS:
+            raise ValueError(f"a game's parts are {', '.join(self.PARTS)}; got {name!r}")
+        where = self.parts.get(name)
+        if where is None:
+            return default
+        module, _, attribute = where.partition(":")
+        module = importlib.import_module(module)
+        return getattr(module, attribute) if attribute else module
 
     def checked_options(self, given: dict[str, Any]) -> dict[str, Any]:
         """Every option of the game by name: ``given``'s checked, the rest at their defaults (an

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import importlib
 import itertools
 import math
 import multiprocessing
@@ -43,7 +42,7 @@ if TYPE_CHECKING:
 class Table:
     """What the arena needs to know about a game: where it lives and who sits together."""
 
-    package: str  # "sniff_env" or "twelve_env": its agents (``game_agents``), maybe agents.match_outcome
+    spec: GameSpec  # the game: its ``Game``, agents and outcome (``GameSpec.part``)
     num_players: int
     options: dict[str, Any] = field(default_factory=dict)
     sides: tuple[tuple[int, ...], ...] | None = None  # seats of each side when two-sided
@@ -51,7 +50,12 @@ class Table:
     @classmethod
     def of(cls, spec: GameSpec, num_players: int, **options: Any) -> Table:
         """The table of ``num_players`` of the game ``spec`` registers, its sides as the spec says."""
-        return cls(spec.package, num_players, options, spec.sides(num_players))
+        return cls(spec, num_players, options, spec.sides(num_players))
+
+    @property
+    def package(self) -> str:
+        """The game's package, as results name the game."""
+        return self.spec.package
 
     @property
     def two_sided(self) -> bool:
@@ -77,14 +81,14 @@ class GameTask:
 def play(task: GameTask) -> dict[str, Any]:
     """Play one game: ``{"outcome": [0..1 per seat], "points": [...], "hands", "opener", "seating",
     "seed"}`` and, if the task asks, its ``"record"`` (``Game.to_record()``)."""
-    package = importlib.import_module(task.table.package)
-    agents_module = game_agents(task.table.package)
+    spec = task.table.spec
+    agents_module = game_agents(spec)
     agents = []
     for seat, name in enumerate(task.seating):
         agent = copy.deepcopy(task.objects[name]) if name in task.objects else agents_module.make_agent(name)
         agent.reset(task.seed * 31 + seat)
         agents.append(agent)
-    game = package.Game(num_players=task.table.num_players, seed=task.seed, **task.table.options)
+    game = spec.part("game")(num_players=task.table.num_players, seed=task.seed, **task.table.options)
     opener = game.current_player
     while not game.is_terminal():
         seat = game.current_player
@@ -95,7 +99,7 @@ def play(task: GameTask) -> dict[str, Any]:
                 f"agent {task.seating[seat]!r} at seat {seat} failed on move {len(game.history) + 1} of the game "
                 f"with seed {task.seed}: {type(error).__name__}: {error}"
             ) from None
-    outcome = getattr(agents_module, "match_outcome", places_by_score)
+    outcome = spec.part("outcome", places_by_score)
     result = {**outcome(game), "opener": opener, "seating": list(task.seating), "seed": task.seed}
     if task.record:
         result["record"] = {**game.to_record(), "agents": {str(seat): name for seat, name in enumerate(task.seating)}}
@@ -415,7 +419,7 @@ def run(
 
 def check_entries(table: Table, entries: Iterable[str], objects: dict[str, Agent] | None = None) -> None:
     """``ValueError`` (before any game) for an unknown agent spec, or one that cannot play at ``table``."""
-    agents_module = game_agents(table.package)
+    agents_module = game_agents(table.spec)
     objects = objects or {}
     for entry in entries:
         for name in [entry] if entry in objects else entry_names(entry):

@@ -139,7 +139,7 @@ def check_record_round_trip(package: ModuleType, options: dict[str, Any], games:
 
 def check_no_peek_twins(package: ModuleType, options: dict[str, Any], games: int = 5) -> list[str]:
     """The twins of the module docstring; returns the agent specs it checked (those the table seats)."""
-    module = game_agents(package.__name__)
+    module = game_agents(package.Game.spec)
     agents = []
     for spec in TWIN_AGENTS:
         if not _declares(module, spec):

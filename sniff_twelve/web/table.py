@@ -100,7 +100,7 @@ class WebGame:
         from sniff_twelve.agents.builtin import game_agents
         from sniff_twelve.core.spec import GameUI
 
-        agents = game_agents(game_cls.spec.package)
+        agents = game_agents(game_cls.spec)
         ui = GameUI.plain(game_cls.spec.title, rules)
         return cls(game_cls, agents.make_agent, tuple(agents.AGENTS), draw, hand, button_moves, step=lambda g: 1, ui=ui)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sniff_twelve.core.games import register
 from sniff_twelve.core.spec import GameSpec
 from tests.blockdom import kernels as K
 
@@ -12,6 +13,7 @@ class BlockdomSpec(GameSpec, kernels=K):
     name, package, title = "blockdom", "tests.blockdom", "block dominoes (double-two)"
     players = (2, 3)
     options = ()  # no game options besides num_players
+    parts = {"game": "tests.blockdom.game:Game", "web": "tests.blockdom.web:WEB"}  # agents: the spec's own
     reward_modes = {"win": K.WIN}
     action_feature_names = K.ACTION_FEATURES
     RNG, STATUS, LIVE, CUR, STEPS, TRUNCATED = K.RNG, K.STATUS, K.LIVE, K.CUR, K.STEPS, -1  # never truncated
@@ -29,4 +31,4 @@ class BlockdomSpec(GameSpec, kernels=K):
         return ((0,), (1,)) if num_players == 2 else None
 
 
-SPEC = BlockdomSpec()
+SPEC = register(BlockdomSpec())  # not installed: registered when imported
