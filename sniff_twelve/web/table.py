@@ -70,6 +70,8 @@ class WebGame:
     step(game): which hand a position belongs to (the replay's "jump to hand"), from 1.
     hand_end(game, action): a game of several hands: when ``action`` ends a hand, the game as that
         hand ended (``draw`` shows it face up until the player continues), else ``None``.
+    draw_portrait(game, seat, names, reveal, last=None): ``draw`` for a phone held upright (the
+        page shows it on a narrow screen); ``None``: the page scales ``draw``'s table down.
     ui: the terminal play screen's texts (``sniff_twelve.core.spec.GameUI``): the "since your last
         turn" events (computed on public games), the result, the rules in short.
     The name, the table sizes and the partnerships come from the game's ``GameSpec`` (``game_cls.spec``).
@@ -84,6 +86,7 @@ class WebGame:
     step: Callable[[KernelGame], int]
     ui: GameUI
     hand_end: Callable[[KernelGame, int], KernelGame | None] = lambda game, action: None
+    draw_portrait: Callable[..., str] | None = None
 
     @classmethod
     def plain(
@@ -103,6 +106,12 @@ class WebGame:
         agents = game_agents(game_cls.spec.package)
         ui = GameUI.plain(game_cls.spec.title, rules)
         return cls(game_cls, agents.make_agent, tuple(agents.AGENTS), draw, hand, button_moves, step=lambda g: 1, ui=ui)
+
+    def tables(self, game: KernelGame, seat: int, names: Any, reveal: bool, last: Any = None) -> dict[str, Any]:
+        """The table as the page gets it: ``svg`` (``draw``'s) and ``svg_portrait``
+        (``draw_portrait``'s, or ``None``)."""
+        portrait = self.draw_portrait and self.draw_portrait(game, seat, names, reveal, last)
+        return {"svg": self.draw(game, seat, names, reveal, last), "svg_portrait": portrait}
 
     @property
     def name(self) -> str:
