@@ -34,7 +34,7 @@ TURN = {WEST: SOUTH, SOUTH: EAST, EAST: NORTH, NORTH: WEST}
 FIRST_RUN = {True: 12.0, False: 6.0}  # units from the pivot's centre before the first bend (horizontal?)
 RUN = {True: 8.0, False: 6.0}  # length of every later straight run of the staircase
 #: the runs of a table drawn for a screen held upright: short across, long down
-PORTRAIT = ({True: 4.0, False: 7.0}, {True: 4.0, False: 7.0})
+PORTRAIT = ({True: 9.0, False: 3.0}, {True: 10.0, False: 2.0})
 
 # pip centres on a half (unit square) of an upright tile; a lying tile uses them transposed
 _A, _B, _C = 0.26, 0.5, 0.74

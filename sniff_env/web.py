@@ -32,9 +32,9 @@ MAX_UNIT = 46
 HAND_UNIT = 40  # the player's own tiles: 40 × 80 px, easy to tap on a phone
 FACE_UP_UNIT = 26  # every hand face up (a hand's end, a finished match, a replay)
 # a phone held upright: a narrow table drawn at about its own size, its labels at least 12 px, its
-# tiles at least 32 px across however long the chain (it then grows down, or scrolls across)
+# tiles 32 to 36 px across however long the chain (it then grows down, or scrolls across)
 NARROW = 360
-LEAST_UNIT = 32
+LEAST_UNIT, MOST_NARROW_UNIT = 32, 36
 
 FELT, PANEL = "#1c6842", "#0e3420"
 IVORY, TILE_EDGE, PIP, DIVIDER = "#f7f1e2", "#968a70", "#181818", "#585248"
@@ -261,19 +261,21 @@ def _narrow_header(game: Game, names: Sequence[str]) -> tuple[list[str], float]:
 def _narrow_layout(
     game: Game, seat: int, live: bool, last: dict[int, int], top: float
 ) -> tuple[list[str], float, float]:
-    """The cross for a phone held upright: the main line north–south and the Sniff's arms
-    west–east, bending early (``geometry.PORTRAIT``, turned a quarter), the tiles as large as
-    ``NARROW`` lets them be but at least ``LEAST_UNIT``; the parts, their width and where they end."""
+    """The cross for a phone held upright: ``geometry.PORTRAIT``'s layout with x and y swapped,
+    so the main line runs down the screen (west end up) and the Sniff's arms across it (north
+    left), a line of text says so; the tiles as large as ``NARROW`` lets them be, from
+    ``LEAST_UNIT`` to ``MOST_NARROW_UNIT``. The parts, their width and where they end."""
     pieces, spots = table_layout(game, PORTRAIT)
     if not pieces:
         return _opening(game, seat, live, NARROW / 2, top + 70, 13), NARROW, top + 180
-    pieces = [Piece(p.y, p.x, not p.vertical, p.first, p.second, p.sniff) for p in pieces]  # turned a quarter
+    pieces = [Piece(p.y, p.x, not p.vertical, p.first, p.second, p.sniff) for p in pieces]
     spots = [Spot(s.y, s.x, s.value, s.arm) for s in spots]
     x0, y0, x1, y1 = _extent(pieces, spots)
-    unit = min(MAX_UNIT, max(LEAST_UNIT, (NARROW - 12) / (x1 - x0)))
+    unit = min(MOST_NARROW_UNIT, max(LEAST_UNIT, (NARROW - 12) / (x1 - x0)))
     width = max(NARROW, (x1 - x0) * unit + 12)
-    at = (width / 2 - (x0 + x1) / 2 * unit, top + 10 - y0 * unit, unit)
-    return _cross(pieces, spots, at, last, (10.0, 12.0)), width, top + 20 + (y1 - y0) * unit
+    at = (width / 2 - (x0 + x1) / 2 * unit, top + 32 - y0 * unit, unit)
+    compass = svg.text(14, top + 20, "west end ↑ · east end ↓ · Sniff's north ← · south →", 12, fill=MUTED)
+    return [compass, *_cross(pieces, spots, at, last, (10.0, 12.0))], width, top + 42 + (y1 - y0) * unit
 
 
 def _narrow_seats(
