@@ -15,12 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sniff_env import kernels as K
-from sniff_env.agents import AGENT_GROUP, AGENTS, make_agent
 from sniff_env.game import Game
 from sniff_env.geometry import PIPS, PORTRAIT, Piece, Spot, table_layout
 from sniff_env.tiles import ARM_NAMES, decode_action
 from sniff_env.ui import PLAY_UI
-from sniff_twelve.agents.external import installed_agents
 from sniff_twelve.web import svg
 from sniff_twelve.web.table import Move, WebGame
 
@@ -381,15 +379,13 @@ def moves(game: Game, seat: int) -> list[Move]:
     return out
 
 
-WEB = WebGame(
-    game_cls=Game,
-    make_agent=make_agent,
-    agents=(*AGENTS, *installed_agents(AGENT_GROUP)),
+WEB = WebGame.of(
+    Game,
+    PLAY_UI,
     draw=draw,
     hand=hand,
     moves=moves,
     step=lambda game: game.hands_played + 1,
-    draw_portrait=draw_portrait,
     hand_end=Game.hand_as_ended,
-    ui=PLAY_UI,
+    draw_portrait=draw_portrait,
 )

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sniff_twelve.agents.external import installed_agents
 from sniff_twelve.web import svg
 from sniff_twelve.web.table import Move, WebGame
-from twelve_env.agents import AGENT_GROUP, AGENTS, make_agent
 from twelve_env.cards import card_value, rank_name
 from twelve_env.game import Game
 from twelve_env.ui import PLAY_UI
@@ -84,18 +82,23 @@ def back(x: float, y: float, size: tuple[float, float]) -> str:
     )
 
 
-def _note(game: Game) -> tuple[str, str]:
-    """The header's note and its colour: the game's end, the last round (T12) or the rule of T8."""
-    if game.is_terminal():
-        return "game over", GOLD
-    if game.last_round:
-        return f"last round: {game.turns_left} turn(s) left, no drawing", GOLD
-    return "a pair or a sum of 12 takes the pile", MUTED
-
-
-def _header(game: Game) -> list[str]:
+def _header(game: Game, narrow: bool = False) -> list[str]:
+    """The title, the deck and a note: the game's end, the last round (T12) or the rule of T8; on a
+    line each for a phone held upright (``narrow``)."""
     deck = "52-card deck" if game.deck == "bridge" else "number deck 1–11"
-    note, color = _note(game)
+    if game.is_terminal():
+        note, color = "game over", GOLD
+    elif game.last_round:
+        note, color = f"last round: {game.turns_left} turn(s) left, no drawing", GOLD
+    else:
+        note, color = "a pair or a sum of 12 takes the pile", MUTED
+    if narrow:
+        return [
+            svg.element("rect", {"width": NARROW, "height": NARROW_HEADER, "fill": PANEL}),
+            svg.text(14, 28, '"12"', 22, fill=GOLD, font_weight="bold"),
+            svg.text(76, 27, f"Jamaican Sniping · {game.num_players} players", 13, fill=TEXT),
+            svg.text(14, 52, f"{deck} · {note}", 12, fill=color),
+        ]
     return [
         svg.element("rect", {"width": WIDTH, "height": HEADER, "fill": PANEL}),
         svg.text(20, 40, '"12"', 26, fill=GOLD, font_weight="bold"),
@@ -183,18 +186,6 @@ def _hand(game: Game, seat: int, name: str) -> list[str]:
     return parts
 
 
-def _narrow_header(game: Game) -> list[str]:
-    """``_header`` for a phone held upright: the title, the deck and the note a line each."""
-    deck = "52-card deck" if game.deck == "bridge" else "number deck 1–11"
-    note, color = _note(game)
-    return [
-        svg.element("rect", {"width": NARROW, "height": NARROW_HEADER, "fill": PANEL}),
-        svg.text(14, 28, '"12"', 22, fill=GOLD, font_weight="bold"),
-        svg.text(76, 27, f"Jamaican Sniping · {game.num_players} players", 13, fill=TEXT),
-        svg.text(14, 52, f"{deck} · {note}", 12, fill=color),
-    ]
-
-
 def _narrow_seats(game: Game, names: Sequence[str], reveal: bool, last: dict[int, int], top: float) -> list[str]:
     """``_seats`` for a phone held upright: a panel per seat, one under another."""
     acting = None if game.is_terminal() else game.current_player
@@ -261,7 +252,7 @@ def draw_portrait(game: Game, seat: int, names: Sequence[str], reveal: bool, las
     """``draw`` for a phone held upright: header, seats, stock and pile one under another,
     ``NARROW`` px wide; face up (``reveal``), the seat's own hand again at the foot."""
     top = NARROW_HEADER + 8
-    parts = [*_narrow_header(game), *_narrow_seats(game, names, reveal, last or {}, top)]
+    parts = [*_header(game, narrow=True), *_narrow_seats(game, names, reveal, last or {}, top)]
     table, foot = _narrow_table(game, reveal, top + game.num_players * 80)
     parts += table
     height = foot
@@ -314,14 +305,4 @@ def moves(game: Game, seat: int) -> list[Move]:
     return [Move(rank, labels[rank], item=i, spot=0) for i, rank in enumerate(hand) if rank in labels]
 
 
-WEB = WebGame(
-    game_cls=Game,
-    make_agent=make_agent,
-    agents=(*AGENTS, *installed_agents(AGENT_GROUP)),
-    draw=draw,
-    hand=hand,
-    moves=moves,
-    step=lambda game: 1,
-    draw_portrait=draw_portrait,
-    ui=PLAY_UI,
-)
+WEB = WebGame.of(Game, PLAY_UI, draw=draw, hand=hand, moves=moves, step=lambda game: 1, draw_portrait=draw_portrait)

@@ -89,23 +89,29 @@ class WebGame:
     draw_portrait: Callable[..., str] | None = None
 
     @classmethod
-    def plain(
-        cls,
-        game_cls: type[KernelGame],
-        draw: Callable[..., str],
-        hand: Callable[[KernelGame, int], list[str]],
-        rules: str = "",
-    ) -> WebGame:
-        """The web table of a game that gives its drawing (``draw``, ``hand``) and nothing else:
-        one deal, the start page's options from its spec, its agents (``game_agents``), every legal
-        move a button named by ``action_name`` (``button_moves``), the plain texts
-        (``GameUI.plain``)."""
+    def of(cls, game_cls: type[KernelGame], ui: GameUI, **fields: Any) -> WebGame:
+        """The web table of ``game_cls`` with its agents (``game_agents``: the ones it names, built
+        by its ``make_agent``) and those installed packages register in its ``AGENT_GROUP``, if it
+        has one (``installed_agents``); ``fields``: the drawing, the moves and the rest."""
         from sniff_twelve.agents.builtin import game_agents
-        from sniff_twelve.core.spec import GameUI
+        from sniff_twelve.agents.external import installed_agents
 
         agents = game_agents(game_cls.spec.package)
+        group = getattr(agents, "AGENT_GROUP", None)
+        names = (*agents.AGENTS, *(installed_agents(group) if group else ()))
+        return cls(game_cls, agents.make_agent, names, ui=ui, **fields)
+
+    @classmethod
+    def plain(
+        cls, game_cls: type[KernelGame], draw: Callable[..., str], hand: Callable[..., list[str]], rules: str = ""
+    ) -> WebGame:
+        """The web table of a game that gives its drawing (``draw``, ``hand``) and nothing else:
+        one deal, the start page's options from its spec, its agents (``of``), every legal move a
+        button named by ``action_name`` (``button_moves``), the plain texts (``GameUI.plain``)."""
+        from sniff_twelve.core.spec import GameUI
+
         ui = GameUI.plain(game_cls.spec.title, rules)
-        return cls(game_cls, agents.make_agent, tuple(agents.AGENTS), draw, hand, button_moves, step=lambda g: 1, ui=ui)
+        return cls.of(game_cls, ui, draw=draw, hand=hand, moves=button_moves, step=lambda game: 1)
 
     def tables(self, game: KernelGame, seat: int, names: Any, reveal: bool, last: Any = None) -> dict[str, Any]:
         """The table as the page gets it: ``svg`` (``draw``'s) and ``svg_portrait``
