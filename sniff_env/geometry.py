@@ -33,6 +33,8 @@ WEST, EAST, NORTH, SOUTH = (-1, 0), (1, 0), (0, -1), (0, 1)
 TURN = {WEST: SOUTH, SOUTH: EAST, EAST: NORTH, NORTH: WEST}
 FIRST_RUN = {True: 12.0, False: 6.0}  # units from the pivot's centre before the first bend (horizontal?)
 RUN = {True: 8.0, False: 6.0}  # length of every later straight run of the staircase
+#: the runs of a table drawn for a screen held upright: short across, long down
+PORTRAIT = ({True: 9.0, False: 3.0}, {True: 10.0, False: 2.0})
 
 # pip centres on a half (unit square) of an upright tile; a lying tile uses them transposed
 _A, _B, _C = 0.26, 0.5, 0.74
@@ -80,18 +82,23 @@ def _halves(d: tuple[int, int], inner: int, outer: int) -> tuple[int, int]:
 
 
 def _lay_leg(
-    pieces: list[Piece], chain: list[tuple[int, int, int]], start: tuple[float, float], d: tuple[int, int]
+    pieces: list[Piece],
+    chain: list[tuple[int, int, int]],
+    start: tuple[float, float],
+    d: tuple[int, int],
+    runs: tuple[dict[bool, float], dict[bool, float]],
 ) -> tuple[tuple[float, float], tuple[int, int]]:
-    """Lay ``chain`` (``(tile, inner, outer)`` outward) from the face at ``start`` heading ``d``.
+    """Lay ``chain`` (``(tile, inner, outer)`` outward) from the face at ``start`` heading ``d``;
+    ``runs``: the first run and every later one, by direction (horizontal?).
 
     Returns the outer face's centre and the direction the leg ends in. A tile that would pass the
     run's end turns the corner (lying across the line's end, its inner half touching it); the leg
     then alternates between ``TURN[d]`` and ``d``, a staircase that stays in its own quarter.
     Doubles never turn a corner (they are one unit long and may overrun a little).
     """
-    base = d
+    base, (first_run, run) = d, runs
     x, y = start
-    room = FIRST_RUN[d[1] == 0] - abs(x if d[1] == 0 else y)
+    room = first_run[d[1] == 0] - abs(x if d[1] == 0 else y)
     for tile, inner, outer in chain:
         low, high = TILES[tile]
         if low == high:
@@ -103,7 +110,7 @@ def _lay_leg(
             cx, cy = x + d[0] * 0.5, y + d[1] * 0.5
             pieces.append(Piece(cx + n[0] * 0.5, cy + n[1] * 0.5, n[1] != 0, a, b))
             x, y, d = cx + n[0] * 1.5, cy + n[1] * 1.5, n
-            room = RUN[d[1] == 0] - 1.5
+            room = run[d[1] == 0] - 1.5
         else:
             a, b = _halves(d, inner, outer)
             pieces.append(Piece(x + d[0], y + d[1], d[1] != 0, a, b))
@@ -111,10 +118,13 @@ def _lay_leg(
     return (x, y), d
 
 
-def table_layout(game: Game) -> tuple[list[Piece], list[Spot]]:
+def table_layout(
+    game: Game, runs: tuple[dict[bool, float], dict[bool, float]] = (FIRST_RUN, RUN)
+) -> tuple[list[Piece], list[Spot]]:
     """Every tile on the table and every free spot, in units of one pip square, pivot at (0, 0).
 
-    The pivot is the Sniff when there is one, else the opening tile.
+    The pivot is the Sniff when there is one, else the opening tile; ``runs`` sets where the arms
+    bend (``PORTRAIT``: a table narrower than it is tall).
     """
     state = np.array(game.state_array)
     center, chains = arm_chains(game)
@@ -143,7 +153,7 @@ def table_layout(game: Game) -> tuple[list[Piece], list[Spot]]:
         legs[3] = (chains[3], (0.0, 1.0), SOUTH)
     spots = []
     for arm, (chain, start, d) in legs.items():
-        (x, y), d_end = _lay_leg(pieces, chain, start, d)
+        (x, y), d_end = _lay_leg(pieces, chain, start, d, runs)
         if state[K.END_PIP + arm] >= 0:
             value = int(K.arm_contribution(state, arm))
             spots.append(Spot(x + d_end[0] * 0.62, y + d_end[1] * 0.62, value if value >= 0 else None, arm))

@@ -15,12 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sniff_env import kernels as K
-from sniff_env.agents import AGENT_GROUP, AGENTS, make_agent
 from sniff_env.game import Game
-from sniff_env.geometry import PIPS, table_layout
+from sniff_env.geometry import PIPS, PORTRAIT, Piece, Spot, table_layout
 from sniff_env.tiles import ARM_NAMES, decode_action
 from sniff_env.ui import PLAY_UI
-from sniff_twelve.agents.external import installed_agents
 from sniff_twelve.web import svg
 from sniff_twelve.web.table import Move, WebGame
 
@@ -31,6 +29,10 @@ FOOTER = HEADER + LAYOUT_H
 MAX_UNIT = 46
 HAND_UNIT = 40  # the player's own tiles: 40 × 80 px, easy to tap on a phone
 FACE_UP_UNIT = 26  # every hand face up (a hand's end, a finished match, a replay)
+# a phone held upright: a narrow table drawn at about its own size, its labels at least 12 px, its
+# tiles 32 to 36 px across however long the chain (it then grows down, or scrolls across)
+NARROW = 360
+LEAST_UNIT, MOST_NARROW_UNIT = 32, 36
 
 FELT, PANEL = "#1c6842", "#0e3420"
 IVORY, TILE_EDGE, PIP, DIVIDER = "#f7f1e2", "#968a70", "#181818", "#585248"
@@ -117,30 +119,44 @@ def _header(game: Game, names: Sequence[str]) -> list[str]:
     return parts
 
 
-def _layout(game: Game, seat: int, live: bool, last: dict[int, int]) -> list[str]:
-    """The cross of tiles, the Sniff outlined, discs on scored ends and rings on free spots; the
-    tile each seat placed last (``last``: seat → its last action) carries that seat's number."""
+def _placed(last: dict[int, int]) -> dict[tuple[int, int], int]:
+    """The tile each seat placed last (``last``: seat → its last action) → that seat."""
     placed = {}
     for who, action in last.items():
         kind, placed_tile, _ = decode_action(action)
         if kind == "place":
             placed[placed_tile] = who
-    cx, cy = WIDTH / 2, HEADER + LAYOUT_H / 2
-    pieces, spots = table_layout(game)
-    if not pieces:
-        if game.is_terminal():
-            return []
-        opener = "you open" if game.current_player == seat and live else f"seat {game.current_player} opens"
-        box = {"x": cx - 40, "y": cy - 52, "width": 80, "height": 104, "rx": 10, "fill": "none", "stroke": MUTED}
-        return [
-            svg.group([svg.element("rect", {**box, "stroke-dasharray": "8 6"})], **SPOT, data_spot=0),
-            svg.text(cx, cy + 86, f"The table is empty: {opener} with any tile", 18, fill=MUTED, text_anchor="middle"),
-        ]
+    return placed
+
+
+def _extent(pieces: list[Piece], spots: list[Spot]) -> tuple[float, float, float, float]:
+    """The box, in units, that holds every tile and spot with a margin."""
     boxes = [p.box() for p in pieces] + [(s.x - 0.45, s.y - 0.45, s.x + 0.45, s.y + 0.45) for s in spots]
     x0, y0 = min(b[0] for b in boxes) - 0.3, min(b[1] for b in boxes) - 0.3
     x1, y1 = max(b[2] for b in boxes) + 0.3, max(b[3] for b in boxes) + 0.3
-    unit = min(MAX_UNIT, (WIDTH - 40) / (x1 - x0), (LAYOUT_H - 20) / (y1 - y0))
-    ox, oy = cx - (x0 + x1) / 2 * unit, cy - (y0 + y1) / 2 * unit
+    return x0, y0, x1, y1
+
+
+def _opening(game: Game, seat: int, live: bool, cx: float, cy: float, size: float) -> list[str]:
+    """An empty table: the opening spot (arm 0) and who opens."""
+    if game.is_terminal():
+        return []
+    opener = "you open" if game.current_player == seat and live else f"seat {game.current_player} opens"
+    box = {"x": cx - 40, "y": cy - 52, "width": 80, "height": 104, "rx": 10, "fill": "none", "stroke": MUTED}
+    return [
+        svg.group([svg.element("rect", {**box, "stroke-dasharray": "8 6"})], **SPOT, data_spot=0),
+        svg.text(cx, cy + 86, f"The table is empty: {opener} with any tile", size, fill=MUTED, text_anchor="middle"),
+    ]
+
+
+def _cross(
+    pieces: list[Piece], spots: list[Spot], at: tuple[float, float, float], last: dict[int, int], radii: tuple
+) -> list[str]:
+    """The tiles at ``at`` (left, top, unit: where unit (0, 0) lies and its size), the Sniff
+    outlined, discs on scored ends and rings on free spots; the tile each seat placed last carries
+    that seat's number. ``radii``: the least radius of a seat's badge and of a spot."""
+    ox, oy, unit = at
+    placed = _placed(last)
     parts, badges = [], []
     for p in pieces:
         bx, by, _, _ = p.box()
@@ -148,7 +164,7 @@ def _layout(game: Game, seat: int, live: bool, last: dict[int, int]) -> list[str
         parts.append(tile(ox + bx * unit, oy + by * unit, pips, p.vertical, unit, ORANGE if p.sniff else None))
         who = placed.get((min(pips), max(pips)))
         if who is not None:  # the last move of seat ``who``: a numbered badge on the tile's corner
-            x, y, r = ox + bx * unit, oy + by * unit, max(8.0, unit * 0.26)
+            x, y, r = ox + bx * unit, oy + by * unit, max(radii[0], unit * 0.26)
             badge = [
                 svg.element("circle", {"cx": x, "cy": y, "r": r, "fill": GOLD, "stroke": MARK_INK, "stroke-width": 1}),
                 svg.text(x, y + r * 0.4, str(who), r * 1.2, fill=MARK_INK, font_weight="bold", text_anchor="middle"),
@@ -156,7 +172,7 @@ def _layout(game: Game, seat: int, live: bool, last: dict[int, int]) -> list[str
             badges.append(svg.group(badge, data_last=who))
     parts += badges  # above every tile: a crosswise tile placed later never hides one
     for s in spots:
-        x, y, r = ox + s.x * unit, oy + s.y * unit, max(11.0, unit * 0.42)
+        x, y, r = ox + s.x * unit, oy + s.y * unit, max(radii[1], unit * 0.42)
         if s.value is None:
             mark = [
                 svg.element("circle", {"cx": x, "cy": y, "r": r, "fill": "none", "stroke": CREAM, "stroke-width": 3})
@@ -167,6 +183,18 @@ def _layout(game: Game, seat: int, live: bool, last: dict[int, int]) -> list[str
             mark = [svg.element("circle", circle), label]
         parts.append(svg.group(mark, **SPOT, data_spot=s.arm))
     return parts
+
+
+def _layout(game: Game, seat: int, live: bool, last: dict[int, int]) -> list[str]:
+    """The cross of tiles (``_cross``) as large as the table's middle band lets it be."""
+    cx, cy = WIDTH / 2, HEADER + LAYOUT_H / 2
+    pieces, spots = table_layout(game)
+    if not pieces:
+        return _opening(game, seat, live, cx, cy, 18)
+    x0, y0, x1, y1 = _extent(pieces, spots)
+    unit = min(MAX_UNIT, (WIDTH - 40) / (x1 - x0), (LAYOUT_H - 20) / (y1 - y0))
+    at = (cx - (x0 + x1) / 2 * unit, cy - (y0 + y1) / 2 * unit, unit)
+    return _cross(pieces, spots, at, last, (8.0, 11.0))
 
 
 def _seats(game: Game, names: Sequence[str], hands_up: bool, boneyard_up: bool) -> tuple[list[str], float]:
@@ -196,6 +224,99 @@ def _seats(game: Game, names: Sequence[str], hands_up: bool, boneyard_up: bool) 
         parts.append(svg.text(tx + shown + 6, middle + 5, str(count), 14, fill=TEXT))
         y += height
     return parts, y + 14
+
+
+def _narrow_header(game: Game, names: Sequence[str]) -> tuple[list[str], float]:
+    """``_header`` for a phone held upright: the title, the hand and the ends a line each, then a
+    row per side with its score; the parts and where they end."""
+    hand = game.hands_played + (not game.is_terminal() or game.winner is not None)
+    info = f"{game.num_players} players · hand {hand} · target {game.target} · boneyard {game.boneyard_size}"
+    parts = [
+        svg.text(14, 24, "American Sniff", 18, fill=TEXT, font_weight="bold"),
+        svg.text(14, 46, info, 12, fill=MUTED),
+    ]
+    d = game.describe()
+    y = 54
+    if d["tiles"]:
+        ends = " + ".join(str(c) for _, c in d["scored"]) or "0"
+        note = f"ends {ends} = {d['total']}" + (f" · credit +{d['credit']}" if d["credit"] else " · no credit")
+        parts.append(svg.text(14, 72, note, 15, fill=GOLD if d["credit"] else MUTED))
+        y = 82
+    acting = None if game.is_terminal() else game.side_of(game.current_player)
+    for side, (name, score) in enumerate(zip(_side_names(game, names), game.scores, strict=True)):
+        won = game.winner == side
+        outline = GOLD if side in (acting, game.winner) else "#306848"
+        box = {"x": 10, "y": y, "width": NARROW - 20, "height": 30, "rx": 8, "stroke": outline, "stroke-width": 2}
+        parts.append(svg.element("rect", {**box, "fill": "#604c10" if won else "#164a2e"}))
+        label = svg.fit(name, NARROW - (150 if won else 90), 14) + (" — wins" if won else "")
+        parts.append(svg.text(22, y + 20, label, 14, fill=TEXT))
+        color = RED if score < 0 else GOLD if won else TEXT
+        parts.append(svg.text(NARROW - 22, y + 21, str(score), 17, fill=color, font_weight="bold", text_anchor="end"))
+        y += 36
+    return [svg.element("rect", {"width": "100%", "height": y + 4, "fill": PANEL}), *parts], y + 4
+
+
+def _narrow_layout(
+    game: Game, seat: int, live: bool, last: dict[int, int], top: float
+) -> tuple[list[str], float, float]:
+    """The cross for a phone held upright: ``geometry.PORTRAIT``'s layout with x and y swapped,
+    so the main line runs down the screen (west end up) and the Sniff's arms across it (north
+    left), a line of text says so; the tiles as large as ``NARROW`` lets them be, from
+    ``LEAST_UNIT`` to ``MOST_NARROW_UNIT``. The parts, their width and where they end."""
+    pieces, spots = table_layout(game, PORTRAIT)
+    if not pieces:
+        return _opening(game, seat, live, NARROW / 2, top + 70, 13), NARROW, top + 180
+    pieces = [Piece(p.y, p.x, not p.vertical, p.first, p.second, p.sniff) for p in pieces]
+    spots = [Spot(s.y, s.x, s.value, s.arm) for s in spots]
+    x0, y0, x1, y1 = _extent(pieces, spots)
+    unit = min(MOST_NARROW_UNIT, max(LEAST_UNIT, (NARROW - 12) / (x1 - x0)))
+    width = max(NARROW, (x1 - x0) * unit + 12)
+    at = (width / 2 - (x0 + x1) / 2 * unit, top + 32 - y0 * unit, unit)
+    compass = svg.text(14, top + 20, "west end ↑ · east end ↓ · Sniff's north ← · south →", 12, fill=MUTED)
+    return [compass, *_cross(pieces, spots, at, last, (10.0, 12.0))], width, top + 42 + (y1 - y0) * unit
+
+
+def _narrow_seats(
+    game: Game, names: Sequence[str], hands_up: bool, boneyard_up: bool, top: float
+) -> tuple[list[str], float]:
+    """``_seats`` for a phone held upright: a row per seat and the boneyard, face up tiles on lines
+    of their own under the name (``LEAST_UNIT`` across); the parts and where they end."""
+    rows = [(names[seat], game.hand(seat) if hands_up else game.hand_sizes[seat]) for seat in range(game.num_players)]
+    rows.append(("boneyard", game.boneyard if boneyard_up else game.boneyard_size))
+    title = "Every hand, face up" if boneyard_up else "The hands as counted (S23)" if hands_up else "Hands"
+    parts, y = [svg.text(14, top + 24, title, 13, fill=MUTED)], top + 34
+    step = 1.15 * LEAST_UNIT
+    per_line = int((NARROW - 28) // step)
+    for k, (name, content) in enumerate(rows):
+        if k == game.current_player and not game.is_terminal():
+            parts.append(svg.element("path", {"d": f"M4,{y + 9} l8,6 l-8,6 z", "fill": GOLD}))
+        if isinstance(content, list):
+            parts.append(svg.text(16, y + 20, f"{svg.fit(name, NARROW - 80, 13)} · {len(content)}", 13, fill=TEXT))
+            y += 28
+            for i, t in enumerate(content):
+                line, col = divmod(i, per_line)
+                parts.append(tile(16 + col * step, y + line * (2 * LEAST_UNIT + 8), t, True, LEAST_UNIT))
+            y += -(-len(content) // per_line) * (2 * LEAST_UNIT + 8) + 4
+        else:
+            parts.append(svg.text(16, y + 20, svg.fit(name, 170, 13), 13, fill=TEXT))
+            parts += [back(196 + i * 12, y + 4, 10) for i in range(min(content, 10))]
+            parts.append(svg.text(202 + min(content, 10) * 12, y + 20, str(content), 13, fill=TEXT))
+            y += 30
+    return parts, y + 10
+
+
+def draw_portrait(game: Game, seat: int, names: Sequence[str], reveal: bool, last: dict[int, int] | None = None) -> str:
+    """``draw`` for a phone held upright: header, cross and hands one under another, ``NARROW``
+    px wide, or wider when the cross needs it (the page then scrolls the table across rather than
+    shrink it below 96 %)."""
+    boneyard_up = reveal and int(game.state_array[K.STATUS]) != K.HAND_OVER
+    header, top = _narrow_header(game, names)
+    cross, width, foot = _narrow_layout(game, seat, not reveal, last or {}, top)
+    seats, height = _narrow_seats(game, names, reveal, boneyard_up, foot)
+    parts = [svg.element("rect", {"width": "100%", "height": height, "fill": FELT}), *header, *cross]
+    parts += [svg.element("rect", {"y": foot, "width": "100%", "height": height - foot, "fill": PANEL}), *seats]
+    label = f"American Sniff table seen from seat {seat}"
+    return svg.document(round(width), round(height), label, parts, least_width=0.96 * width if width > NARROW else None)
 
 
 def hand(game: Game, seat: int) -> list[str]:
@@ -258,14 +379,13 @@ def moves(game: Game, seat: int) -> list[Move]:
     return out
 
 
-WEB = WebGame(
-    game_cls=Game,
-    make_agent=make_agent,
-    agents=(*AGENTS, *installed_agents(AGENT_GROUP)),
+WEB = WebGame.of(
+    Game,
+    PLAY_UI,
     draw=draw,
     hand=hand,
     moves=moves,
     step=lambda game: game.hands_played + 1,
     hand_end=Game.hand_as_ended,
-    ui=PLAY_UI,
+    draw_portrait=draw_portrait,
 )

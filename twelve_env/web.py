@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sniff_twelve.agents.external import installed_agents
 from sniff_twelve.web import svg
 from sniff_twelve.web.table import Move, WebGame
-from twelve_env.agents import AGENT_GROUP, AGENTS, make_agent
 from twelve_env.cards import card_value, rank_name
 from twelve_env.game import Game
 from twelve_env.ui import PLAY_UI
@@ -26,6 +24,9 @@ SEATS_TOP, SEATS_H = 72, 112
 TABLE_TOP = SEATS_TOP + SEATS_H
 FOOTER = 540
 CARD = (96, 134)
+# a phone held upright: a narrow table drawn at about its own size, its labels at least 12 px
+NARROW, NARROW_HEADER = 360, 64
+NARROW_CARD, SMALL_CARD = (60, 84), (30, 42)
 
 FELT, PANEL = "#1c6842", "#0e3420"
 PAPER, CARD_EDGE, INK, FACE_INK = "#fcfbf6", "#a0a096", "#1c1c22", "#9e1824"
@@ -47,7 +48,8 @@ def card(x: float, y: float, deck: str, rank: int, size: tuple[float, float] = C
             svg.text(x + w / 2, y + h * 0.58, label, w * 0.42, fill=ink, font_weight="bold", text_anchor="middle")
         )
         value = f"= {card_value(deck, rank)}"
-        parts.append(svg.text(x + w / 2, y + h * 0.86, value, w * 0.14, fill="#78786e", text_anchor="middle"))
+        size = max(12, w * 0.14)  # readable on a phone's small card too
+        parts.append(svg.text(x + w / 2, y + h * 0.86, value, size, fill="#78786e", text_anchor="middle"))
     else:
         parts.append(
             svg.text(x + w / 2, y + h * 0.62, label, w * 0.46, fill=ink, font_weight="bold", text_anchor="middle")
@@ -80,7 +82,9 @@ def back(x: float, y: float, size: tuple[float, float]) -> str:
     )
 
 
-def _header(game: Game) -> list[str]:
+def _header(game: Game, narrow: bool = False) -> list[str]:
+    """The title, the deck and a note: the game's end, the last round (T12) or the rule of T8; on a
+    line each for a phone held upright (``narrow``)."""
     deck = "52-card deck" if game.deck == "bridge" else "number deck 1–11"
     if game.is_terminal():
         note, color = "game over", GOLD
@@ -88,6 +92,13 @@ def _header(game: Game) -> list[str]:
         note, color = f"last round: {game.turns_left} turn(s) left, no drawing", GOLD
     else:
         note, color = "a pair or a sum of 12 takes the pile", MUTED
+    if narrow:
+        return [
+            svg.element("rect", {"width": NARROW, "height": NARROW_HEADER, "fill": PANEL}),
+            svg.text(14, 28, '"12"', 22, fill=GOLD, font_weight="bold"),
+            svg.text(76, 27, f"Jamaican Sniping · {game.num_players} players", 13, fill=TEXT),
+            svg.text(14, 52, f"{deck} · {note}", 12, fill=color),
+        ]
     return [
         svg.element("rect", {"width": WIDTH, "height": HEADER, "fill": PANEL}),
         svg.text(20, 40, '"12"', 26, fill=GOLD, font_weight="bold"),
@@ -175,6 +186,88 @@ def _hand(game: Game, seat: int, name: str) -> list[str]:
     return parts
 
 
+def _narrow_seats(game: Game, names: Sequence[str], reveal: bool, last: dict[int, int], top: float) -> list[str]:
+    """``_seats`` for a phone held upright: a panel per seat, one under another."""
+    acting = None if game.is_terminal() else game.current_player
+    parts, w, h = [], NARROW - 20, 74
+    for seat in range(game.num_players):
+        x, y = 10, top + seat * (h + 6)
+        outline = GOLD if seat == acting else "#306848"
+        box = {"x": x, "y": y, "width": w, "height": h, "rx": 8, "stroke": outline, "stroke-width": 2}
+        parts.append(svg.element("rect", {**box, "fill": "#164a2e"}))
+        parts.append(svg.text(x + 10, y + 20, svg.fit(names[seat], w - 110, 14), 14, fill=TEXT, font_weight="bold"))
+        score = game.scores[seat]
+        color = RED if score < 0 else TEXT
+        parts.append(svg.text(x + w - 10, y + 20, f"score {score:+d}", 14, fill=color, text_anchor="end"))
+        size = game.hand_sizes[seat]
+        step = min(30.0, 130 / max(size - 1, 1))
+        if reveal:
+            parts += [card(x + 10 + i * step, y + 27, game.deck, r, SMALL_CARD) for i, r in enumerate(game.hand(seat))]
+        else:
+            parts += [back(x + 10 + i * step, y + 33, (20, 30)) for i in range(size)]
+        held = f"{size} in hand · {game.captured[seat]} captured"
+        parts.append(svg.text(x + w - 10, y + 44, held, 12, fill=MUTED, text_anchor="end"))
+        if seat in last:
+            played = f"last: {rank_name(game.deck, last[seat])}"
+            parts.append(
+                svg.group([svg.text(x + w - 10, y + 64, played, 13, fill=GOLD, text_anchor="end")], data_last=seat)
+            )
+    return parts
+
+
+def _narrow_table(game: Game, reveal: bool, top: float) -> tuple[list[str], float]:
+    """``_table`` for a phone held upright: the stock, the pile beside it, the stock's next cards
+    (face up) on lines under them; the parts and where they end."""
+    (cw, ch), (sw, sh) = NARROW_CARD, SMALL_CARD
+    sx, sy = 16, top + 34
+    parts = [svg.text(sx, top + 20, f"Stock · {game.stock_size}", 13, fill=MUTED)]
+    parts += [back(sx + 2 * i, sy - 2 * i, NARROW_CARD) for i in range(min(5, (game.stock_size + 5) // 6))]
+    pile, left = game.pile, sx + cw + 34
+    step = min(30.0, (NARROW - 26 - left - cw) / max(len(pile) - 1, 1))
+    label = f"Face-up pile · {len(pile)} card{'s' * (len(pile) != 1)}"
+    parts.append(svg.text(left, top + 20, label, 13, fill=MUTED))
+    cards = [card(left + i * step, sy + 4, game.deck, r, NARROW_CARD) for i, r in enumerate(pile[:-1])]
+    if pile:
+        x = left + (len(pile) - 1) * step + (8 if len(pile) > 1 else 0)
+        cards.append(card(x, sy - 4, game.deck, pile[-1], NARROW_CARD, edge=GOLD))
+    if not reveal and not game.is_terminal():
+        width = max((len(pile) - 1) * step + cw + 16, cw + 12)
+        target = {"x": left - 6, "y": sy - 12, "width": width, "height": ch + 24, "rx": 10, "fill": "none"}
+        cards.append(
+            svg.group([svg.element("rect", target)], **{"class": "spot", "pointer-events": "all"}, data_spot=0)
+        )
+    parts.append(svg.group(cards))
+    y = sy + ch + 18
+    if reveal and game.stock_size:
+        per_line = int((NARROW - 2 * sx) // (sw + 2))
+        parts.append(svg.text(sx, y + 14, "next cards:", 12, fill=MUTED))
+        for i, r in enumerate(game.stock):
+            line, col = divmod(i, per_line)
+            parts.append(card(sx + col * (sw + 2), y + 22 + line * (sh + 4), game.deck, r, SMALL_CARD))
+        y += 30 + -(-game.stock_size // per_line) * (sh + 4)
+    return parts, y
+
+
+def draw_portrait(game: Game, seat: int, names: Sequence[str], reveal: bool, last: dict[int, int] | None = None) -> str:
+    """``draw`` for a phone held upright: header, seats, stock and pile one under another,
+    ``NARROW`` px wide; face up (``reveal``), the seat's own hand again at the foot."""
+    top = NARROW_HEADER + 8
+    parts = [*_header(game, narrow=True), *_narrow_seats(game, names, reveal, last or {}, top)]
+    table, foot = _narrow_table(game, reveal, top + game.num_players * 80)
+    parts += table
+    height = foot
+    if reveal:
+        hand = game.hand(seat)
+        title = "Your hand" if names[seat] == "you" else f"Hand of {names[seat]}"
+        step = min(NARROW_CARD[0] + 8.0, (NARROW - 32 - NARROW_CARD[0]) / max(len(hand) - 1, 1))
+        parts += [svg.element("rect", {"y": foot, "width": NARROW, "height": NARROW_CARD[1] + 50, "fill": PANEL})]
+        parts.append(svg.text(16, foot + 24, title, 13, fill=MUTED))
+        parts += [card(16 + i * step, foot + 36, game.deck, r, NARROW_CARD) for i, r in enumerate(hand)]
+        height = foot + NARROW_CARD[1] + 50
+    felt = svg.element("rect", {"width": NARROW, "height": height, "fill": FELT})
+    return svg.document(NARROW, round(height), f'"12" table seen from seat {seat}', [felt, *parts])
+
+
 def hand(game: Game, seat: int) -> list[str]:
     """The seat's hand while the game runs, a small SVG per card (``data-item``: its index in
     ``Game.hand``); when the seat is to act every card is playable (T7), and one that takes the
@@ -212,13 +305,4 @@ def moves(game: Game, seat: int) -> list[Move]:
     return [Move(rank, labels[rank], item=i, spot=0) for i, rank in enumerate(hand) if rank in labels]
 
 
-WEB = WebGame(
-    game_cls=Game,
-    make_agent=make_agent,
-    agents=(*AGENTS, *installed_agents(AGENT_GROUP)),
-    draw=draw,
-    hand=hand,
-    moves=moves,
-    step=lambda game: 1,
-    ui=PLAY_UI,
-)
+WEB = WebGame.of(Game, PLAY_UI, draw=draw, hand=hand, moves=moves, step=lambda game: 1, draw_portrait=draw_portrait)

@@ -87,7 +87,7 @@ def replay(spec: WebGame, records: Path, name: str, step: str | None) -> dict[st
         raise RequestError(400, f"step must be a whole number from 0 to {steps}; got {step!r}")
     game = spec.game_cls._from_row(shown.rows[int(step)], shown.params)
     last = dict(zip(shown.seats[: int(step)].tolist(), shown.actions[: int(step)].tolist(), strict=True))
-    return {"step": int(step), "svg": spec.draw(game, shown.human, shown.names, True, last)}
+    return {"step": int(step), **spec.tables(game, shown.human, shown.names, True, last)}
 
 
 @dataclass(frozen=True)

@@ -100,9 +100,9 @@ class Session:
         event = self.spec.ui.event(before, public_game(self.game, self.human), seat, action, self.human)
         self.log.append(f"{self.names[seat]}: {event}")
         if ended is not None and not self.game.is_terminal():  # a finished game shows its own end
-            svg = self.spec.draw(ended, self.human, self.names, True, self.last)
+            tables = self.spec.tables(ended, self.human, self.names, True, self.last)
             # the ended hand's screen shows that hand's events; the next hand's start a fresh log
-            self.hand_end = {"svg": svg, "text": self.spec.ui.settlement(ended, self.human), "log": self.log}
+            self.hand_end = {**tables, "text": self.spec.ui.settlement(ended, self.human), "log": self.log}
             self.log = []
 
     def replay(self, actions: Sequence[int]) -> None:
@@ -161,19 +161,20 @@ class Session:
 
     def state(self) -> dict[str, Any]:
         """What the page gets, built from the human seat's public game while the game runs: the
-        table (``svg``), the score line (``scores``), the human's hand (``hand``, an SVG per item)
-        and legal ``moves``, the ``log`` since the human's last move, the hand that ended since
-        (``hand_end``: its table face up, its settlement and its events since the human's last move, or
-        ``None``; ``log`` then holds the next hand's events only) and, once the game is
-        over or resigned, the ``result`` and the ``record``'s name."""
+        table (``svg``; ``svg_portrait`` for a phone held upright), the score line (``scores``),
+        the human's hand (``hand``, an SVG per item) and legal ``moves``, the ``log`` since the
+        human's last move, the hand that ended since (``hand_end``: its tables face up, its
+        settlement and its events since the human's last move, or ``None``; ``log`` then holds the
+        next hand's events only) and, once the game is over or resigned, the ``result`` and the
+        ``record``'s name."""
         game, human, spec = self.game, self.human, self.spec
         over = self.over
         if over:
-            svg, hand, moves = spec.draw(game, human, self.names, True, self.last), [], []
+            tables, hand, moves = spec.tables(game, human, self.names, True, self.last), [], []
         else:
             public = public_game(game, human)
             to_act = public.current_player == human
-            svg, hand = spec.draw(public, human, self.names, False, self.last), spec.hand(public, human)
+            tables, hand = spec.tables(public, human, self.names, False, self.last), spec.hand(public, human)
             moves = spec.moves(public, human) if to_act else []
         if self.resigned:
             result = f"You resigned after {len(self.think_ms)} of your moves.\n{spec.ui.scores(game, human)}"
@@ -187,7 +188,7 @@ class Session:
             "names": self.names,
             "over": over,
             "to_act": bool(moves),
-            "svg": svg,
+            **tables,
             "scores": spec.ui.scores(game if over else public, human),
             "hand": hand,
             "moves": [asdict(m) for m in moves],

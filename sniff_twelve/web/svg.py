@@ -46,14 +46,16 @@ def group(children: list[str], **attrs: Any) -> str:
     return element("g", {key.replace("_", "-"): value for key, value in attrs.items()}, *children)
 
 
-def document(width: int, height: int, label: str, children: list[str]) -> str:
-    """A scalable SVG document (``viewBox``, width 100%) with an accessible label."""
+def document(width: int, height: int, label: str, children: list[str], least_width: float | None = None) -> str:
+    """A scalable SVG document (``viewBox``, width 100%) with an accessible label; with
+    ``least_width`` it is never drawn narrower than that many px (its box then scrolls across)."""
     attrs = {
         "xmlns": "http://www.w3.org/2000/svg",
         "viewBox": f"0 0 {width} {height}",
         "role": "img",
         "aria-label": label,
         "font-family": "DejaVu Sans, Verdana, sans-serif",
+        "style": None if least_width is None else f"min-width: {round(least_width)}px",
     }
     return element("svg", attrs, *children)
 

@@ -70,6 +70,8 @@ class WebGame:
     step(game): which hand a position belongs to (the replay's "jump to hand"), from 1.
     hand_end(game, action): a game of several hands: when ``action`` ends a hand, the game as that
         hand ended (``draw`` shows it face up until the player continues), else ``None``.
+    draw_portrait(game, seat, names, reveal, last=None): ``draw`` for a phone held upright (the
+        page shows it on a narrow screen); ``None``: the page scales ``draw``'s table down.
     ui: the terminal play screen's texts (``sniff_twelve.core.spec.GameUI``): the "since your last
         turn" events (computed on public games), the result, the rules in short.
     The name, the table sizes and the partnerships come from the game's ``GameSpec`` (``game_cls.spec``).
@@ -84,25 +86,38 @@ class WebGame:
     step: Callable[[KernelGame], int]
     ui: GameUI
     hand_end: Callable[[KernelGame, int], KernelGame | None] = lambda game, action: None
+    draw_portrait: Callable[..., str] | None = None
+
+    @classmethod
+    def of(cls, game_cls: type[KernelGame], ui: GameUI, **fields: Any) -> WebGame:
+        """The web table of ``game_cls`` with its agents (``game_agents``: the ones it names, built
+        by its ``make_agent``) and those installed packages register in its ``AGENT_GROUP``, if it
+        has one (``installed_agents``); ``fields``: the drawing, the moves and the rest."""
+        from sniff_twelve.agents.builtin import game_agents
+        from sniff_twelve.agents.external import installed_agents
+
+        agents = game_agents(game_cls.spec)
+        group = getattr(agents, "AGENT_GROUP", None)
+        names = (*agents.AGENTS, *(installed_agents(group) if group else ()))
+        return cls(game_cls, agents.make_agent, names, ui=ui, **fields)
 
     @classmethod
     def plain(
-        cls,
-        game_cls: type[KernelGame],
-        draw: Callable[..., str],
-        hand: Callable[[KernelGame, int], list[str]],
-        rules: str = "",
+        cls, game_cls: type[KernelGame], draw: Callable[..., str], hand: Callable[..., list[str]], rules: str = ""
     ) -> WebGame:
         """The web table of a game that gives its drawing (``draw``, ``hand``) and nothing else:
-        one deal, the start page's options from its spec, its agents (``game_agents``), every legal
-        move a button named by ``action_name`` (``button_moves``), the plain texts
-        (``GameUI.plain``)."""
-        from sniff_twelve.agents.builtin import game_agents
+        one deal, the start page's options from its spec, its agents (``of``), every legal move a
+        button named by ``action_name`` (``button_moves``), the plain texts (``GameUI.plain``)."""
         from sniff_twelve.core.spec import GameUI
 
-        agents = game_agents(game_cls.spec)
         ui = GameUI.plain(game_cls.spec.title, rules)
-        return cls(game_cls, agents.make_agent, tuple(agents.AGENTS), draw, hand, button_moves, step=lambda g: 1, ui=ui)
+        return cls.of(game_cls, ui, draw=draw, hand=hand, moves=button_moves, step=lambda game: 1)
+
+    def tables(self, game: KernelGame, seat: int, names: Any, reveal: bool, last: Any = None) -> dict[str, Any]:
+        """The table as the page gets it: ``svg`` (``draw``'s) and ``svg_portrait``
+        (``draw_portrait``'s, or ``None``)."""
+        portrait = self.draw_portrait and self.draw_portrait(game, seat, names, reveal, last)
+        return {"svg": self.draw(game, seat, names, reveal, last), "svg_portrait": portrait}
 
     @property
     def name(self) -> str:

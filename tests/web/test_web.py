@@ -449,13 +449,15 @@ def check_twins(server, client, orig, twin, me, actions, stats: Counter) -> None
         assert state_a == state_b, "twins got different responses"
         assert (end_a is None) == (end_b is None), "a hand's end shown to one twin only"
         for state, game in ((state_a, game_a), (state_b, game_b)):
-            drawn = drawn_face_up(state["svg"] + "".join(state["hand"]))
-            assert not drawn - visible(game, me), "a hidden tile or card drawn"
+            for table in (state["svg"], state["svg_portrait"]):  # as a laptop and as a phone shows it
+                drawn = drawn_face_up(table + "".join(state["hand"]))
+                assert not drawn - visible(game, me), "a hidden tile or card drawn"
         for end, boneyards in ((end_a, ends["a"]), (end_b, ends["b"])):
             if end is not None:  # every hand face up as counted (S23), never the boneyard
                 ended = int(re.match(r"hand (\d+) over", end["text"]).group(1))
                 unseen = boneyards[ended]
-                assert drawn_face_up(end["svg"]) == Counter(f"{a}-{b}" for a, b in TILES if (a, b) not in unseen)
+                counted = Counter(f"{a}-{b}" for a, b in TILES if (a, b) not in unseen)
+                assert drawn_face_up(end["svg"]) == drawn_face_up(end["svg_portrait"]) == counted
                 stats["hand ends"] += 1
         stats["responses"] += 1
         stats["hidden differs"] += hidden(game_a, me) != hidden(game_b, me)
@@ -508,12 +510,13 @@ def test_the_end_of_a_game_shows_every_hand(tmp_path):
     """Only a finished game is drawn face up: every tile of the set (S2) or card still in play."""
     client, _ = make_client(SNIFF, tmp_path)
     final = play_out(client, new_session(client, players=2, seed=2, options={"target": 30}))
-    assert sum(drawn_face_up(final["svg"]).values()) == 28
+    assert sum(drawn_face_up(final["svg"]).values()) == sum(drawn_face_up(final["svg_portrait"]).values()) == 28
     client, _ = make_client(TWELVE, tmp_path)
     final = play_out(client, new_session(client, players=3, seed=2))
     game = twelve_env.Game.from_record(json.loads((tmp_path / final["record"]).read_text()))
     in_play = sum(game.hand_sizes) + game.stock_size + len(game.pile)
-    assert sum(drawn_face_up(final["svg"]).values()) == in_play + game.hand_sizes[0]  # yours also in the footer
+    for table in (final["svg"], final["svg_portrait"]):
+        assert sum(drawn_face_up(table).values()) == in_play + game.hand_sizes[0]  # yours also in the footer
 
 
 @pytest.mark.parametrize("spec", [SNIFF, TWELVE], ids=["sniff", "twelve"])
@@ -528,6 +531,7 @@ def test_each_seats_last_move_is_marked_on_the_table(tmp_path, spec):
             f"/api/sessions/{token}/move", json={"action": state["moves"][0]["action"], "version": state["version"]}
         ).json()
     marked = set(re.findall(r'data-last="(\d)"', state["svg"]))
+    assert set(re.findall(r'data-last="(\d)"', state["svg_portrait"])) == marked  # a phone's table too
     replayed, last = spec.game_cls(num_players=2, seed=2), {}  # who played what, from the moves alone
     for action in server.sessions.get(token).game.history:
         last[replayed.current_player] = action

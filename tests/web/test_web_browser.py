@@ -185,12 +185,42 @@ def fits(page, width: int = PHONE["viewport"]["width"]) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
-def play_by_taps(page, shot: Path | None) -> tuple[int, int]:
+LEAST_LABEL, LEAST_TILE = 11, 28  # px on a phone's screen: a label's size, a tile's or card's shorter side
+MEASURE = """where => {
+  const svg = document.querySelector(`${where} svg`);
+  const scale = (node) => { const m = node.getScreenCTM(); return Math.hypot(m.a, m.b); };
+  const labels = [...svg.querySelectorAll("text")].filter((t) => t.textContent.trim()).map((t) =>
+    Math.min(t.getBoundingClientRect().height, parseFloat(t.getAttribute("font-size")) * scale(t)));
+  const items = [...svg.querySelectorAll("[data-tile], [data-card]")].map((node) => {
+    const box = node.getBoundingClientRect();
+    return Math.min(box.width, box.height);
+  });
+  const hand = /· hand (\\d+) ·/.exec(svg.textContent);
+  return {label: Math.min(...labels), labels: labels.length, item: Math.min(...items), items: items.length,
+          arms: svg.querySelectorAll('[data-spot="2"], [data-spot="3"]').length, hand: hand ? Number(hand[1]) : 1};
+}"""
+
+
+def measure(page, where: str = "#table") -> dict:
+    """The table as the screen shows it (``getBoundingClientRect``): its smallest label (the lesser of
+    its box's height and its font size at the drawing's scale) and its smallest tile or card (the
+    shorter side), in px, with how many of each; the Sniff's side arms open, the hand it is in.
+    Fails unless every label is at least ``LEAST_LABEL`` px and every tile or card ``LEAST_TILE``."""
+    seen = page.evaluate(MEASURE, where)
+    assert seen["label"] >= LEAST_LABEL, f"a label of {seen['label']:.1f} px on the table: {seen}"
+    assert seen["items"] == 0 or seen["item"] >= LEAST_TILE, f"a tile or card {seen['item']:.1f} px across: {seen}"
+    return seen
+
+
+def play_by_taps(page, shot: Path | None) -> tuple[int, int, list[dict]]:
     """Play to the end on a phone: tap a playable tile or card (at least 40 × 80 px), then the
-    button of its first placement (at least 40 px high); at each hand's end, continue."""
+    button of its first placement (at least 40 px high); at each hand's end, continue. Every table
+    shown is ``measure``d; returns the moves, the hands' ends and the measures."""
     moves = ends = 0
+    seen = []
     while page.get_attribute("body", "data-over") != "true":
         fits(page)
+        seen.append(measure(page))
         if page.get_attribute("body", "data-hand-end") == "true":
             ends += 1
             page.tap("#continue")
@@ -211,7 +241,8 @@ def play_by_taps(page, shot: Path | None) -> tuple[int, int]:
         assert page.inner_text("#error") == "", page.inner_text("#error")
         moves += 1
     fits(page)
-    return moves, ends
+    seen.append(measure(page))
+    return moves, ends, seen
 
 
 def picture(page, path: Path, screen: bool = False) -> None:
@@ -233,18 +264,23 @@ def check_record(records: Path, spec, page) -> dict:
     return doc
 
 
-def step_replay(page, doc: dict, shot: Path | None) -> None:
+def step_replay(page, doc: dict, shot: Path | None, measured: bool = False) -> None:
     """Open the replay from the list of finished games, step forward and back, jump to a hand and
-    to the end."""
+    to the end (``measured``: each of those tables ``measure``d)."""
     name = page.locator("#result a").first.inner_text()
     page.click("header a[href='/replay']")
     page.locator(f"#record-list a[href='/replay/{name}']").click()
     page.wait_for_url(f"**/replay/{name}", timeout=WAIT)
     page.wait_for_selector("#replay-table svg", timeout=WAIT)
     steps = len(doc["actions"])
-    position = lambda k: page.wait_for_function(  # noqa: E731
-        "t => document.querySelector('#position').textContent === t", arg=f"move {k} of {steps}", timeout=WAIT
-    )
+
+    def position(k: int) -> None:
+        page.wait_for_function(
+            "t => document.querySelector('#position').textContent === t", arg=f"move {k} of {steps}", timeout=WAIT
+        )
+        if measured:
+            measure(page, "#replay-table")
+
     position(0)
     assert page.inner_text("#replay-result") == ""  # the result only at the end
     for k in (1, 2, 3):
@@ -352,7 +388,10 @@ def test_no_request_fails_and_a_malformed_address_gets_the_start_page(page, tmp_
 @pytest.mark.parametrize(("spec", "players", "options", "seed"), [(SNIFF, 2, {"target": "60"}, 0), (TWELVE, 3, {}, 5)])
 def test_a_whole_game_by_taps_on_a_phone(phone, tmp_path, shots, spec, players, options, seed):
     """At 390 px nothing scrolls sideways, the hand's tiles and cards and the move buttons are big
-    enough to tap, and a whole game plays by taps alone, hand ends included; the replay fits too."""
+    enough to tap, and a whole game plays by taps alone, hand ends included; the replay fits too.
+    Every table shown, from the opening through a long cross with the Sniff's arms to the last
+    hand and the replay, has its labels at least 11 px and its tiles and cards at least 28 px
+    across as the screen shows them."""
     records = tmp_path / "records"
     with serving(spec, records) as base:
         phone.goto(f"{base}/")
@@ -361,11 +400,17 @@ def test_a_whole_game_by_taps_on_a_phone(phone, tmp_path, shots, spec, players, 
         start_game(phone, base, players=players, options=options, seed=seed)
         assert phone.is_visible("#scores") and "seat 1" in phone.inner_text("#scores")  # readable, not 5 px
         shot = shots / "web_phone.png" if spec is SNIFF else None
-        moves, ends = play_by_taps(phone, shot)
+        moves, ends, seen = play_by_taps(phone, shot)
         assert moves >= 3 and (ends >= 1) == (spec is SNIFF)
+        if spec is SNIFF:  # the opening, a long cross with the Sniff's arms, a later hand
+            assert seen[0]["items"] <= 1 and seen[0]["hand"] == 1, seen[0]
+            assert any(s["items"] >= 10 and s["arms"] for s in seen), max(seen, key=lambda s: s["items"])
+            assert max(s["hand"] for s in seen) == ends + 1  # the match's last hand too
+        else:  # the pile grown, and the end with every hand face up
+            assert any(s["items"] >= 4 for s in seen[:-1]) and seen[-1]["items"] > seen[-2]["items"]
         assert phone.locator("#result a").count() == 2  # the record and a new game
         doc = check_record(records, spec, phone)
-        step_replay(phone, doc, None)
+        step_replay(phone, doc, None, measured=True)
         fits(phone)
 
 

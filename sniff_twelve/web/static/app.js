@@ -34,6 +34,14 @@ async function api(path, body) {
   return data;
 }
 
+// a phone held upright gets the table drawn for it (svg_portrait), when the game draws one
+const upright = matchMedia("(max-width: 640px)");
+function showTable(where, drawn) {
+  const portrait = Boolean(upright.matches && drawn.svg_portrait);
+  where.classList.toggle("portrait", portrait);
+  where.innerHTML = portrait ? drawn.svg_portrait : drawn.svg;
+}
+
 function show(id) {
   for (const section of document.querySelectorAll("main > section")) section.hidden = section.id !== id;
 }
@@ -155,7 +163,7 @@ async function playPage(token) {
 
   function showHandEnd() {  // the hand as it ended, every hand face up, until the player continues
     document.body.dataset.handEnd = "true";
-    $("#table").innerHTML = state.hand_end.svg;
+    showTable($("#table"), state.hand_end);
     $("#your-hand").replaceChildren();
     $("#hand-label").hidden = true;
     $("#status").className = "turn";
@@ -178,7 +186,7 @@ async function playPage(token) {
     if (pausing()) return showHandEnd();
     document.body.dataset.handEnd = "false";
     $("#settlement").textContent = "";
-    $("#table").innerHTML = state.svg;
+    showTable($("#table"), state);
     $("#your-hand").innerHTML = state.hand.join("");
     $("#hand-label").hidden = state.hand.length === 0;
     const status = $("#status");
@@ -242,6 +250,7 @@ async function playPage(token) {
     }
   }
   $("#resign").addEventListener("click", resign);
+  upright.addEventListener("change", () => { if (state) render(); });  // the phone turned
 
   $("#play").addEventListener("click", (event) => {
     const hand = event.target.closest("#your-hand [data-item]");
@@ -335,12 +344,13 @@ async function replayPage(name) {
   const hand = $("#hand");
   hand.replaceChildren(...info.hands.map((h) => make("option", {value: String(h.step), text: String(h.hand)})));
   hand.onchange = () => go(Number(hand.value));
+  upright.addEventListener("change", () => go(step));  // the phone turned
 
   async function go(next) {
     step = Math.max(0, Math.min(info.steps, next));
     const frame = await api(`${path}?step=${step}`);
     if (frame.step !== step) return;  // a later click won
-    $("#replay-table").innerHTML = frame.svg;
+    showTable($("#replay-table"), frame);
     $("#position").textContent = `move ${step} of ${info.steps}`;
     $("#line").textContent = step ? info.lines[step - 1] : "the deal, every hand face up";
     $("#replay-result").textContent = step === info.steps ? info.result : "";  // the end only at the end
