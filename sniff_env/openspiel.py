@@ -14,7 +14,7 @@ Parameters (OpenSpiel's ``players``, then our options by their names):
 =============  =========  =====================================================================
 
 A match must be bounded (``max_hands`` or ``max_steps``): OpenSpiel needs ``max_game_length``.
-Bad values raise ``ValueError`` (our ``make_params`` checks).
+Bad values raise ``ValueError`` naming the option (its ``SPEC.options`` declaration).
 
 Chance: at the start of every hand chance picks the 28 tiles one by one — the hands in seat
 order (S5), then the whole boneyard order (a draw, S19, takes the next one) — and then, for the
@@ -37,26 +37,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sniff_twelve.core.optional import MissingExtraError
+from sniff_twelve.core.optional import optional_import
 
 try:
     import pyspiel
-except ModuleNotFoundError as missing:
-    if missing.name != "pyspiel":
-        raise
-    raise MissingExtraError(
-        "sniff_env.openspiel (the OpenSpiel game python_sniff) needs pyspiel, which is not installed: "
-        'pip install "sniff-twelve[bench]" (pip install -e ".[bench]" in a checkout)'
-    ) from None
+except ImportError as error:  # no bench extra: say so in one line
+    optional_import(error.name or "pyspiel", "bench", "sniff_env.openspiel (the OpenSpiel game python_sniff)")
+    raise
 
 from sniff_env import kernels as K
-from sniff_env.game import Game, make_params
+from sniff_env.game import Game
 from sniff_env.observation import OBS_FIELDS, OBS_SIZE
 from sniff_env.rewards import REWARD_MODES
 from sniff_env.spec import SPEC
 from sniff_env.tiles import NUM_ACTIONS, NUM_TILES, TILES, action_name
-from sniff_twelve.core.options import check_int
-from sniff_twelve.envs.openspiel import HIDDEN, MAX_INT, Adapter, Deal, KernelSpielGame, make_game_type, spiel_options
+from sniff_twelve.envs.openspiel import HIDDEN, Adapter, Deal, KernelSpielGame, make_game_type
 
 if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
@@ -84,6 +79,8 @@ class SniffAdapter(Adapter):
     win_mode = REWARD_MODES["win"]
 
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
+        if options["max_hands"] is None and options["max_steps"] is None:
+            raise ValueError("python_sniff needs max_hands or max_steps (OpenSpiel needs a bounded game)")
         super().__init__(num_players, options)
         n = num_players
         self.hand_size = h = int(K.HAND_SIZE[n])  # S5: 7 / 6 / 5
@@ -182,21 +179,7 @@ class SniffAdapter(Adapter):
 class SniffGame(KernelSpielGame):
     """``python_sniff``: one American Sniff match (see the module docstring)."""
 
-    game_type = GAME_TYPE
-
-    @classmethod
-    def make_adapter(cls, params: dict[str, Any]) -> SniffAdapter:
-        n = check_int("players", params["players"], 2, 4)
-        options = spiel_options(SPEC, params)
-        make_params(n, hand_episode=False, **options)  # ValueError / ArgumentTypeError naming the option
-        if options["max_hands"] is None and options["max_steps"] is None:
-            raise ValueError("python_sniff needs max_hands or max_steps (OpenSpiel needs a bounded game)")
-        adapter = SniffAdapter(n, options)
-        if adapter.max_game_length() > MAX_INT or adapter.max_chance_nodes() > MAX_INT:
-            raise ValueError(
-                f"max_hands / max_steps bound a match at more than {MAX_INT} actions: too long for OpenSpiel"
-            )
-        return adapter
+    game_type, adapter_cls = GAME_TYPE, SniffAdapter
 
 
 pyspiel.register_game(GAME_TYPE, SniffGame)

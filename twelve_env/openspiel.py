@@ -10,7 +10,7 @@ Parameters (OpenSpiel's ``players``, then our options by their names):
 ``capture_extra_turn``  False     the capturer plays again (the T10 variant)
 ======================  ========  ==========================================================
 
-Bad values raise ``ValueError`` (our ``make_params`` checks).
+Bad values raise ``ValueError`` naming the option (its ``SPEC.options`` declaration).
 
 Chance deals the whole deck one card at a time — 5 to each seat in seat order (T5), the face-up
 card, then the stock in drawing order — each rank with the probability of its copies left, and
@@ -34,23 +34,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sniff_twelve.core.optional import MissingExtraError
+from sniff_twelve.core.optional import optional_import
 
 try:
     import pyspiel
-except ModuleNotFoundError as missing:
-    if missing.name != "pyspiel":
-        raise
-    raise MissingExtraError(
-        "twelve_env.openspiel (the OpenSpiel game python_twelve) needs pyspiel, which is not installed: "
-        'pip install "sniff-twelve[bench]" (pip install -e ".[bench]" in a checkout)'
-    ) from None
+except ImportError as error:  # no bench extra: say so in one line
+    optional_import(error.name or "pyspiel", "bench", "twelve_env.openspiel (the OpenSpiel game python_twelve)")
+    raise
 
-from sniff_twelve.core.options import check_int
-from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, KernelSpielGame, make_game_type, spiel_options
+from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, KernelSpielGame, make_game_type
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, NUM_RANKS, rank_name
-from twelve_env.game import Game, make_params
+from twelve_env.game import Game
 from twelve_env.observation import obs_fields, obs_size
 from twelve_env.rewards import REWARD_MODES
 from twelve_env.spec import SPEC
@@ -151,14 +146,7 @@ class TwelveAdapter(Adapter):
 class TwelveGame(KernelSpielGame):
     """``python_twelve``: one game of "12" (see the module docstring)."""
 
-    game_type = GAME_TYPE
-
-    @classmethod
-    def make_adapter(cls, params: dict[str, Any]) -> TwelveAdapter:
-        n = check_int("players", params["players"], 2, 7)
-        options = spiel_options(SPEC, params)
-        make_params(n, **options)  # ValueError / ArgumentTypeError naming the option
-        return TwelveAdapter(n, options)
+    game_type, adapter_cls = GAME_TYPE, TwelveAdapter
 
 
 pyspiel.register_game(GAME_TYPE, TwelveGame)
