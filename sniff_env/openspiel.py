@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from sniff_twelve.core.optional import optional_import
 
 try:
-    import pyspiel
+    from sniff_twelve.envs.openspiel import HIDDEN, Adapter, Deal, KernelSpielGame, make_game_type, register
 except ImportError as error:  # no bench extra: say so in one line
     optional_import(error.name or "pyspiel", "bench", "sniff_env.openspiel (the OpenSpiel game python_sniff)")
     raise
@@ -51,22 +51,14 @@ from sniff_env.observation import OBS_FIELDS, OBS_SIZE
 from sniff_env.rewards import REWARD_MODES
 from sniff_env.spec import SPEC
 from sniff_env.tiles import NUM_ACTIONS, NUM_TILES, TILES, action_name
-from sniff_twelve.envs.openspiel import HIDDEN, Adapter, Deal, KernelSpielGame, make_game_type
 
 if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
-
-GAME_TYPE = make_game_type("python_sniff", "Python American Sniff", SPEC, 4)
-PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification
 
 
 def _tile(t: int) -> str:
     a, b = TILES[t]
     return f"[{a}|{b}]"
-
-
-def _tiles(tiles: Sequence[tuple[int, int]]) -> str:
-    return " ".join(f"[{a}|{b}]" for a, b in tiles) or "-"
 
 
 class SniffAdapter(Adapter):
@@ -165,21 +157,24 @@ class SniffAdapter(Adapter):
         else:
             status = f"seat {view.current_player} to act"
         return (
-            f"hand #{view.hands_played + 1} opened by {view.opener} | hand {_tiles(view.hand())} | "
-            f"table {_tiles(d['tiles'])} | ends {' '.join(str(pip) for *_, pip in d['open_spots']) or '-'} "
+            f"hand #{view.hands_played + 1} opened by {view.opener} | hand {self.items_text(view.hand())} | "
+            f"table {self.items_text(d['tiles'])} | ends {' '.join(str(pip) for *_, pip in d['open_spots']) or '-'} "
             f"total {d['total']} credit {d['credit']} | hand sizes {view.hand_sizes} | boneyard {view.boneyard_size} | "
             f"voids {voids or '-'} | scores {view.scores} of {view.target} | {status}"
         )
 
-    def engine_string(self, engine: Game) -> str:
-        hands = " | ".join(f"{s}: {_tiles(engine.hand(s))}" for s in range(engine.num_players))
-        return f"{engine}\nhands {hands}\nboneyard {_tiles(engine.boneyard)}"
+    def items_text(self, tiles: Sequence[tuple[int, int]]) -> str:
+        return " ".join(f"[{a}|{b}]" for a, b in tiles) or "-"
+
+    def pool(self, engine: Game) -> list[tuple[int, int]]:
+        return engine.boneyard
 
 
 class SniffGame(KernelSpielGame):
     """``python_sniff``: one American Sniff match (see the module docstring)."""
 
-    game_type, adapter_cls = GAME_TYPE, SniffAdapter
+    game_type, adapter_cls = make_game_type("python_sniff", "Python American Sniff", SPEC, 4), SniffAdapter
 
 
-pyspiel.register_game(GAME_TYPE, SniffGame)
+GAME_TYPE = register(SniffGame)
+PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification

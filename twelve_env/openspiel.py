@@ -37,12 +37,11 @@ from typing import TYPE_CHECKING, Any
 from sniff_twelve.core.optional import optional_import
 
 try:
-    import pyspiel
+    from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, KernelSpielGame, make_game_type, register
 except ImportError as error:  # no bench extra: say so in one line
     optional_import(error.name or "pyspiel", "bench", "twelve_env.openspiel (the OpenSpiel game python_twelve)")
     raise
 
-from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, KernelSpielGame, make_game_type
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, NUM_RANKS, rank_name
 from twelve_env.game import Game
@@ -52,9 +51,6 @@ from twelve_env.spec import SPEC
 
 if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
-
-GAME_TYPE = make_game_type("python_twelve", 'Python "12" (Jamaican Sniping)', SPEC, 2)
-PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification
 
 
 class TwelveAdapter(Adapter):
@@ -120,9 +116,6 @@ class TwelveAdapter(Adapter):
     def action_name(self, action: int) -> str:
         return rank_name(self.deck, action)
 
-    def _cards(self, ranks: Sequence[int]) -> str:
-        return " ".join(rank_name(self.deck, r) for r in ranks) or "-"
-
     def view_string(self, view: SeatView) -> str:
         if view.is_terminal():
             status = "over"
@@ -133,20 +126,20 @@ class TwelveAdapter(Adapter):
         seen = view.observation()[self._seen].astype(int)
         seen_text = " ".join(f"{rank_name(self.deck, r)}x{c}" for r, c in enumerate(seen) if c) or "-"
         return (
-            f"hand {self._cards(view.hand())} | pile {self._cards(view.pile)} | seen {seen_text} | "
+            f"hand {self.items_text(view.hand())} | pile {self.items_text(view.pile)} | seen {seen_text} | "
             f"stock {view.stock_size} | hand sizes {view.hand_sizes} | captured {view.captured} | "
             f"scores {view.scores} | {status}"
         )
 
-    def engine_string(self, engine: Game) -> str:
-        hands = " | ".join(f"{s}: {self._cards(engine.hand(s))}" for s in range(engine.num_players))
-        return f"{engine}\nhands {hands}\nstock {self._cards(engine.stock)}"
+    def pool(self, engine: Game) -> list[int]:
+        return engine.stock
 
 
 class TwelveGame(KernelSpielGame):
     """``python_twelve``: one game of "12" (see the module docstring)."""
 
-    game_type, adapter_cls = GAME_TYPE, TwelveAdapter
+    game_type, adapter_cls = make_game_type("python_twelve", 'Python "12" (Jamaican Sniping)', SPEC, 2), TwelveAdapter
 
 
-pyspiel.register_game(GAME_TYPE, TwelveGame)
+GAME_TYPE = register(TwelveGame)
+PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification

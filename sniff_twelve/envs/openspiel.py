@@ -178,9 +178,18 @@ class Adapter:
         """What the view holds, one line."""
         raise NotImplementedError
 
+    def items_text(self, items: Sequence[Any]) -> str:
+        """Items as ``Game`` lists them (a hand, the pool), by ``item_name``; ``-`` for none."""
+        return " ".join(self.item_name(item) for item in items) or "-"
+
+    def pool(self, engine: KernelGame) -> Sequence[Any]:
+        """The boneyard or stock, in drawing order, as ``Game`` lists it."""
+        raise NotImplementedError
+
     def engine_string(self, engine: KernelGame) -> str:
-        """The whole position, hidden parts included (for ``str(state)``)."""
-        return str(engine)
+        """The whole position, hidden parts included (for ``str(state)``): the game, every hand and the pool."""
+        hands = " | ".join(f"{s}: {self.items_text(engine.hand(s))}" for s in range(engine.num_players))
+        return f"{engine}\nhands {hands}\n{self.spec.pool_name} {self.items_text(self.pool(engine))}"
 
 
 def spiel_parameters(spec: GameSpec, players: int) -> dict[str, Any]:
@@ -527,8 +536,10 @@ class SpecAdapter(Adapter):
         return self._fresh.action_name(action)
 
     def view_string(self, view: SeatView) -> str:
-        hand = " ".join(self.item_name(item) for item in view.hand()) or "-"
-        return f"hand {hand} | {self.game_cls._from_row(view.array, view.params)}"
+        return f"hand {self.items_text(view.hand())} | {self.game_cls._from_row(view.array, view.params)}"
+
+    def engine_string(self, engine: KernelGame) -> str:
+        return str(engine)
 
 
 class SpecSpielGame(KernelSpielGame):
@@ -548,6 +559,12 @@ class SpecSpielGame(KernelSpielGame):
     def make_adapter(cls, params: dict[str, Any]) -> SpecAdapter:
         n = table_players(cls.game_cls.spec, params)
         return SpecAdapter(cls.game_cls, n, cls.longest_game(n))
+
+
+def register(game: type[KernelSpielGame]) -> pyspiel.GameType:
+    """``pyspiel.register_game`` of ``game`` under its ``game_type``, which it returns."""
+    pyspiel.register_game(game.game_type, game)
+    return game.game_type
 
 
 def spec_game_type(spec: GameSpec, short_name: str) -> pyspiel.GameType:
