@@ -78,6 +78,11 @@ def setup(
     return params, np.array([REWARD_MODES[reward], forced == "auto"], dtype=np.int32)
 
 
+def learner_setup(num_players: int, reward: str | None = None, **options: Any) -> Setup:
+    """``setup`` of ``single_agent_env`` and ``vector_env``: the learner's forced moves are made for it."""
+    return setup(num_players, reward, forced="auto", **options)
+
+
 class raw_env(KernelAECEnv):
     """American Sniff as a PettingZoo AEC env (see the module docstring for options)."""
 
@@ -151,7 +156,17 @@ def single_agent_env(
     from sniff_env.agents import make_agent
 
     return learner_env(
-        Game, setup, make_agent, num_players, opponents, partner, seat, reward, render_mode, forced_move, **options
+        Game,
+        learner_setup,
+        make_agent,
+        num_players,
+        opponents,
+        partner,
+        seat,
+        reward,
+        render_mode,
+        forced_move,
+        **options,
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sniff_env.env import setup
+from sniff_env.env import learner_setup, setup
 from sniff_env.game import DEFAULT_MAX_HANDS, Game
 from sniff_env.spec import SPEC
 from sniff_twelve.batch.vector import KernelVectorGame, rule_options
@@ -89,7 +89,7 @@ def vector_env(
 
     return learner_vector_env(
         Game,
-        setup,
+        learner_setup,
         make_agent,
         num_envs,
         num_players,

@@ -206,13 +206,13 @@ def learner_env(
     seat: int | None = 0,
     reward: str | None = None,
     render_mode: str | None = None,
-    forced: Callable[[KernelGame], int | None] | None = None,
+    forced_move: Callable[[KernelGame], int | None] | None = None,
     **options: Any,
 ) -> SingleAgentEnv:
     """A game's ``single_agent_env``: ``setup(num_players, reward, **options)`` makes the options
     row and the reward mode (the game's ``raw_env.setup``), ``make_agent`` the ``opponents`` and,
-    at a table with partners (``partner_seat``), the learner's ``partner``; ``forced`` as
-    ``SingleAgentEnv``'s."""
+    at a table with partners (``table_partner``), the learner's ``partner``; ``forced_move`` is
+    ``SingleAgentEnv``'s ``forced``."""
     params, modes = setup(num_players, reward, **options)
     spec = game_cls.spec
     agents = seat_agents(spec, num_players, opponents, table_partner(spec, num_players, partner), make_agent)
@@ -224,7 +224,7 @@ def learner_env(
         num_players,
         agents,
         seat,
-        forced,
+        forced_move,
         render_mode,
     )
 
