@@ -7,7 +7,9 @@ row's own random stream. Action features, seat observations and the built-in age
 computed from each seat's view (``sniff_twelve.core.view``), written per row first.
 
 The ``VectorGame`` owns its rows: the arrays it returns are read-only views of its buffers, and
-``step`` checks actions against its own legal masks before any row changes.
+``step`` checks actions against its own legal masks before any row changes. What a game's
+environment options come to — its options row and modes, ``Setup`` — is made by the game's
+``setup``, which this ``VectorGame`` and the environments above (``sniff_twelve.envs``) share.
 """
 
 from __future__ import annotations

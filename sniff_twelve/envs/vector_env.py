@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
@@ -36,6 +36,9 @@ from sniff_twelve.batch.vector import Setup, first_illegal
 from sniff_twelve.core.options import ArgumentTypeError, check_flag, check_int, check_seed
 from sniff_twelve.core.rng import seed_key, stream_states
 from sniff_twelve.envs.single_agent import table_partner
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.game import KernelGame
 
 #: what ``set_attr`` may not change: the table and the spaces the buffers were built for
 FIXED_ATTRIBUTES = frozenset(
@@ -238,7 +241,7 @@ class KernelVectorEnv(VectorEnv):
 
 
 def learner_vector_env(
-    game_cls: type,
+    game_cls: type[KernelGame],
     setup: Callable[..., Setup],
     make_agent: Callable[[str], Any],
     num_envs: int,
