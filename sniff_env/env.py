@@ -41,7 +41,7 @@ keys with credit 0 and no scored ends (TorchRL reads the keys at reset). Only nu
 fixed-shape arrays, so batching frameworks (Tianshou's ``Batch``, TorchRL) can stack them;
 ``Game.describe()`` and ``Game.events`` keep the full detail.
 An illegal action raises ``ValueError`` in ``raw_env``; ``env()`` adds PettingZoo's standard
-wrappers, which end the game with −1 for the offender instead.
+wrappers, which end the game with −1 for the offender instead (``sniff_twelve.envs.aec``).
 """
 
 from __future__ import annotations
@@ -57,13 +57,18 @@ from sniff_env.render import render_text
 from sniff_env.rewards import REWARD_MODES
 from sniff_env.spec import SPEC
 from sniff_env.tiles import DRAW
+from sniff_twelve.batch.vector import Setup, rule_options
 from sniff_twelve.core.options import check_choice
-from sniff_twelve.envs.aec import ClassicWrapper, KernelAECEnv, wrap
-from sniff_twelve.envs.single_agent import SingleAgentEnv, register, seat_agents
+from sniff_twelve.envs.aec import KernelAECEnv
+from sniff_twelve.envs.single_agent import SingleAgentEnv, learner_env, register
 
 
-def check_modes(episode: str, reward: str | None, forced: str) -> tuple[str, int, str]:
-    """Validate the episode / reward / forced options; returns ``(episode, reward code, forced)``."""
+def setup(
+    num_players: int, reward: str | None = None, episode: str = "match", forced: str = "explicit", **options: Any
+) -> Setup:
+    """The options row and the modes ``[reward, forced == "auto"]`` of every Sniff environment:
+    ``episode``, ``reward`` and ``forced`` as the module docstring says, the rules' options as ``Game``'s."""
+    params = make_params(num_players, episode == "hand", **options)
     check_choice("episode", episode, ("match", "hand"))
     check_choice("forced", forced, ("explicit", "auto"))
     if reward is None:
@@ -71,13 +76,18 @@ def check_modes(episode: str, reward: str | None, forced: str) -> tuple[str, int
     check_choice("reward", reward, tuple(REWARD_MODES))
     if episode == "hand" and reward == "win":
         raise ValueError('reward="win" needs episode="match": a single hand has no match winner')
-    return episode, REWARD_MODES[reward], forced
+    return params, np.array([REWARD_MODES[reward], forced == "auto"], dtype=np.int32)
+
+
+def learner_setup(num_players: int, reward: str | None = None, **options: Any) -> Setup:
+    """``setup`` of ``single_agent_env`` and ``vector_env``: the learner's forced moves are made for it."""
+    return setup(num_players, reward, forced="auto", **options)
 
 
 class raw_env(KernelAECEnv):
     """American Sniff as a PettingZoo AEC env (see the module docstring for options)."""
 
-    metadata = {**KernelAECEnv.metadata, "name": "sniff_v0"}
+    game_cls, setup, render_text = Game, staticmethod(setup), staticmethod(render_text)
 
     def __init__(
         self,
@@ -92,34 +102,9 @@ class raw_env(KernelAECEnv):
         settlement: str = "deduct",
         undrawn: int = 0,
     ) -> None:
-        params = make_params(
-            num_players,
-            episode == "hand",
-            target=target,
-            max_hands=max_hands,
-            max_steps=max_steps,
-            settlement=settlement,
-            undrawn=undrawn,
-        )
-        _, reward_mode, self.forced = check_modes(episode, reward, forced)
         super().__init__(
-            num_players,
-            render_mode,
-            SPEC,
-            params,
-            reward_mode,
-            target=target,
-            max_hands=max_hands,
-            max_steps=max_steps,
-            episode=episode,
-            reward=reward,
-            forced=forced,
-            settlement=settlement,
-            undrawn=undrawn,
+            num_players, render_mode, reward, episode=episode, forced=forced, **rule_options(SPEC, locals())
         )
-
-    def _new_game(self, seed: int, deal: Any) -> Game:
-        return Game(seed=seed, deal=deal, _params=self._params)
 
     def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
         info = self._quiet_info()
@@ -133,23 +118,15 @@ class raw_env(KernelAECEnv):
         return {"credit": np.int64(0), "scored": np.full((4, 3), -1, dtype=np.int64)}
 
     def _play_forced(self) -> None:
-        if self.forced != "auto":
+        """``forced="auto"``: draw and pass for the seat to act while that is all it can do."""
+        if not self._modes[1]:
             return
         game = self.game
         while not game.is_terminal() and (action := forced_move(game)) is not None:
             game.apply(action)
 
-    def _render_rgb(self) -> np.ndarray:
-        return self.game.image()
 
-    def _render_text(self) -> str:
-        return render_text(self.game)
-
-
-def env(**kwargs: Any) -> ClassicWrapper:
-    """``raw_env`` with PettingZoo's classic-game wrapper semantics (order enforcement, action-id
-    checks, −1 for an illegal move), fused into one fast layer (``sniff_twelve.envs.aec.ClassicWrapper``)."""
-    return wrap(raw_env(**kwargs))
+env = raw_env.wrapped
 
 
 def forced_move(game: Game) -> int | None:
@@ -179,20 +156,18 @@ def single_agent_env(
     """
     from sniff_env.agents import make_agent
 
-    episode = options.pop("episode", "match")
-    params = make_params(num_players, hand_episode=episode == "hand", **options)
-    _, reward_mode, _ = check_modes(episode, reward, "auto")
-    agents = seat_agents(SPEC, num_players, opponents, partner if num_players == 4 else None, make_agent)
-    return SingleAgentEnv(
-        lambda s: Game(seed=s, _params=params),
-        SPEC,
-        params,
-        reward_mode,
+    return learner_env(
+        Game,
+        learner_setup,
+        make_agent,
         num_players,
-        agents,
+        opponents,
+        partner,
         seat,
-        forced_move,
+        reward,
         render_mode,
+        forced_move,
+        **options,
     )
 
 

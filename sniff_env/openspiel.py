@@ -14,7 +14,7 @@ Parameters (OpenSpiel's ``players``, then our options by their names):
 =============  =========  =====================================================================
 
 A match must be bounded (``max_hands`` or ``max_steps``): OpenSpiel needs ``max_game_length``.
-Bad values raise ``ValueError`` (our ``make_params`` checks).
+Bad values raise ``ValueError`` naming the option (its ``SPEC.options`` declaration).
 
 Chance: at the start of every hand chance picks the 28 tiles one by one — the hands in seat
 order (S5), then the whole boneyard order (a draw, S19, takes the next one) — and then, for the
@@ -37,41 +37,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sniff_twelve.core.optional import MissingExtraError
+from sniff_twelve.core.optional import optional_import
 
 try:
-    import pyspiel
-except ModuleNotFoundError as missing:
-    if missing.name != "pyspiel":
-        raise
-    raise MissingExtraError(
-        "sniff_env.openspiel (the OpenSpiel game python_sniff) needs pyspiel, which is not installed: "
-        'pip install "sniff-twelve[bench]" (pip install -e ".[bench]" in a checkout)'
-    ) from None
+    from sniff_twelve.envs.openspiel import HIDDEN, Adapter, Deal, KernelSpielGame, make_game_type, register
+except ImportError as error:  # no bench extra: say so in one line
+    optional_import(error.name or "pyspiel", "bench", "sniff_env.openspiel (the OpenSpiel game python_sniff)")
+    raise
 
 from sniff_env import kernels as K
-from sniff_env.game import Game, make_params
+from sniff_env.game import Game
 from sniff_env.observation import OBS_FIELDS, OBS_SIZE
 from sniff_env.rewards import REWARD_MODES
 from sniff_env.spec import SPEC
 from sniff_env.tiles import NUM_ACTIONS, NUM_TILES, TILES, action_name
-from sniff_twelve.core.options import check_int
-from sniff_twelve.envs.openspiel import HIDDEN, MAX_INT, Adapter, Deal, KernelSpielGame, make_game_type, spiel_options
 
 if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
-
-GAME_TYPE = make_game_type("python_sniff", "Python American Sniff", SPEC, 4)
-PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification
 
 
 def _tile(t: int) -> str:
     a, b = TILES[t]
     return f"[{a}|{b}]"
-
-
-def _tiles(tiles: Sequence[tuple[int, int]]) -> str:
-    return " ".join(f"[{a}|{b}]" for a, b in tiles) or "-"
 
 
 class SniffAdapter(Adapter):
@@ -84,6 +71,8 @@ class SniffAdapter(Adapter):
     win_mode = REWARD_MODES["win"]
 
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
+        if options["max_hands"] is None and options["max_steps"] is None:
+            raise ValueError("python_sniff needs max_hands or max_steps (OpenSpiel needs a bounded game)")
         super().__init__(num_players, options)
         n = num_players
         self.hand_size = h = int(K.HAND_SIZE[n])  # S5: 7 / 6 / 5
@@ -168,35 +157,24 @@ class SniffAdapter(Adapter):
         else:
             status = f"seat {view.current_player} to act"
         return (
-            f"hand #{view.hands_played + 1} opened by {view.opener} | hand {_tiles(view.hand())} | "
-            f"table {_tiles(d['tiles'])} | ends {' '.join(str(pip) for *_, pip in d['open_spots']) or '-'} "
+            f"hand #{view.hands_played + 1} opened by {view.opener} | hand {self.items_text(view.hand())} | "
+            f"table {self.items_text(d['tiles'])} | ends {' '.join(str(pip) for *_, pip in d['open_spots']) or '-'} "
             f"total {d['total']} credit {d['credit']} | hand sizes {view.hand_sizes} | boneyard {view.boneyard_size} | "
             f"voids {voids or '-'} | scores {view.scores} of {view.target} | {status}"
         )
 
-    def engine_string(self, engine: Game) -> str:
-        hands = " | ".join(f"{s}: {_tiles(engine.hand(s))}" for s in range(engine.num_players))
-        return f"{engine}\nhands {hands}\nboneyard {_tiles(engine.boneyard)}"
+    def items_text(self, tiles: Sequence[tuple[int, int]]) -> str:
+        return " ".join(f"[{a}|{b}]" for a, b in tiles) or "-"
+
+    def pool(self, engine: Game) -> list[tuple[int, int]]:
+        return engine.boneyard
 
 
 class SniffGame(KernelSpielGame):
     """``python_sniff``: one American Sniff match (see the module docstring)."""
 
-    game_type = GAME_TYPE
-
-    @classmethod
-    def make_adapter(cls, params: dict[str, Any]) -> SniffAdapter:
-        n = check_int("players", params["players"], 2, 4)
-        options = spiel_options(SPEC, params)
-        make_params(n, hand_episode=False, **options)  # ValueError / ArgumentTypeError naming the option
-        if options["max_hands"] is None and options["max_steps"] is None:
-            raise ValueError("python_sniff needs max_hands or max_steps (OpenSpiel needs a bounded game)")
-        adapter = SniffAdapter(n, options)
-        if adapter.max_game_length() > MAX_INT or adapter.max_chance_nodes() > MAX_INT:
-            raise ValueError(
-                f"max_hands / max_steps bound a match at more than {MAX_INT} actions: too long for OpenSpiel"
-            )
-        return adapter
+    game_type, adapter_cls = make_game_type("python_sniff", "Python American Sniff", SPEC, 4), SniffAdapter
 
 
-pyspiel.register_game(GAME_TYPE, SniffGame)
+GAME_TYPE = register(SniffGame)
+PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification

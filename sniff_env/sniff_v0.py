@@ -1,11 +1,8 @@
-"""American Sniff under PettingZoo's versioned module name: ``from sniff_env import sniff_v0``.
-
-The version moves when a change would alter what an env returns for the same seed and actions
-(the gymnasium id ``sniff_env/Sniff-v0`` moves with it); ``docs/changelog.md`` records each move.
+"""American Sniff under PettingZoo's versioned module name (the version: ``sniff_twelve.envs.aec``).
 
 >>> from sniff_env import sniff_v0
->>> env = sniff_v0.env(num_players=4)
->>> env.reset(seed=0)
+>>> sniff_v0.env(num_players=4).metadata["name"]
+'sniff_v0'
 """
 
 from sniff_env.env import env, raw_env, single_agent_env

@@ -11,24 +11,28 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
-from sniff_env.env import check_modes
-from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
+from sniff_env.env import learner_setup, setup
+from sniff_env.game import DEFAULT_MAX_HANDS, Game
 from sniff_env.spec import SPEC
-from sniff_twelve.batch import vector
-from sniff_twelve.batch.vector import KernelVectorGame
-from sniff_twelve.core.options import check_int
+from sniff_twelve.batch.vector import KernelVectorGame, rule_options
+
+if TYPE_CHECKING:
+    from sniff_twelve.envs.vector_env import KernelVectorEnv
 
 
 class VectorGame(KernelVectorGame):
     """``num_envs`` independent Sniff matches in one ``int32`` array, stepped by compiled kernels.
 
     Options as ``sniff_env.env`` (``num_players``, ``target``, ``max_hands``, ``max_steps``,
-    ``episode``, ``reward``), except that ``forced="auto"`` is the default: every row is a real
-    decision. Observations follow the table in ``sniff_env.observation`` and equal, element for
-    element, what ``Game`` and the AEC env give for the same state.
+    ``episode``, ``reward``, ``settlement``, ``undrawn``), except that ``forced="auto"`` is the
+    default: every row is a real decision. Observations follow the table in
+    ``sniff_env.observation`` and equal, element for element, what ``Game`` and the AEC env give
+    for the same state.
     """
+
+    game_cls, setup = Game, staticmethod(setup)
 
     def __init__(
         self,
@@ -44,25 +48,13 @@ class VectorGame(KernelVectorGame):
         settlement: str = "deduct",
         undrawn: int = 0,
     ) -> None:
-        params = make_params(
-            num_players,
-            episode == "hand",
-            target=target,
-            max_hands=max_hands,
-            max_steps=max_steps,
-            settlement=settlement,
-            undrawn=undrawn,
+        super().__init__(
+            num_envs, num_players, seed, reward, episode=episode, forced=forced, **rule_options(SPEC, locals())
         )
-        _, reward_code, forced = check_modes(episode, reward, forced)
-        modes = np.array([reward_code, forced == "auto"], dtype=np.int32)
-        super().__init__(num_envs, seed, params, modes, Game, num_players)
 
 
-def random_playouts(states, params, steps_per_game):
-    """Play ``steps_per_game`` uniformly random legal actions (DRAW and PASS included) in every
-    row, starting new matches as they end; returns the number of matches finished
-    (``sniff_twelve.batch.vector.random_playouts``: reproducible per seed, the pure engine throughput)."""
-    return vector.random_playouts(SPEC, states, params, steps_per_game)
+#: ``KernelVectorGame.random_playouts`` of Sniff (DRAW and PASS are among the random actions)
+random_playouts = VectorGame.random_playouts
 
 
 def vector_env(
@@ -74,8 +66,8 @@ def vector_env(
     seed: int | None = None,
     action_features: bool = False,
     reward: str | None = None,
-    **options,
-):
+    **options: Any,
+) -> KernelVectorEnv:
     """``num_envs`` Sniff matches with one learning ``seat`` each, as a ``gymnasium.vector.VectorEnv``
     (``sniff_twelve.envs.vector_env.KernelVectorEnv``; autoreset ``SAME_STEP``, final observation in
     ``infos["final_obs"]``). The other seats — ``opponents`` (one spec for all or one per opponent
@@ -93,23 +85,19 @@ def vector_env(
     ((64, 135), (64, 114))
     """
     from sniff_env.agents import make_agent
-    from sniff_twelve.envs.vector_env import KernelVectorEnv
+    from sniff_twelve.envs.vector_env import learner_vector_env
 
-    num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
-    episode = options.pop("episode", "match")
-    params = make_params(num_players, hand_episode=episode == "hand", **options)
-    _, reward_mode, _ = check_modes(episode, reward, "auto")
-    seat = check_int("seat", seat, 0, num_players - 1)
-    return KernelVectorEnv(
+    return learner_vector_env(
+        Game,
+        learner_setup,
+        make_agent,
         num_envs,
-        game_cls=Game,
-        params=params,
-        reward_mode=reward_mode,
-        num_players=num_players,
-        seat=seat,
-        make_agent=make_agent,
-        opponents=opponents,
-        partner=partner if num_players == 4 else None,
-        action_features=action_features,
-        seed=seed,
+        num_players,
+        opponents,
+        partner,
+        seat,
+        seed,
+        action_features,
+        reward,
+        **options,
     )

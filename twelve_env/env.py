@@ -27,27 +27,32 @@ One game is one episode (T15). ``reset(seed=…, options={"deal": {...}})`` fixe
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from sniff_twelve.batch.vector import Setup, rule_options
 from sniff_twelve.core.options import check_choice
-from sniff_twelve.envs.aec import ClassicWrapper, KernelAECEnv, wrap
-from sniff_twelve.envs.single_agent import SingleAgentEnv, register, seat_agents
+from sniff_twelve.envs.aec import KernelAECEnv
+from sniff_twelve.envs.single_agent import SingleAgentEnv, learner_env, register
 from twelve_env import kernels as K
 from twelve_env.game import Game, make_params
 from twelve_env.render import render_text
 from twelve_env.rewards import REWARD_MODES
 from twelve_env.spec import SPEC
 
-if TYPE_CHECKING:
-    import numpy as np
+
+def setup(num_players: int, reward: str = "score", **options: Any) -> Setup:
+    """The options row and the modes ``[reward]`` of every "12" environment: ``reward`` as the
+    module docstring says, the rules' options as ``Game``'s."""
+    params = make_params(num_players, **options)
+    return params, np.array([REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]], dtype=np.int32)
 
 
 class raw_env(KernelAECEnv):
     """ "12" as a PettingZoo AEC env (see the module docstring for options)."""
 
-    metadata = {**KernelAECEnv.metadata, "name": "twelve_v0"}
+    game_cls, setup, render_text = Game, staticmethod(setup), staticmethod(render_text)
 
     def __init__(
         self,
@@ -57,21 +62,7 @@ class raw_env(KernelAECEnv):
         capture_extra_turn: bool = False,
         reward: str = "score",
     ) -> None:
-        params = make_params(num_players, deck=deck, capture_extra_turn=capture_extra_turn)
-        reward_mode = REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]
-        super().__init__(
-            num_players,
-            render_mode,
-            SPEC,
-            params,
-            reward_mode,
-            deck=deck,
-            capture_extra_turn=capture_extra_turn,
-            reward=reward,
-        )
-
-    def _new_game(self, seed: int, deal: Any) -> Game:
-        return Game(seed=seed, deal=deal, _params=self._params)
+        super().__init__(num_players, render_mode, reward, **rule_options(SPEC, locals()))
 
     def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
         return {"captured": np.int64(self.game._state[K.CAPTURED + actor] - before[actor])}
@@ -79,17 +70,8 @@ class raw_env(KernelAECEnv):
     def _quiet_info(self) -> dict[str, Any]:
         return {"captured": np.int64(0)}
 
-    def _render_rgb(self) -> np.ndarray:
-        return self.game.image()
 
-    def _render_text(self) -> str:
-        return render_text(self.game)
-
-
-def env(**kwargs: Any) -> ClassicWrapper:
-    """``raw_env`` with PettingZoo's classic-game wrapper semantics (order enforcement, action-id
-    checks, −1 for an illegal move), fused into one fast layer (``sniff_twelve.envs.aec.ClassicWrapper``)."""
-    return wrap(raw_env(**kwargs))
+env = raw_env.wrapped
 
 
 def single_agent_env(
@@ -111,20 +93,7 @@ def single_agent_env(
     """
     from twelve_env.agents import make_agent
 
-    params = make_params(num_players, **options)
-    reward_mode = REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]
-    agents = seat_agents(SPEC, num_players, opponents, None, make_agent)
-    return SingleAgentEnv(
-        lambda s: Game(seed=s, _params=params),
-        SPEC,
-        params,
-        reward_mode,
-        num_players,
-        agents,
-        seat,
-        None,
-        render_mode,
-    )
+    return learner_env(Game, setup, make_agent, num_players, opponents, None, seat, reward, render_mode, **options)
 
 
 register(SPEC)  # gymnasium.make("twelve_env/Twelve-v0", ...)

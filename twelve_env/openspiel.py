@@ -10,7 +10,7 @@ Parameters (OpenSpiel's ``players``, then our options by their names):
 ``capture_extra_turn``  False     the capturer plays again (the T10 variant)
 ======================  ========  ==========================================================
 
-Bad values raise ``ValueError`` (our ``make_params`` checks).
+Bad values raise ``ValueError`` naming the option (its ``SPEC.options`` declaration).
 
 Chance deals the whole deck one card at a time — 5 to each seat in seat order (T5), the face-up
 card, then the stock in drawing order — each rank with the probability of its copies left, and
@@ -34,32 +34,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sniff_twelve.core.optional import MissingExtraError
+from sniff_twelve.core.optional import optional_import
 
 try:
-    import pyspiel
-except ModuleNotFoundError as missing:
-    if missing.name != "pyspiel":
-        raise
-    raise MissingExtraError(
-        "twelve_env.openspiel (the OpenSpiel game python_twelve) needs pyspiel, which is not installed: "
-        'pip install "sniff-twelve[bench]" (pip install -e ".[bench]" in a checkout)'
-    ) from None
+    from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, KernelSpielGame, make_game_type, register
+except ImportError as error:  # no bench extra: say so in one line
+    optional_import(error.name or "pyspiel", "bench", "twelve_env.openspiel (the OpenSpiel game python_twelve)")
+    raise
 
-from sniff_twelve.core.options import check_int
-from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, KernelSpielGame, make_game_type, spiel_options
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, NUM_RANKS, rank_name
-from twelve_env.game import Game, make_params
+from twelve_env.game import Game
 from twelve_env.observation import obs_fields, obs_size
 from twelve_env.rewards import REWARD_MODES
 from twelve_env.spec import SPEC
 
 if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
-
-GAME_TYPE = make_game_type("python_twelve", 'Python "12" (Jamaican Sniping)', SPEC, 2)
-PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification
 
 
 class TwelveAdapter(Adapter):
@@ -125,9 +116,6 @@ class TwelveAdapter(Adapter):
     def action_name(self, action: int) -> str:
         return rank_name(self.deck, action)
 
-    def _cards(self, ranks: Sequence[int]) -> str:
-        return " ".join(rank_name(self.deck, r) for r in ranks) or "-"
-
     def view_string(self, view: SeatView) -> str:
         if view.is_terminal():
             status = "over"
@@ -138,27 +126,20 @@ class TwelveAdapter(Adapter):
         seen = view.observation()[self._seen].astype(int)
         seen_text = " ".join(f"{rank_name(self.deck, r)}x{c}" for r, c in enumerate(seen) if c) or "-"
         return (
-            f"hand {self._cards(view.hand())} | pile {self._cards(view.pile)} | seen {seen_text} | "
+            f"hand {self.items_text(view.hand())} | pile {self.items_text(view.pile)} | seen {seen_text} | "
             f"stock {view.stock_size} | hand sizes {view.hand_sizes} | captured {view.captured} | "
             f"scores {view.scores} | {status}"
         )
 
-    def engine_string(self, engine: Game) -> str:
-        hands = " | ".join(f"{s}: {self._cards(engine.hand(s))}" for s in range(engine.num_players))
-        return f"{engine}\nhands {hands}\nstock {self._cards(engine.stock)}"
+    def pool(self, engine: Game) -> list[int]:
+        return engine.stock
 
 
 class TwelveGame(KernelSpielGame):
     """``python_twelve``: one game of "12" (see the module docstring)."""
 
-    game_type = GAME_TYPE
-
-    @classmethod
-    def make_adapter(cls, params: dict[str, Any]) -> TwelveAdapter:
-        n = check_int("players", params["players"], 2, 7)
-        options = spiel_options(SPEC, params)
-        make_params(n, **options)  # ValueError / ArgumentTypeError naming the option
-        return TwelveAdapter(n, options)
+    game_type, adapter_cls = make_game_type("python_twelve", 'Python "12" (Jamaican Sniping)', SPEC, 2), TwelveAdapter
 
 
-pyspiel.register_game(GAME_TYPE, TwelveGame)
+GAME_TYPE = register(TwelveGame)
+PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification

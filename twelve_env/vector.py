@@ -8,14 +8,15 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
-from sniff_twelve.batch import vector
-from sniff_twelve.batch.vector import KernelVectorGame
-from sniff_twelve.core.options import check_choice, check_int
-from twelve_env.game import Game, make_params
-from twelve_env.rewards import REWARD_MODES
+from sniff_twelve.batch.vector import KernelVectorGame, rule_options
+from twelve_env.env import setup
+from twelve_env.game import Game
 from twelve_env.spec import SPEC
+
+if TYPE_CHECKING:
+    from sniff_twelve.envs.vector_env import KernelVectorEnv
 
 
 class VectorGame(KernelVectorGame):
@@ -26,6 +27,8 @@ class VectorGame(KernelVectorGame):
     ``[N, 11]`` (numbers).
     """
 
+    game_cls, setup = Game, staticmethod(setup)
+
     def __init__(
         self,
         num_envs: int,
@@ -35,16 +38,11 @@ class VectorGame(KernelVectorGame):
         capture_extra_turn: bool = False,
         reward: str = "score",
     ) -> None:
-        params = make_params(num_players, deck=deck, capture_extra_turn=capture_extra_turn)
-        modes = np.array([REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]], dtype=np.int32)
-        super().__init__(num_envs, seed, params, modes, Game, num_players)
+        super().__init__(num_envs, num_players, seed, reward, **rule_options(SPEC, locals()))
 
 
-def random_playouts(states, params, steps_per_game):
-    """Play ``steps_per_game`` uniformly random legal cards in every row, dealing new games as they
-    end; returns the number of games finished (``sniff_twelve.batch.vector.random_playouts``: pure engine
-    throughput, no observations)."""
-    return vector.random_playouts(SPEC, states, params, steps_per_game)
+#: ``KernelVectorGame.random_playouts`` of "12"
+random_playouts = VectorGame.random_playouts
 
 
 def vector_env(
@@ -55,8 +53,8 @@ def vector_env(
     seed: int | None = None,
     action_features: bool = False,
     reward: str = "score",
-    **options,
-):
+    **options: Any,
+) -> KernelVectorEnv:
     """``num_envs`` games of "12" with one learning ``seat`` each, as a ``gymnasium.vector.VectorEnv``
     (``sniff_twelve.envs.vector_env.KernelVectorEnv``; autoreset ``SAME_STEP``, final observation in
     ``infos["final_obs"]``). The other seats (``opponents``: one spec for all or one per opponent
@@ -70,23 +68,9 @@ def vector_env(
     >>> obs.shape, venv.action_masks().shape
     ((64, 69), (64, 13))
     """
-    from sniff_twelve.envs.vector_env import KernelVectorEnv
+    from sniff_twelve.envs.vector_env import learner_vector_env
     from twelve_env.agents import make_agent
 
-    num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
-    params = make_params(num_players, **options)
-    reward_mode = REWARD_MODES[check_choice("reward", reward, tuple(REWARD_MODES))]
-    seat = check_int("seat", seat, 0, num_players - 1)
-    return KernelVectorEnv(
-        num_envs,
-        game_cls=Game,
-        params=params,
-        reward_mode=reward_mode,
-        num_players=num_players,
-        seat=seat,
-        make_agent=make_agent,
-        opponents=opponents,
-        partner=None,
-        action_features=action_features,
-        seed=seed,
+    return learner_vector_env(
+        Game, setup, make_agent, num_envs, num_players, opponents, None, seat, seed, action_features, reward, **options
     )

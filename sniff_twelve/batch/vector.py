@@ -7,7 +7,9 @@ row's own random stream. Action features, seat observations and the built-in age
 computed from each seat's view (``sniff_twelve.core.view``), written per row first.
 
 The ``VectorGame`` owns its rows: the arrays it returns are read-only views of its buffers, and
-``step`` checks actions against its own legal masks before any row changes.
+``step`` checks actions against its own legal masks before any row changes. What a game's
+environment options come to — its options row and modes, ``Setup`` — is made by the game's
+``setup``, which this ``VectorGame`` and the environments above (``sniff_twelve.envs``) share.
 """
 
 from __future__ import annotations
@@ -23,9 +25,32 @@ from sniff_twelve.core.rng import pick_legal, seed_key, stream_states
 
 if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.spec import GameSpec
 
 #: the built-in agents ``batch_agent_actions`` plays, by index
 RULE_AGENTS = ("greedy", "heuristic")
+
+#: what a game's ``setup`` makes of an environment's options: the options row the kernels read
+#: and the modes row, ``[reward mode code, …]`` (the rest is what the game's ``play_forced`` reads)
+Setup = tuple[np.ndarray, np.ndarray]
+
+
+def table_size(spec: GameSpec, num_players: int | None) -> int:
+    """``num_players``, or the spec's smallest table for ``None``."""
+    return spec.players[0] if num_players is None else check_int("num_players", num_players, 1)
+
+
+def rule_options(spec: GameSpec, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The rules' options (``spec.options``) among a constructor's ``arguments`` (its ``locals()``),
+    by name: what a ``VectorGame`` or ``raw_env`` that lists them in its signature hands on."""
+    return {option.name: arguments[option.name] for option in spec.options}
+
+
+def game_setup(game_cls: type[KernelGame], num_players: int, reward: str | None = None, **options: Any) -> Setup:
+    """The ``setup`` of a game whose options are ``Game.make_params``' and whose rewards are the
+    spec's ``reward_modes``; the generic environments' (``SpecVectorGame``, ``SpecAECEnv``)."""
+    params = game_cls.make_params(num_players, **options)
+    return params, np.array([game_cls.spec.reward_mode(reward)], dtype=np.int32)
 
 
 @nb.njit(cache=True)
@@ -86,7 +111,7 @@ def batch_agent_actions(g, states, params, rows, agent, views, out):
 
 
 @nb.njit(cache=True, parallel=True)
-def random_playouts(g, states, params, steps_per_game):
+def batch_random_playouts(g, states, params, steps_per_game):
     """Play ``steps_per_game`` uniformly random legal actions in every row, starting new games as
     they end; returns the number of games finished.
 
@@ -133,22 +158,33 @@ def read_only(array: np.ndarray) -> np.ndarray:
 
 
 class KernelVectorGame:
-    """``num_envs`` independent games stepped together; see the game's ``VectorGame`` for options.
+    """``num_envs`` independent games stepped together: ``class VectorGame(KernelVectorGame)``
+    with the game's ``game_cls`` and, for options beyond ``Game``'s own, its ``setup``; its
+    ``__init__`` names the options (see the game's ``VectorGame``) and hands them on.
 
     Arrays returned by ``reset`` and ``step`` (and ``states``, ``obs``, ``mask``, ``player``,
     ``rewards``, ``terminated``, ``truncated``) are read-only views of buffers that the next call
     overwrites — copy what you keep. Observations are written for the seat to act in each row.
     """
 
+    game_cls: ClassVar[type[KernelGame]]
+
+    @classmethod
+    def setup(cls, num_players: int, reward: str | None = None, **options: Any) -> Setup:
+        """The options row and modes of a table of ``num_players`` (``game_setup``)."""
+        return game_setup(cls.game_cls, num_players, reward, **options)
+
+    @classmethod
+    def random_playouts(cls, states: np.ndarray, params: np.ndarray, steps_per_game: int) -> int:
+        """Play ``steps_per_game`` uniformly random legal actions in every row of ``states``,
+        starting new games as they end; returns the number of games finished (compiled; each row
+        draws from its own stream, so reproducible per seed: the pure engine throughput)."""
+        return batch_random_playouts(cls.game_cls.spec, states, params, steps_per_game)
+
     def __init__(
-        self,
-        num_envs: int,
-        seed: int | None,
-        params: np.ndarray,
-        modes: np.ndarray,
-        game_cls: type[KernelGame],
-        num_players: int,
+        self, num_envs: int, num_players: int, seed: int | None = None, reward: str | None = None, **options: Any
     ) -> None:
+        params, modes = self.setup(num_players, reward, **options)
         n = check_int("num_envs", num_envs, 1)
         self.num_envs = n
         self.num_players = num_players
@@ -157,8 +193,7 @@ class KernelVectorGame:
         self._modes = modes
         #: the modes ``spec.play_forced`` reads after each action (read-only)
         self.modes = read_only(modes)
-        self._game_cls = game_cls
-        self._hooks = spec = game_cls.spec
+        self._hooks = spec = self.game_cls.spec
         obs_size, _, num_actions = spec.widths(params)
         self._seed = check_seed(seed)
         self._states = np.zeros((n, spec.ROW_SIZE), dtype=np.int32)
@@ -183,7 +218,7 @@ class KernelVectorGame:
     def game(self, index: int) -> KernelGame:
         """A ``Game`` copy of row ``index`` as it stands now (to inspect, render or search from)."""
         index = check_int("index", index, 0, self.num_envs - 1)
-        return self._game_cls._from_row(self._states[index], self._params)
+        return self.game_cls._from_row(self._states[index], self._params)
 
     def action_features(self) -> np.ndarray:
         """``Game.action_features`` of every row → ``[N, A, F]`` (a buffer the next call
@@ -294,8 +329,6 @@ class SpecVectorGame(KernelVectorGame):
     only: ``class VectorGame(SpecVectorGame): game_cls = Game``. Options as the AEC env's
     (``sniff_twelve.envs.aec.SpecAECEnv``): ``num_players``, ``reward`` and the game's own."""
 
-    game_cls: ClassVar[type[KernelGame]]
-
     def __init__(
         self,
         num_envs: int,
@@ -304,8 +337,4 @@ class SpecVectorGame(KernelVectorGame):
         reward: str | None = None,
         **options: Any,
     ) -> None:
-        spec = self.game_cls.spec
-        num_players = spec.players[0] if num_players is None else check_int("num_players", num_players, 1)
-        params = self.game_cls.make_params(num_players, **options)
-        modes = np.array([spec.reward_mode(reward)], dtype=np.int32)
-        super().__init__(num_envs, seed, params, modes, self.game_cls, num_players)
+        super().__init__(num_envs, table_size(self.game_cls.spec, num_players), seed, reward, **options)

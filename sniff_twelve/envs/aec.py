@@ -3,14 +3,22 @@
 ``KernelAECEnv`` follows PettingZoo's classic conventions: agents ``player_0 …``, dict
 observations ``{"observation": float32 vector, "action_mask": int8 vector}`` (the mask is all zeros
 for agents not to act), ``np_random`` seeding, ``EzPickle``, ``state()`` / ``state_space`` for
-centralised critics, ``render_mode`` ``"ansi"`` / ``"human"``. A game subclass supplies the
-``Game`` it wraps, its observation and reward kernels, and its text renderer.
+centralised critics, ``render_mode`` ``"ansi"`` / ``"human"`` / ``"rgb_array"``. A game's
+``raw_env`` names the ``Game`` it wraps, the ``setup`` of its options and, where it has them, its
+``infos``, forced moves and text renderer; ``env = raw_env.wrapped``.
+
+Versions: a game's env is named ``<game>_v0`` (``metadata["name"]``, the module
+``sniff_env.sniff_v0`` / ``twelve_env.twelve_v0`` that re-exports ``env``, ``raw_env`` and
+``single_agent_env``, and the gymnasium id ``sniff_env/Sniff-v0``). The version moves when a
+change would alter what an env returns for the same seed and actions; ``docs/changelog.md``
+records each move.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -20,12 +28,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from sniff_twelve.batch.vector import Setup, game_setup, table_size
 from sniff_twelve.core.game import IllegalActionError, KernelGame
 from sniff_twelve.core.options import check_choice, check_int, check_seed
 from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
-
-if TYPE_CHECKING:
-    from sniff_twelve.core.spec import GameSpec
 
 
 def _forwarded(name: str, before_reset_error: bool = True) -> property:
@@ -129,33 +135,47 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
         return str(self.env)
 
 
-def wrap(env: KernelAECEnv) -> ClassicWrapper:
-    """``env()``: the raw env behind PettingZoo's classic-game wrappers (``ClassicWrapper``)."""
-    return ClassicWrapper(env)
-
-
 class KernelAECEnv(AECEnv, EzPickle):
-    """An AEC env over a ``KernelGame``; subclasses give the spec, ``_new_game`` and text."""
+    """An AEC env over a ``KernelGame``: ``class raw_env(KernelAECEnv)`` with the game's
+    ``game_cls`` and, for options beyond ``Game``'s own, its ``setup``; its ``__init__`` names the
+    options and hands them on. The hooks below add its ``infos`` and forced moves."""
 
     metadata: dict[str, Any] = {
         "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
+    game_cls: ClassVar[type[KernelGame]]
+    #: ``render_mode="ansi"``'s text of a game (``str`` unless the game draws its own)
+    render_text: ClassVar[Callable[[KernelGame], str]] = str
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "game_cls" in vars(cls):
+            cls.metadata = {**cls.metadata, "name": f"{cls.game_cls.spec.name}_v0"}
+
+    @classmethod
+    def setup(cls, num_players: int, reward: str | None = None, **options: Any) -> Setup:
+        """The options row and modes of a table of ``num_players``: ``Game.make_params`` and the spec's
+        ``reward_modes`` (``sniff_twelve.batch.vector.game_setup``); a game with options of its own
+        sets its own ``setup``."""
+        return game_setup(cls.game_cls, num_players, reward, **options)
+
+    @classmethod
+    def wrapped(cls, **options: Any) -> ClassicWrapper:
+        """``env()``: this env behind PettingZoo's classic-game wrappers (order enforcement,
+        action-id checks, −1 for an illegal move), fused into one fast layer (``ClassicWrapper``)."""
+        return ClassicWrapper(cls(**options))
 
     def __init__(
-        self,
-        num_players: int,
-        render_mode: str | None,
-        spec: GameSpec,
-        params: np.ndarray,
-        reward_mode: int,
-        **ezpickle_kwargs: Any,
+        self, num_players: int, render_mode: str | None = None, reward: str | None = None, **options: Any
     ) -> None:
-        EzPickle.__init__(self, num_players=num_players, render_mode=render_mode, **ezpickle_kwargs)
+        params, self._modes = self.setup(num_players, reward, **options)
+        EzPickle.__init__(self, num_players=num_players, render_mode=render_mode, reward=reward, **options)
         super().__init__()
         if render_mode is not None:
             check_choice("render_mode", render_mode, self.metadata["render_modes"])
+        spec = self.game_cls.spec
         self.render_mode = render_mode
         self.num_players = num_players
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
@@ -171,7 +191,7 @@ class KernelAECEnv(AECEnv, EzPickle):
         self.state_space = spaces.Box(-np.inf, np.inf, shape=(self._critic_size,), dtype=np.float32)
         self._spec = spec
         self._params = params
-        self._reward_mode = reward_mode
+        self._reward_mode = int(self._modes[0])
         self._before = np.zeros(spec.SNAPSHOT_SIZE, dtype=np.int32)
         self._reward_buffer = np.zeros(num_players, dtype=np.float64)
         self.np_random: np.random.Generator | None = None
@@ -180,9 +200,6 @@ class KernelAECEnv(AECEnv, EzPickle):
         self._quiet_infos: dict[str, dict[str, Any]] = {}
 
     # --- hooks ----------------------------------------------------------------------------------
-    def _new_game(self, seed: int, deal: Any) -> KernelGame:
-        raise NotImplementedError
-
     def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
         """``infos`` of the agent that just acted (``before`` is the pre-step snapshot): the keys of
         ``_quiet_info``, numpy values."""
@@ -196,12 +213,6 @@ class KernelAECEnv(AECEnv, EzPickle):
 
     def _play_forced(self) -> None:
         """Apply moves the env makes on the agents' behalf (Sniff's ``forced="auto"``)."""
-
-    def _render_text(self) -> str:
-        raise NotImplementedError
-
-    def _render_rgb(self) -> np.ndarray:
-        raise NotImplementedError
 
     # --- PettingZoo API ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -224,7 +235,7 @@ class KernelAECEnv(AECEnv, EzPickle):
         if seed is not None or self.np_random is None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         game_seed = seed if seed is not None else int(self.np_random.integers(2**63))
-        self.game = self._new_game(game_seed, deal)
+        self.game = self.game_cls(seed=game_seed, deal=deal, _params=self._params)
         self._cur_slot = self.game.spec.CUR
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -294,8 +305,8 @@ class KernelAECEnv(AECEnv, EzPickle):
             gymnasium.logger.warn("render() called without a render_mode; pass 'ansi', 'human' or 'rgb_array'")
             return None
         if self.render_mode == "rgb_array":
-            return self._render_rgb()
-        text = self._render_text()
+            return self.game.image()
+        text = self.render_text(self.game)
         if self.render_mode == "human":
             print(text)
             return None
@@ -313,29 +324,8 @@ class SpecAECEnv(KernelAECEnv):
     ``Game.make_params`` takes them. ``reset(options={"deal": …})`` is ``Game(deal=…)``."""
 
     metadata: dict[str, Any] = {**KernelAECEnv.metadata, "render_modes": ["human", "ansi"]}
-    game_cls: type[KernelGame]
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "game_cls" in vars(cls):
-            cls.metadata = {**SpecAECEnv.metadata, "name": f"{cls.game_cls.spec.name}_v0"}
 
     def __init__(
         self, num_players: int | None = None, render_mode: str | None = None, reward: str | None = None, **options: Any
     ) -> None:
-        spec = self.game_cls.spec
-        num_players = spec.players[0] if num_players is None else check_int("num_players", num_players, 1)
-        params = self.game_cls.make_params(num_players, **options)
-        mode = spec.reward_mode(reward)
-        super().__init__(num_players, render_mode, spec, params, mode, reward=reward, **options)
-
-    @classmethod
-    def wrapped(cls, **options: Any) -> ClassicWrapper:
-        """``env()``: this env behind the classic-game wrappers (``wrap``)."""
-        return wrap(cls(**options))
-
-    def _new_game(self, seed: int, deal: Any) -> KernelGame:
-        return self.game_cls(seed=seed, deal=deal, _params=self._params)
-
-    def _render_text(self) -> str:
-        return str(self.game)
+        super().__init__(table_size(self.game_cls.spec, num_players), render_mode, reward, **options)

@@ -2,9 +2,9 @@
 
 Needs the optional ``open-spiel`` package (the ``bench`` extra); nothing else in the library
 imports this module. A game module (``sniff_env.openspiel``, ``twelve_env.openspiel``) subclasses
-``Adapter`` (options, the deal, names, strings) and ``KernelSpielGame``, then calls
-``pyspiel.register_game``. The OpenSpiel state only wraps our ``Game``: every rule stays in the
-compiled kernels.
+``Adapter`` (the deal, bounds, names, strings), names it in a ``KernelSpielGame`` with its
+``GameType`` (``make_game_type``), then calls ``pyspiel.register_game``. The OpenSpiel state only
+wraps our ``Game``: every rule stays in the compiled kernels.
 
 Conventions, as OpenSpiel's ``python_team_dominoes``:
 
@@ -119,8 +119,8 @@ class Adapter:
     """What a game module tells the shared OpenSpiel machinery (one per game instance).
 
     Subclasses set the class attributes below and implement the hooks; ``options`` are the
-    engine's keyword arguments besides ``num_players``, already checked by the game's
-    ``make_params``.
+    engine's keyword arguments besides ``num_players``, every one of ``spec.options``, already
+    checked against its declaration.
     """
 
     obs_fields: tuple[tuple[str, int, int], ...]
@@ -178,9 +178,18 @@ class Adapter:
         """What the view holds, one line."""
         raise NotImplementedError
 
+    def items_text(self, items: Sequence[Any]) -> str:
+        """Items as ``Game`` lists them (a hand, the pool), by ``item_name``; ``-`` for none."""
+        return " ".join(self.item_name(item) for item in items) or "-"
+
+    def pool(self, engine: KernelGame) -> Sequence[Any]:
+        """The boneyard or stock, in drawing order, as ``Game`` lists it."""
+        raise NotImplementedError
+
     def engine_string(self, engine: KernelGame) -> str:
-        """The whole position, hidden parts included (for ``str(state)``)."""
-        return str(engine)
+        """The whole position, hidden parts included (for ``str(state)``): the game, every hand and the pool."""
+        hands = " | ".join(f"{s}: {self.items_text(engine.hand(s))}" for s in range(engine.num_players))
+        return f"{engine}\nhands {hands}\n{self.spec.pool_name} {self.items_text(self.pool(engine))}"
 
 
 def spiel_parameters(spec: GameSpec, players: int) -> dict[str, Any]:
@@ -216,19 +225,28 @@ def make_game_type(short_name: str, long_name: str, spec: GameSpec, players: int
     )
 
 
+def table_players(spec: GameSpec, params: dict[str, Any]) -> int:
+    """OpenSpiel's ``players`` parameter, checked against the spec's table sizes."""
+    return check_int("players", params["players"], min(spec.players), max(spec.players))
+
+
 class KernelSpielGame(pyspiel.Game):
-    """A ``pyspiel.Game`` over one of our games; subclasses set ``game_type`` and ``make_adapter``.
+    """A ``pyspiel.Game`` over one of our games; subclasses set ``game_type`` and ``adapter_cls``.
 
     ``params`` are OpenSpiel's game parameters (``players`` and the game's options); missing ones
     take the defaults of ``game_type.parameter_specification``; unknown or bad ones raise
-    ``ValueError``.
+    ``ValueError``, and so do options that let a game outlast OpenSpiel's ``int`` of actions.
     """
 
     game_type: ClassVar[pyspiel.GameType]
+    adapter_cls: ClassVar[type[Adapter]]
 
     @classmethod
     def make_adapter(cls, params: dict[str, Any]) -> Adapter:
-        raise NotImplementedError
+        """The adapter of a table of ``players`` with the options checked against the spec's
+        (``ValueError`` / ``ArgumentTypeError`` naming the option)."""
+        spec = cls.adapter_cls.spec
+        return cls.adapter_cls(table_players(spec, params), spec.checked_options(spiel_options(spec, params)))
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         spec = self.game_type.parameter_specification
@@ -237,8 +255,12 @@ class KernelSpielGame(pyspiel.Game):
         if unknown:
             raise ValueError(f"unknown parameters {unknown} for {self.game_type.short_name}; known: {sorted(spec)}")
         params = {**spec, **params}
-        self._adapter = self.make_adapter(params)
-        adapter = self._adapter
+        self._adapter = adapter = self.make_adapter(params)
+        if adapter.max_game_length() > MAX_INT or adapter.max_chance_nodes() > MAX_INT:
+            raise ValueError(
+                f"{self.game_type.short_name} with these options can last more than {MAX_INT} actions: "
+                "too long for OpenSpiel"
+            )
         info = pyspiel.GameInfo(
             num_distinct_actions=adapter.num_actions,
             max_chance_outcomes=max(len(adapter.first_deal().pool), adapter.num_players),
@@ -514,8 +536,10 @@ class SpecAdapter(Adapter):
         return self._fresh.action_name(action)
 
     def view_string(self, view: SeatView) -> str:
-        hand = " ".join(self.item_name(item) for item in view.hand()) or "-"
-        return f"hand {hand} | {self.game_cls._from_row(view.array, view.params)}"
+        return f"hand {self.items_text(view.hand())} | {self.game_cls._from_row(view.array, view.params)}"
+
+    def engine_string(self, engine: KernelGame) -> str:
+        return str(engine)
 
 
 class SpecSpielGame(KernelSpielGame):
@@ -533,9 +557,14 @@ class SpecSpielGame(KernelSpielGame):
 
     @classmethod
     def make_adapter(cls, params: dict[str, Any]) -> SpecAdapter:
-        players = cls.game_cls.spec.players
-        n = check_int("players", params["players"], min(players), max(players))
+        n = table_players(cls.game_cls.spec, params)
         return SpecAdapter(cls.game_cls, n, cls.longest_game(n))
+
+
+def register(game: type[KernelSpielGame]) -> pyspiel.GameType:
+    """``pyspiel.register_game`` of ``game`` under its ``game_type``, which it returns."""
+    pyspiel.register_game(game.game_type, game)
+    return game.game_type
 
 
 def spec_game_type(spec: GameSpec, short_name: str) -> pyspiel.GameType:

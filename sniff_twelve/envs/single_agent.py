@@ -19,6 +19,7 @@ again from its own random stream, up to ``MAX_REDEALS`` times, and only the fina
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,8 @@ import numpy as np
 from gymnasium import spaces
 
 from sniff_twelve.batch.learner import MAX_REDEALS
-from sniff_twelve.core.agent import Agent, seat_specs
+from sniff_twelve.batch.vector import Setup, game_setup, table_size
+from sniff_twelve.core.agent import Agent, partner_seat, seat_specs
 from sniff_twelve.core.games import GAMES, game_package
 from sniff_twelve.core.options import check_choice, check_int, check_seed
 from sniff_twelve.core.rewards import LIVE, TERMINATED
@@ -188,6 +190,45 @@ def seat_agents(
     return build
 
 
+def table_partner(spec: GameSpec, num_players: int, partner: Any) -> Any:
+    """``partner`` at a table where the learner has one (``partner_seat``), else ``None``: a
+    game's ``partner=`` default applies only where partners sit (Sniff's four seats, S1)."""
+    return partner if partner_seat(spec, num_players, 0) is not None else None
+
+
+def learner_env(
+    game_cls: type[KernelGame],
+    setup: Callable[..., Setup],
+    make_agent: Callable[[str], Agent],
+    num_players: int,
+    opponents: str | Sequence[str] = "greedy",
+    partner: str | None = None,
+    seat: int | None = 0,
+    reward: str | None = None,
+    render_mode: str | None = None,
+    forced_move: Callable[[KernelGame], int | None] | None = None,
+    **options: Any,
+) -> SingleAgentEnv:
+    """A game's ``single_agent_env``: ``setup(num_players, reward, **options)`` makes the options
+    row and the reward mode (the game's ``raw_env.setup``), ``make_agent`` the ``opponents`` and,
+    at a table with partners (``table_partner``), the learner's ``partner``; ``forced_move`` is
+    ``SingleAgentEnv``'s ``forced``."""
+    params, modes = setup(num_players, reward, **options)
+    spec = game_cls.spec
+    agents = seat_agents(spec, num_players, opponents, table_partner(spec, num_players, partner), make_agent)
+    return SingleAgentEnv(
+        lambda s: game_cls(seed=s, _params=params),
+        spec,
+        params,
+        int(modes[0]),
+        num_players,
+        agents,
+        seat,
+        forced_move,
+        render_mode,
+    )
+
+
 def spec_single_agent_env(
     game_cls: type[KernelGame],
     make_agent: Callable[[str], Agent],
@@ -200,21 +241,9 @@ def spec_single_agent_env(
 ) -> SingleAgentEnv:
     """``single_agent_env`` of a game that declares its kernels, spec and ``Game`` only (options
     as ``sniff_twelve.envs.aec.SpecAECEnv``; ``opponents`` built by ``make_agent``)."""
-    spec = game_cls.spec
-    num_players = spec.players[0] if num_players is None else check_int("num_players", num_players, 1)
-    params = game_cls.make_params(num_players, **options)
-    agents = seat_agents(spec, num_players, opponents, None, make_agent)
-    return SingleAgentEnv(
-        lambda s: game_cls(seed=s, _params=params),
-        spec,
-        params,
-        spec.reward_mode(reward),
-        num_players,
-        agents,
-        seat,
-        None,
-        render_mode,
-    )
+    num_players = table_size(game_cls.spec, num_players)
+    setup = functools.partial(game_setup, game_cls)
+    return learner_env(game_cls, setup, make_agent, num_players, opponents, None, seat, reward, render_mode, **options)
 
 
 def gymnasium_id(spec: GameSpec) -> str:

@@ -24,17 +24,21 @@ between (what ``single_agent_env`` gives for the same games and agents).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from sniff_twelve.batch.learner import MAX_REDEALS, learner_buffers, learner_reset, learner_step, seat_codes
-from sniff_twelve.batch.vector import first_illegal
+from sniff_twelve.batch.vector import Setup, first_illegal
 from sniff_twelve.core.options import ArgumentTypeError, check_flag, check_int, check_seed
 from sniff_twelve.core.rng import seed_key, stream_states
+from sniff_twelve.envs.single_agent import table_partner
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.game import KernelGame
 
 #: what ``set_attr`` may not change: the table and the spaces the buffers were built for
 FIXED_ATTRIBUTES = frozenset(
@@ -234,3 +238,38 @@ class KernelVectorEnv(VectorEnv):
         """The learner's reward from the other seats' moves before its first decision of each
         row's current game, paid with its next step (a copy)."""
         return self._buf.pending.copy()
+
+
+def learner_vector_env(
+    game_cls: type[KernelGame],
+    setup: Callable[..., Setup],
+    make_agent: Callable[[str], Any],
+    num_envs: int,
+    num_players: int,
+    opponents: str | Sequence[Any] = "greedy",
+    partner: Any = None,
+    seat: int = 0,
+    seed: int | None = None,
+    action_features: bool = False,
+    reward: str | None = None,
+    **options: Any,
+) -> KernelVectorEnv:
+    """A game's ``vector_env``: ``setup(num_players, reward, **options)`` makes the options row
+    and the reward mode (the game's ``raw_env.setup``); ``make_agent`` resolves the ``opponents``
+    and, at a table with partners (``table_partner``), the learner's ``partner``."""
+    num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
+    params, modes = setup(num_players, reward, **options)
+    seat = check_int("seat", seat, 0, num_players - 1)
+    return KernelVectorEnv(
+        num_envs,
+        game_cls=game_cls,
+        params=params,
+        reward_mode=int(modes[0]),
+        num_players=num_players,
+        seat=seat,
+        make_agent=make_agent,
+        opponents=opponents,
+        partner=table_partner(game_cls.spec, num_players, partner),
+        action_features=action_features,
+        seed=seed,
+    )
