@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numba as nb
 
+from sniff_env import heuristics as search
 from sniff_env import kernels as K
-from sniff_env import observation, rewards, search, view
+from sniff_env import observation, rewards, view
 from sniff_env.tiles import DRAW, NUM_ACTIONS, PASS, TILES
 from sniff_twelve.core.options import GameOption
 from sniff_twelve.core.spec import GameSpec

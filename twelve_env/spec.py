@@ -14,8 +14,9 @@ import numba as nb
 
 from sniff_twelve.core.options import GameOption
 from sniff_twelve.core.spec import GameSpec
+from twelve_env import heuristics as search
 from twelve_env import kernels as K
-from twelve_env import observation, rewards, search, view
+from twelve_env import observation, rewards, view
 from twelve_env.cards import DECKS, MAX_RANKS
 
 _OBS_END, _CRITIC_END = observation.OBS.end(), observation.CRITIC.end()  # (a, b): a * ranks + b

@@ -5,7 +5,7 @@ uniformly.
 Each decision infers the seat's beliefs with the other seats modelled as ``MODEL`` (an agent spec
 of the game without ``+``; ``none`` for the rules alone), draws ``N`` worlds from them and scores
 every legal move by one rollout per world, all moves on the same worlds and rollout streams. With
-``guide="ppo"`` the moves scored are those the trained policy proposes, as in ``ismcts:N+ppo``
+``guide="ppo"`` the moves scored are those the trained policy proposes, as in ``guided:N``
 (``sniff_twelve.agents.guided``: its kept moves, its prior's bonus), a move it is sure of costing
 no search.
 
@@ -46,7 +46,7 @@ class BeliefAgent(RolloutAgent):
         greedy_rate: share of rollout moves played by the rule of thumb, 0–1 (default: the
             game's ``rollout`` agent's).
         guide: ``None`` (score every legal move), ``"ppo"`` (the shipped policy proposes the
-            moves, ``ismcts+ppo``'s way) or ``"auto"`` (``"ppo"`` at the tables the game ships a
+            moves, ``guided``'s way) or ``"auto"`` (``"ppo"`` at the tables the game ships a
             policy for, ``None`` elsewhere).
         unguided_iterations: worlds per decision when no policy guides (default ``iterations``):
             scoring every legal move costs more per world than scoring the two or three proposed.
