@@ -11,9 +11,12 @@ spends them on every legal one, and a move the policy is sure of costs no search
 
 >>> from sniff_env import Game
 >>> from sniff_env.agents import make_agent
->>> agent = make_agent("guided:16", seed=0)
->>> g = Game(num_players=4, seed=0)
->>> g.apply(agent.act(g))
+>>> game = Game(num_players=4, seed=0)
+>>> moves, prior = make_agent("guided:16").candidates(game.seat_view(game.current_player))
+>>> 1 <= moves.size <= 3 and bool(prior.sum() <= 1)
+True
+>>> make_agent("ismcts:16+ppo", seed=1).act(game) == make_agent("guided:16", seed=1).act(game)
+True
 """
 
 from __future__ import annotations
