@@ -75,9 +75,11 @@ def builtin_agents(
     }
 
 
-def agent_maker(registry: dict[str, type[Agent]], group: str | None = None) -> Callable[..., Agent]:
-    """The ``make_agent(spec, **kwargs)`` of a game whose agents are ``registry`` and whose
-    installed packages register agents in the entry-point ``group``."""
+def agent_maker(registry: dict[str, type[Agent]], package: str) -> Callable[..., Agent]:
+    """The ``make_agent(spec, **kwargs)`` of the game in ``package`` whose agents are ``registry``:
+    it also builds the agents installed packages register in the entry-point group
+    ``<package>.agents``, and is homed in the game's ``agents`` module (where ``pickle`` finds it)."""
+    module = f"{package}.agents"
 
     def make_agent(spec: str, **kwargs) -> Agent:
         """An agent from its spec: ``random``, ``greedy``, ``heuristic``, ``rollout``
@@ -89,6 +91,7 @@ def agent_maker(registry: dict[str, type[Agent]], group: str | None = None) -> C
         Stable-Baselines3 model), ``rllib`` (``rllib:PATH``, an RLlib checkpoint), an installed
         agent's name or ``py:package.module:Name[:ARG]`` (``build_agent``). Keywords go to the
         agent (``seed=…``); a bad spec is a ``ValueError``."""
-        return build_agent(registry, spec, group=group, **kwargs)
+        return build_agent(registry, spec, group=module, **kwargs)
 
+    make_agent.__module__, make_agent.__qualname__ = module, "make_agent"
     return make_agent
