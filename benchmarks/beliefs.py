@@ -16,6 +16,7 @@ Writes ``benchmarks/results/beliefs.json``.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import statistics
 import time
@@ -52,7 +53,7 @@ class ClairvoyantAgent(BeliefAgent):
     name = "clairvoyant"
 
     def __init__(self, iterations: int, package: str) -> None:
-        self.package = package  # the game whose rollout share it takes
+        self.game_spec = importlib.import_module(package).Game.spec  # whose rollout share it takes
         super().__init__(iterations)
 
     def act(self, game: Any) -> int:
@@ -106,8 +107,6 @@ def speed(positions: int = 20, worlds: int = 256) -> dict[str, Any]:
 def _one_against_all(job: tuple[str, int, Any, str, int]) -> list[float]:
     """One deal of an every-seat-for-itself table: ``entry`` in each seat in turn, ``opponent`` in
     the others; the entry's outcome (first 1, last 0, ties share) in each."""
-    import importlib
-
     game, players, entry, opponent, seed = job
     spec = importlib.import_module(game).Game.spec
     agents, game_cls = spec.part("agents"), spec.part("game")
@@ -142,7 +141,6 @@ def strength(
 ) -> dict[str, Any]:
     """``entry`` and its controls (those named in ``only``, if given: ``entry``, ``uniform``,
     ``clairvoyant``), each against ``opponent`` on the same duplicate deals."""
-    import importlib
 
     game_cls = importlib.import_module(game).Game
     agents = game_cls.spec.part("agents")

@@ -24,7 +24,7 @@ import numpy as np
 from sniff_env import kernels as K
 from sniff_env.game import Game
 from sniff_env.spec import SniffSpec
-from sniff_twelve.search.solver import Solution, checked_game, fold, solve_game, workspace
+from sniff_twelve.search.solver import fold, game_solver
 
 MAX_CREDIT = 35  # S17: four scored ends count at most 12 + 10 + 8 + 6 (three end doubles and a 6)
 
@@ -106,16 +106,4 @@ class SniffSolverHooks(SniffSpec):
 
 
 HOOKS = SniffSolverHooks()
-
-
-def solve(game: Game, *, max_nodes: int | None = None) -> Solution:
-    """Solve the rest of the hand of ``game`` exactly (module docstring for the value).
-
-    Args:
-        game: a live ``sniff_env.Game`` (the referee's state: every hand, the boneyard order).
-        max_nodes: stop after this many nodes; the result then has ``exact=False`` and bounds.
-
-    Raises ``TypeError`` for anything but a ``Game`` (a seat view above all), ``ValueError`` for a
-    finished match or a budget below 1.
-    """
-    return solve_game(checked_game(game, Game), HOOKS, workspace(HOOKS), max_nodes)
+solve = game_solver(HOOKS, Game)

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import numba as nb
 
+from sniff_env import heuristics, observation, rewards, view
 from sniff_env import kernels as K
-from sniff_env import observation, rewards, search, view
 from sniff_env.tiles import NUM_ACTIONS, TILES
 from sniff_twelve.core.options import GameOption
 from sniff_twelve.core.spec import GameSpec
 
 
-class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, search)):
+class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, heuristics)):
     """Sniff's names, state slots, sizes and kernels."""
 
     name, package, title = "sniff", "sniff_env", "American Sniff"
@@ -43,7 +43,7 @@ class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, search)):
         ),
         GameOption("undrawn", 0, "Boneyard tiles left undrawn (a variant)", "choice", (0, 1, 2), rule="S4a"),
     )
-    action_feature_names = search.ACTION_FEATURES
+    action_feature_names = heuristics.ACTION_FEATURES
     RNG, STATUS, LIVE, TRUNCATED, CUR, STEPS = K.RNG, K.STATUS, K.LIVE, K.TRUNCATED, K.CUR, K.STEPS
     ROW_SIZE = K.STATE_SIZE
     MAX_ACTIONS, MAX_OBS, MAX_CRITIC = NUM_ACTIONS, observation.OBS_SIZE, observation.CRITIC_SIZE

@@ -1,5 +1,15 @@
 """Built-in agents for "12": ``random``, ``greedy``, ``heuristic`` (card counting), ``rollout``,
-``pimc``, ``ppo`` (a checkpoint of your own: ``ppo:PATH``).
+``pimc``, ``ppo`` (a checkpoint of your own: ``ppo:PATH``), ``guided``, ``belief`` (the table:
+``sniff_twelve.agents.registry.builtin_agents``).
+
+``greedy`` and ``heuristic`` play ``twelve_env.heuristics``' rules of thumb; ``rollout`` re-deals
+the other hands and the stock and plays one round of card-counting moves, comparing scores then
+(every rollout move by the rule of thumb: ``rollout_greedy_rate`` 1); ``pimc`` solves each
+re-dealt world (``twelve_env.solver``) keeping the next ``PIMC_HORIZON`` stock cards — a whole
+game from the deal is beyond an exact solve per move (docs/solvers.md) — so a world ends with its
+shortened stock (T13), and within the horizon of the true end every world is solved exactly to
+it; ``ppo`` plays ``ppo:PATH`` (plain ``ppo`` a checkpoint in ``twelve_env/checkpoints``, none is
+shipped for "12"), which ``guided`` searches with.
 
 >>> from twelve_env import Game
 >>> g = Game(num_players=3, seed=0)
@@ -13,107 +23,27 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sniff_twelve.agents.belief import BeliefAgent
-from sniff_twelve.agents.builtin import KernelPolicyAgent, PimcAgent, RandomAgent, RolloutAgent, build_agent
-from sniff_twelve.agents.frameworks import RllibAgent, Sb3Agent
-from sniff_twelve.agents.guided import GuidedSearchAgent
-from sniff_twelve.agents.policy import PolicyAgent
+from sniff_twelve.agents.builtin import GUIDED_NAME
+from sniff_twelve.agents.registry import agent_maker, builtin_agents
 from sniff_twelve.core.rewards import rank_rewards
 from sniff_twelve.tools.arena import Table
-from twelve_env import search, solver
+from twelve_env import solver
 from twelve_env.spec import SPEC
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.agent import Agent
     from twelve_env.game import Game
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
-
-
-class GreedyAgent(KernelPolicyAgent):
-    """Capture when possible (6 on 6 first, T11); otherwise play the card the fewest unseen cards
-    could capture."""
-
-    name = "greedy"
-    policy = staticmethod(search.greedy_action)
-    belief_kernel = "greedy"
-
-
-class HeuristicAgent(KernelPolicyAgent):
-    """Card counting: weighs each card's capture now against the pile it leaves the next player,
-    using how many unseen cards could capture it and how many cards that player holds."""
-
-    name = "heuristic"
-    policy = staticmethod(search.heuristic_action)
-    belief_kernel = "heuristic"
-
-
-class TwelveRolloutAgent(RolloutAgent):
-    """``RolloutAgent`` over the "12" kernels: re-deals the other hands and the stock; rollouts
-    play one round of card-counting moves and compare scores then."""
-
-    values = staticmethod(search.rollout_values)
-    default_greedy_rate = 1.0
-
-
-class TwelvePimcAgent(PimcAgent):
-    """``PimcAgent`` over the "12" solver: each world re-deals the other hands and the stock and
-    keeps the next ``horizon`` stock cards (a whole game from the deal is beyond an exact solve
-    per move: docs/solvers.md), so a world ends with its shortened stock (T13); within the horizon
-    of the true end, every world is solved exactly to it."""
-
-    solver_hooks = solver.HOOKS
-    horizon = 10
-
-
-class PpoAgent(PolicyAgent):
-    """A self-play PPO policy (``examples/selfplay_ppo.py --game twelve``) from ``ppo:PATH``; plain
-    ``ppo`` uses a checkpoint in ``twelve_env/checkpoints`` (none is shipped for "12")."""
-
-    game_name = "twelve"
-    checkpoint_dir = CHECKPOINTS
-
-
-class TwelveGuidedSearchAgent(GuidedSearchAgent):
-    """``GuidedSearchAgent`` over the "12" kernels: the ``ppo`` policy proposes, ``rollout``'s
-    paired rollouts decide (``ismcts:N+ppo[:PATH]``)."""
-
-    values = staticmethod(search.rollout_values)
-    policy_agent = PpoAgent
-
-
-class TwelveBeliefAgent(BeliefAgent):
-    """``BeliefAgent`` over "12": its model is one of the game's agents."""
-
-    package = "twelve_env"
-
-
 #: the entry-point group where installed packages register twelve agents (``sniff_twelve.agents.external``)
 AGENT_GROUP = "twelve_env.agents"
+#: the stock cards each of ``pimc``'s worlds keeps (module docstring)
+PIMC_HORIZON = 10
 
-AGENTS = {
-    "random": RandomAgent,
-    "greedy": GreedyAgent,
-    "heuristic": HeuristicAgent,
-    "rollout": TwelveRolloutAgent,
-    "pimc": TwelvePimcAgent,
-    "ppo": PpoAgent,
-    "ismcts+ppo": TwelveGuidedSearchAgent,
-    "belief": TwelveBeliefAgent,
-    "sb3": Sb3Agent,
-    "rllib": RllibAgent,
-}
-
-
-def make_agent(spec: str, **kwargs) -> Agent:
-    """A built-in agent: ``random``, ``greedy``, ``heuristic``, ``rollout`` (``rollout:ITERATIONS``;
-    ``ismcts:N`` is its old name), ``pimc`` (``pimc:WORLDS``), ``ppo`` (``ppo:CHECKPOINT``),
-    ``ismcts:N+ppo`` (``ismcts:N+ppo:CHECKPOINT``: the search guided by the policy),
-    ``belief`` (``belief:N:MODEL``: the rollout search on worlds drawn from what the other
-    seats' play reveals, ``sniff_twelve.agents.belief``), ``sb3`` (``sb3:PATH``, a
-    Stable-Baselines3 model) or ``rllib`` (``rllib:PATH``, an RLlib
-    checkpoint)."""
-    return build_agent(AGENTS, spec, group=AGENT_GROUP, **kwargs)
+AGENTS = builtin_agents(SPEC, solver.HOOKS, CHECKPOINTS, rollout_greedy_rate=1.0, pimc_horizon=PIMC_HORIZON)
+make_agent = agent_maker(AGENTS, SPEC.package)
+GreedyAgent, HeuristicAgent, PpoAgent = AGENTS["greedy"], AGENTS["heuristic"], AGENTS["ppo"]
+TwelveRolloutAgent, TwelvePimcAgent = AGENTS["rollout"], AGENTS["pimc"]
+TwelveGuidedSearchAgent, TwelveBeliefAgent = AGENTS[GUIDED_NAME], AGENTS["belief"]
 
 
 def match_outcome(game: Game) -> dict:

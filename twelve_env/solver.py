@@ -19,7 +19,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sniff_twelve.search.solver import Solution, checked_game, fold, solve_game, workspace
+from sniff_twelve.search.solver import fold, game_solver
 from twelve_env import kernels as K
 from twelve_env.cards import MAX_RANKS
 from twelve_env.game import Game
@@ -89,16 +89,4 @@ class TwelveSolverHooks(TwelveSpec):
 
 
 HOOKS = TwelveSolverHooks()
-
-
-def solve(game: Game, *, max_nodes: int | None = None) -> Solution:
-    """Solve the rest of ``game`` exactly (module docstring for the value).
-
-    Args:
-        game: a live ``twelve_env.Game`` (the referee's state: every hand, the stock order).
-        max_nodes: stop after this many nodes; the result then has ``exact=False`` and bounds.
-
-    Raises ``TypeError`` for anything but a ``Game`` (a seat view above all), ``ValueError`` for a
-    finished game or a budget below 1.
-    """
-    return solve_game(checked_game(game, Game), HOOKS, workspace(HOOKS), max_nodes)
+solve = game_solver(HOOKS, Game)

@@ -14,14 +14,14 @@ import numba as nb
 
 from sniff_twelve.core.options import GameOption
 from sniff_twelve.core.spec import GameSpec
+from twelve_env import heuristics, observation, rewards, view
 from twelve_env import kernels as K
-from twelve_env import observation, rewards, search, view
 from twelve_env.cards import DECKS, MAX_RANKS
 
 _OBS_END, _CRITIC_END = observation.OBS.end(), observation.CRITIC.end()  # (a, b): a * ranks + b
 
 
-class TwelveSpec(GameSpec, kernels=(view, observation, rewards, search, K)):
+class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
     """The names, state slots, sizes and kernels of "12"."""
 
     name, package, title = "twelve", "twelve_env", '"12"'
@@ -40,7 +40,7 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, search, K)):
         GameOption("deck", "bridge", "Deck", "choice", DECKS, rule="T1"),
         GameOption("capture_extra_turn", False, "The capturer plays again (a variant)", "bool", rule="T10"),
     )
-    action_feature_names = search.ACTION_FEATURES
+    action_feature_names = heuristics.ACTION_FEATURES
     RNG, STATUS, LIVE, CUR, STEPS = K.RNG, K.STATUS, K.LIVE, K.CUR, K.STEPS
     TRUNCATED = -1  # a game of "12" always ends by its rules (T12-T14)
     ROW_SIZE = K.STATE_SIZE

@@ -5,7 +5,7 @@ uniformly.
 Each decision infers the seat's beliefs with the other seats modelled as ``MODEL`` (an agent spec
 of the game without ``+``; ``none`` for the rules alone), draws ``N`` worlds from them and scores
 every legal move by one rollout per world, all moves on the same worlds and rollout streams. With
-``guide="ppo"`` the moves scored are those the trained policy proposes, as in ``ismcts:N+ppo``
+``guide="ppo"`` the moves scored are those the trained policy proposes, as in ``guided:N``
 (``sniff_twelve.agents.guided``: its kept moves, its prior's bonus), a move it is sure of costing
 no search.
 
@@ -18,7 +18,6 @@ no search.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
@@ -30,6 +29,7 @@ from sniff_twelve.core.options import check_int, check_seed
 
 if TYPE_CHECKING:
     from sniff_twelve.agents.guided import GuidedSearchAgent
+    from sniff_twelve.core.spec import GameSpec
     from sniff_twelve.core.view import SeatView
 
 
@@ -46,7 +46,7 @@ class BeliefAgent(RolloutAgent):
         greedy_rate: share of rollout moves played by the rule of thumb, 0–1 (default: the
             game's ``rollout`` agent's).
         guide: ``None`` (score every legal move), ``"ppo"`` (the shipped policy proposes the
-            moves, ``ismcts+ppo``'s way) or ``"auto"`` (``"ppo"`` at the tables the game ships a
+            moves, ``guided``'s way) or ``"auto"`` (``"ppo"`` at the tables the game ships a
             policy for, ``None`` elsewhere).
         unguided_iterations: worlds per decision when no policy guides (default ``iterations``):
             scoring every legal move costs more per world than scoring the two or three proposed.
@@ -57,7 +57,7 @@ class BeliefAgent(RolloutAgent):
     name = "belief"
     reads_past = True
     #: the game's package, whose agents the model is (each game registers its subclass)
-    package: ClassVar[str]
+    game_spec: ClassVar[GameSpec]  # the game: its agents are the models
     default_model = "greedy"
     default_epsilon = 0.3
     #: what ``belief`` alone builds: the game's strongest setting within ``rollout:1024``'s time per
@@ -82,7 +82,7 @@ class BeliefAgent(RolloutAgent):
         if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 < epsilon <= 1:
             raise ValueError(f"epsilon must be a number in (0, 1]; got {epsilon!r}")
         self.epsilon = float(epsilon)
-        agents = importlib.import_module(f"{self.package}.agents")
+        agents = self.game_spec.part("agents")
         self._model = None if model == "none" else agents.make_agent(model)
         rate = agents.AGENTS["rollout"].default_greedy_rate if greedy_rate is None else greedy_rate
         if guide not in (None, "ppo", "auto"):

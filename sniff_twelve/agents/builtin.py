@@ -1,8 +1,10 @@
 """The agents every game builds on its own kernels, and the spec strings that name agents.
 
-``RandomAgent``, ``KernelPolicyAgent`` (one compiled policy of the view row), ``RolloutAgent``
-(determinized rollouts) and ``PimcAgent`` (exact solving of sampled worlds) choose from the seat's
-view only (the interface: ``sniff_twelve.core.agent``); ``build_agent`` turns a spec into one.
+``RandomAgent``, ``SpecGreedyAgent`` and ``SpecHeuristicAgent`` (the spec's compiled rules of
+thumb), ``RolloutAgent`` (determinized rollouts) and ``PimcAgent`` (exact solving of sampled
+worlds) choose from the seat's view only (the interface: ``sniff_twelve.core.agent``);
+``build_agent`` turns a spec into one. A game's whole table of agents is
+``sniff_twelve.agents.registry.builtin_agents``.
 """
 
 from __future__ import annotations
@@ -43,20 +45,10 @@ class RandomAgent(Agent):
         return legal[self.rng.randrange(len(legal))]
 
 
-class KernelPolicyAgent(Agent):
-    """An agent whose choice is one compiled function of the seat's view row: ``policy(view, params)``."""
-
-    policy: staticmethod
-    deterministic = True
-
-    def choose(self, view: SeatView) -> int:
-        return int(view.run(self.policy))
-
-
 class RolloutAgent(Agent):
-    """Determinized rollouts (the game's ``rollout_values(state, params, actions, iterations, rng,
-    greedy_rate, values)``): samples the hidden information consistently with what is public and
-    scores every legal action by compiled rollouts on the same samples (mostly the game's
+    """Determinized rollouts from the game's spec (``sniff_twelve.search.rollouts``): samples the
+    hidden information consistently with what is public (its ``resample``) and scores every legal
+    action by compiled rollouts on the same samples (its ``world_rollouts``: mostly the game's
     rule-of-thumb moves, partly random); plays the best mean (ties: the lowest action id). The
     spec is ``rollout:N``; ``ismcts:N``, its first name, is kept as an alias (it never was a tree
     search).
@@ -69,8 +61,7 @@ class RolloutAgent(Agent):
     name = "rollout"
     spec_argument = "iterations"
     deterministic = True
-    #: the game's compiled ``rollout_values``
-    values: staticmethod
+    #: the share of rule-of-thumb moves in a rollout unless ``greedy_rate`` says otherwise
     default_greedy_rate = 0.8
 
     def __init__(self, iterations: int = 64, greedy_rate: float | None = None, seed: int | None = None) -> None:
@@ -87,7 +78,8 @@ class RolloutAgent(Agent):
     def rollout_means(self, view: SeatView, actions: np.ndarray) -> np.ndarray:
         """The mean rollout value of each of ``actions`` (legal ones), on shared determinizations."""
         values = np.zeros(actions.size)
-        view.run(self.values, actions.astype(np.int64), self.iterations, self._rng, self.greedy_rate, values)
+        args = (actions.astype(np.int64), self.iterations, self._rng, self.greedy_rate, values)
+        view.run(resampled_rollouts, view.spec, *args)
         return values / self.iterations
 
     def choose(self, view: SeatView) -> int:
@@ -236,23 +228,12 @@ class SpecHeuristicAgent(SpecPolicyAgent):
     name, kernel, belief_kernel = "heuristic", "heuristic_action", "heuristic"
 
 
-class SpecRolloutAgent(RolloutAgent):
-    """``RolloutAgent`` from the spec alone: worlds from its ``resample``, rollouts by its
-    ``world_rollouts`` (``sniff_twelve.search.rollouts``)."""
-
-    def rollout_means(self, view: SeatView, actions: np.ndarray) -> np.ndarray:
-        values = np.zeros(actions.size)
-        args = (actions.astype(np.int64), self.iterations, self._rng, self.greedy_rate, values)
-        view.run(resampled_rollouts, view.spec, *args)
-        return values / self.iterations
-
-
 #: the agents a game gets from its ``GameSpec`` alone (``spec_make_agent``)
 SPEC_AGENTS: dict[str, type[Agent]] = {
     "random": RandomAgent,
     "greedy": SpecGreedyAgent,
     "heuristic": SpecHeuristicAgent,
-    "rollout": SpecRolloutAgent,
+    "rollout": RolloutAgent,
 }
 
 
@@ -267,20 +248,22 @@ def game_agents(spec: GameSpec) -> ModuleType | SimpleNamespace:
     return spec.part("agents") or SimpleNamespace(AGENTS=SPEC_AGENTS, make_agent=spec_make_agent)
 
 
-def count_and_model(spec: str, argument: str, what: str) -> dict:
-    """``N[:MODEL]`` after a search's name (``belief:N[:MODEL]``, ``pimc:K[:MODEL]``) as keywords:
-    ``iterations`` and, if given, ``model``; ``ValueError`` naming ``what`` for a bad count."""
-    count, _, model = argument.partition(":")
+def count_and_model(spec: str, argument: str, what: str, then: str = "model") -> dict:
+    """``N[:MODEL]`` after a search's name (``belief:N[:MODEL]``, ``pimc:K[:MODEL]``,
+    ``guided:N[:CHECKPOINT]``) as keywords: ``iterations`` and, if given, the keyword ``then``
+    (``model``, ``checkpoint``); ``ValueError`` naming ``what`` for a bad count."""
+    count, _, rest = argument.partition(":")
     if not count.isdigit() or int(count) < 1:
         raise ValueError(f"agent spec {spec!r}: {what} is a number of worlds, at least 1")
-    return {"iterations": int(count), **({"model": model} if model else {})}
+    return {"iterations": int(count), **({then: rest} if rest else {})}
 
 
 #: old agent names that still build the agent now named otherwise
 ALIASES = {"ismcts": "rollout"}
-#: the policy-guided search, registered under ``GUIDED_NAME``: ``ismcts[:N]+ppo[:PATH]`` is one
-#: agent (in an arena entry too, where ``a+b`` is otherwise a partnership; PATH holds no ``+``)
-GUIDED_NAME = "ismcts+ppo"
+#: the policy-guided rollout search (``sniff_twelve.agents.guided``): ``guided[:N[:CHECKPOINT]]``
+GUIDED_NAME = "guided"
+#: its first spelling, still one agent: ``ismcts[:N]+ppo[:PATH]`` (in an arena entry too, where
+#: ``a+b`` is otherwise a partnership; PATH holds no ``+``)
 GUIDED_SPEC = re.compile(r"ismcts(?::(?P<iterations>[^+]*))?\+ppo(?::(?P<checkpoint>[^+]+))?")
 #: the belief search with the policy proposing its moves: ``belief[:N[:MODEL]]+ppo`` is one agent too
 GUIDED_BELIEF_SPEC = re.compile(r"belief(?::(?P<argument>[^+]*))?\+ppo")
@@ -294,9 +277,10 @@ def is_one_agent(spec: str) -> bool:
 def build_agent(registry: dict[str, type[Agent]], spec: str, group: str | None = None, **kwargs) -> Agent:
     """An agent from ``spec``: a registered name, optionally followed by ``:`` and the agent's
     argument — iterations for search agents (``"rollout:500"``, at least 1), a checkpoint path for
-    policy agents (``"ppo:runs/sniff4/best.npz"``); ``ismcts[:N]+ppo[:PATH]`` is the policy-guided
-    search (``sniff_twelve.agents.guided``), ``belief[:N[:MODEL]]+ppo`` the same on beliefs. An
-    old name in ``ALIASES`` builds the agent it became; ``py:package.module:Name[:ARG]`` an agent
+    policy agents (``"ppo:runs/sniff4/best.npz"``); ``guided[:N[:CHECKPOINT]]`` is the
+    policy-guided rollout search (``sniff_twelve.agents.guided``; ``ismcts[:N]+ppo[:CHECKPOINT]``
+    its old spelling), ``belief[:N[:MODEL]]+ppo`` the same on beliefs. An old name in ``ALIASES``
+    builds the agent it became; ``py:package.module:Name[:ARG]`` an agent
     from outside, and so does a name an installed package registers in the entry-point ``group``
     (``sniff_twelve.agents.external``).
     Unknown names raise ``ValueError`` listing the registered ones."""

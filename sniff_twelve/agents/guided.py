@@ -1,18 +1,22 @@
-"""Policy-guided search: a trained policy chooses which moves the determinized search looks at.
+"""Policy-guided rollout search: a trained policy chooses which moves the determinized rollouts score.
 
-``ismcts:N+ppo`` (the shipped checkpoint) or ``ismcts:N+ppo:PATH``: the policy's masked softmax
-over the legal moves is the prior. The search keeps the fewest moves whose prior mass reaches
+``guided:N`` (the shipped ``ppo`` checkpoint) or ``guided:N:CHECKPOINT``: the policy's masked
+softmax over the legal moves is the prior. The search keeps the fewest moves whose prior mass reaches
 ``coverage`` (at most ``width``), scores each by ``N`` paired rollouts on sampled deals — the
 rollouts ``rollout:N`` runs, on the seat's view only — and plays the best mean value, the prior
 adding ``prior_weight × log prior`` points, so a move the policy all but rules out needs a clear
 margin to be chosen. It spends ``N`` determinizations on two or three moves where ``rollout:N``
 spends them on every legal one, and a move the policy is sure of costs no search at all.
+``ismcts:N+ppo[:CHECKPOINT]``, its first spelling (it never was an ISMCTS), builds the same agent.
 
 >>> from sniff_env import Game
 >>> from sniff_env.agents import make_agent
->>> agent = make_agent("ismcts:16+ppo", seed=0)
->>> g = Game(num_players=4, seed=0)
->>> g.apply(agent.act(g))
+>>> game = Game(num_players=4, seed=0)
+>>> moves, prior = make_agent("guided:16").candidates(game.seat_view(game.current_player))
+>>> 1 <= moves.size <= 3 and bool(prior.sum() <= 1)
+True
+>>> make_agent("ismcts:16+ppo", seed=1).act(game) == make_agent("guided:16", seed=1).act(game)
+True
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sniff_twelve.agents.builtin import GUIDED_NAME, GUIDED_SPEC, RolloutAgent
+from sniff_twelve.agents.builtin import GUIDED_NAME, GUIDED_SPEC, RolloutAgent, count_and_model
 from sniff_twelve.core.options import check_int
 
 if TYPE_CHECKING:
@@ -63,8 +67,14 @@ class GuidedSearchAgent(RolloutAgent):
         self.policy = self.policy_agent(checkpoint)
 
     @classmethod
+    def parse_argument(cls, spec: str, argument: str) -> dict:
+        """The keywords ``guided:N[:CHECKPOINT]`` names; ``ValueError`` for a bad count."""
+        return count_and_model(spec, argument, "N in guided:N[:CHECKPOINT]", then="checkpoint")
+
+    @classmethod
     def from_spec(cls, spec: str, **kwargs) -> GuidedSearchAgent:
-        """The agent ``GUIDED_SPEC`` names; ``ValueError`` for a bad count or checkpoint."""
+        """The agent the old spelling ``ismcts[:N]+ppo[:PATH]`` (``GUIDED_SPEC``) names, the same as
+        ``guided[:N[:PATH]]``; ``ValueError`` for a bad count or checkpoint."""
         match = GUIDED_SPEC.fullmatch(spec)
         if match is None:
             raise ValueError(f"{spec!r} is not ismcts[:N]+ppo[:PATH]")

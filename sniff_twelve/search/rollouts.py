@@ -1,5 +1,6 @@
-"""Determinized rollouts from a game's spec alone: the ``rollout`` agent of a game that writes
-no search of its own (``sniff_twelve.agents.builtin.SpecRolloutAgent``)."""
+"""Determinized rollouts from a game's spec: the search of every game's ``rollout`` agent
+(``sniff_twelve.agents.builtin.RolloutAgent``), on worlds its ``resample`` draws and rollouts its
+``world_rollouts`` plays (``sniff_env.heuristics``, ``twelve_env.heuristics``)."""
 
 from __future__ import annotations
 

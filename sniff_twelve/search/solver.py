@@ -28,6 +28,7 @@ calls and made stale by a generation number, so a call does not clear it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -483,7 +484,7 @@ def check_budget(max_nodes: int | None) -> int:
 
 
 def solve_game(game: KernelGame, hooks: GameSpec, ws: Workspace, max_nodes: int | None) -> Solution:
-    """``solve`` for a game whose class checks are done (``sniff_env.solver``, ``twelve_env.solver``)."""
+    """``solve`` for a game whose class checks are done (``game_solver``)."""
     budget = check_budget(max_nodes)
     if game.is_terminal():
         raise ValueError("cannot solve a finished game: it has no seat to act")
@@ -502,3 +503,22 @@ def solve_game(game: KernelGame, hooks: GameSpec, ws: Workspace, max_nodes: int 
     value = max(action_values.values())
     best = [a for a, v in action_values.items() if v == value]
     return Solution(value, action_values, best, int(nodes), True, value, value, [int(a) for a in pv if a >= 0])
+
+
+def game_solver(hooks: GameSpec, game_cls: type[KernelGame]) -> Callable[..., Solution]:
+    """The ``solve`` of one game (``sniff_env.solver.solve``, ``twelve_env.solver.solve``): ``hooks``
+    its solver rules, ``game_cls`` its ``Game``; the game's solver module says what a value counts."""
+
+    def solve(game: KernelGame, *, max_nodes: int | None = None) -> Solution:
+        """Solve the rest of ``game`` exactly (its solver module's docstring says what the value counts).
+
+        Args:
+            game: a live ``Game`` of the game (the referee's state: every hand, the draw pile in order).
+            max_nodes: stop after this many nodes; the result then has ``exact=False`` and bounds.
+
+        Raises ``TypeError`` for anything but the game's ``Game`` (a seat view above all),
+        ``ValueError`` for a finished game or a budget below 1.
+        """
+        return solve_game(checked_game(game, game_cls), hooks, workspace(hooks), max_nodes)
+
+    return solve

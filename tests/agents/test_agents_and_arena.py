@@ -3,6 +3,9 @@ ratings, and a CI-sized strength ladder with a fixed seed (no peeking: ``test_no
 
 from __future__ import annotations
 
+import importlib
+import pickle
+
 import numpy as np
 import pytest
 
@@ -15,31 +18,33 @@ from twelve_env import Game as TwelveGame
 AGENT_SPECS = ["random", "greedy", "heuristic", "rollout:4"]
 
 
-@pytest.mark.parametrize("num_players", [2, 3, 4])
-@pytest.mark.parametrize("spec", AGENT_SPECS)
-def test_sniff_agents_only_choose_legal_actions(num_players, spec):
+def plays_only_legal_moves(make_agent, spec: str, new_game) -> None:
+    """``spec``'s agent plays three whole games ``new_game(seed)`` and only ever a legal move."""
     for seed in range(3):
-        game = SniffGame(num_players=num_players, seed=seed, max_steps=400)
-        agent = sniff_agents.make_agent(spec)
+        game = new_game(seed)
+        agent = make_agent(spec)
         agent.reset(seed)
         while not game.is_terminal():
             action = agent.act(game)
             assert action in game.legal_actions()
             game.apply(action)
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+@pytest.mark.parametrize("spec", AGENT_SPECS)
+def test_sniff_agents_only_choose_legal_actions(num_players, spec):
+    plays_only_legal_moves(
+        sniff_agents.make_agent, spec, lambda seed: SniffGame(num_players=num_players, seed=seed, max_steps=400)
+    )
 
 
 @pytest.mark.parametrize("deck", ["bridge", "numbers"])
 @pytest.mark.parametrize("num_players", [2, 4, 7])
 @pytest.mark.parametrize("spec", AGENT_SPECS)
 def test_twelve_agents_only_choose_legal_actions(deck, num_players, spec):
-    for seed in range(3):
-        game = TwelveGame(num_players=num_players, deck=deck, seed=seed)
-        agent = twelve_agents.make_agent(spec)
-        agent.reset(seed)
-        while not game.is_terminal():
-            action = agent.act(game)
-            assert action in game.legal_actions()
-            game.apply(action)
+    plays_only_legal_moves(
+        twelve_agents.make_agent, spec, lambda seed: TwelveGame(num_players=num_players, deck=deck, seed=seed)
+    )
 
 
 def test_unknown_agent_is_a_clear_error():
@@ -135,3 +140,14 @@ def test_ladder_twelve_greedy_beats_random():
     result = run(twelve_agents.arena_table(2), ["random", "greedy"], deals=40, seed=2024, workers=2, progress=False)
     ok, row = _beats(result, "greedy", "random")
     assert ok, row
+
+
+@pytest.mark.parametrize("agents", [sniff_agents, twelve_agents], ids=["sniff", "twelve"])
+def test_each_agent_class_and_make_agent_are_found_where_pickle_looks(agents):
+    """``builtin_agents`` makes the game's own classes and ``agent_maker`` its ``make_agent``: each is
+    bound in the game's ``agents`` module under its own name, so worker processes can unpickle it."""
+    for cls in agents.AGENTS.values():
+        assert getattr(importlib.import_module(cls.__module__), cls.__qualname__) is cls
+    assert pickle.loads(pickle.dumps(agents.make_agent)) is agents.make_agent
+    agent = pickle.loads(pickle.dumps(agents.make_agent("rollout:3", seed=1)))
+    assert type(agent) is agents.AGENTS["rollout"] and agent.iterations == 3

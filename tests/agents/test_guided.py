@@ -1,4 +1,5 @@
-"""The policy-guided search ``ismcts:N+ppo[:PATH]``: its spelling everywhere agents are named, the
+"""The policy-guided search ``guided[:N[:CHECKPOINT]]`` (first spelled ``ismcts:N+ppo[:PATH]``): its
+spellings everywhere agents are named, the
 moves it keeps (the policy's most likely, up to the prior mass asked for), and its search, which
 with nothing pruned and no prior weight is ``rollout:N``'s. Its no-peek twins are in test_no_peek."""
 
@@ -33,6 +34,9 @@ def positions(num_players: int, count: int, seed: int = 0):
 @pytest.mark.parametrize(
     ("spec", "iterations", "checkpoint"),
     [
+        ("guided", 64, None),
+        ("guided:32", 32, None),
+        (f"guided:5:{SHIPPED_4P}", 5, SHIPPED_4P),
         ("ismcts:32+ppo", 32, None),
         ("ismcts+ppo", 64, None),
         (f"ismcts:5+ppo:{SHIPPED_4P}", 5, SHIPPED_4P),
@@ -46,12 +50,43 @@ def test_the_spec_builds_the_guided_search(spec, iterations, checkpoint):
     assert entry_names(spec) == [spec] and entry_names(f"{spec}+greedy") == [spec, "greedy"]
 
 
+@pytest.mark.parametrize("agents", [sniff_env.agents.make_agent, twelve_agent], ids=["sniff", "twelve"])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("ismcts+ppo", "guided"),
+        ("ismcts:24+ppo", "guided:24"),
+        (f"ismcts:5+ppo:{SHIPPED_4P}", f"guided:5:{SHIPPED_4P}"),
+    ],
+)
+def test_the_old_spelling_builds_the_same_agent(agents, old, new):
+    """``ismcts[:N]+ppo[:PATH]`` builds what ``guided[:N[:PATH]]`` does: the same class, iterations,
+    checkpoint, search settings and random stream."""
+    if SHIPPED_4P in old and agents is twelve_agent:
+        pytest.skip("the shipped checkpoint is a Sniff one")
+    before, after = agents(old, seed=7), agents(new, seed=7)
+    assert type(before) is type(after) and isinstance(after, GuidedSearchAgent)
+    settings = ("iterations", "greedy_rate", "coverage", "width", "prior_weight")
+    assert [getattr(before, k) for k in settings] == [getattr(after, k) for k in settings]
+    assert before.policy.checkpoint == after.policy.checkpoint and repr(before) == repr(after)
+    assert np.array_equal(before._rng, after._rng)
+
+
+def test_both_spellings_play_the_same_moves():
+    for game in positions(4, 6, seed=11):
+        old, new = make_agent("ismcts:8+ppo", seed=2), make_agent("guided:8", seed=2)
+        assert old.act(game) == new.act(game)
+
+
 @pytest.mark.parametrize(
     ("spec", "says"),
     [
         ("ismcts:x+ppo", "whole number of determinizations"),
         ("ismcts:0+ppo", "iterations"),
         ("ismcts:8+ppo:/no/such.npz", "no such file"),
+        ("guided:x", "N in guided:N"),
+        ("guided:0", "N in guided:N"),
+        ("guided:8:/no/such.npz", "no such file"),
     ],
 )
 def test_a_bad_spec_says_what_is_wrong(spec, says):

@@ -80,7 +80,7 @@ def test_pages_static_files_and_config(tmp_path):
     config = client.get("/api/config").json()
     assert config["players"] == [2, 3, 4] and config["defaults"]["target"] == 60
     built_in = ["random", "greedy", "heuristic", "rollout", "pimc"]  # and ppo where a checkpoint fits the table
-    ppo = ["ppo", "ismcts+ppo"]  # the policy, and the search it guides
+    ppo = ["ppo", "guided"]  # the policy, and the search it guides
     searches = {
         "2": [*built_in, *ppo, "belief", f"ppo:{checkpoint}"],
         "3": [*built_in, "belief"],  # the search on beliefs plays every table

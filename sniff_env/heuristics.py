@@ -1,9 +1,10 @@
-"""Compiled look-ahead for the Sniff agents: placement credits, the heuristic's evaluation, the
-action features, and a determinized Monte-Carlo search (paired rollouts on sampled deals).
+"""Sniff's rules of thumb and the rollouts built on them: placement credits, the ``greedy`` and
+``heuristic`` policies, the action features, and the paired rollouts the ``rollout`` agent runs on
+re-dealt worlds (``sniff_twelve.search.rollouts``).
 
 Every function here takes a seat's view (``sniff_env.view.write_view``), not the referee's state:
 the agents, ``Game.action_features`` and ``VectorGame`` pass views, so nothing here can depend on
-a hidden tile. Determinizations re-deal every tile the acting seat cannot see.
+a hidden tile (a rollout's world is a view re-dealt by ``sniff_env.view.resample``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import numpy as np
 
 from sniff_env import kernels as K
 from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
-from sniff_env.view import SEARCH_RNG, determinize, unseen_tiles
+from sniff_env.view import SEARCH_RNG, unseen_tiles
 from sniff_twelve.core.rng import below, pick_legal
 
 
@@ -88,6 +89,7 @@ def surely_ends_hand(after, params, me, unseen):
 
 
 ACTION_FEATURES = ("credit", "threat", "ends_hand")
+NUM_FEATURES = len(ACTION_FEATURES)
 
 
 @nb.njit(cache=True)
@@ -126,23 +128,22 @@ def heuristic_action(s, params):
     breaks ties. ``s`` is the acting seat's view."""
     n = params[K.P_PLAYERS]
     me = s[K.CUR]
-    nxt = (me + 1) % n
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     K.legal_mask_into(s, params, mask)
-    scratch = np.empty_like(s)
+    features = np.empty((NUM_ACTIONS, NUM_FEATURES))
+    action_features(s, params, features)
     after = np.empty_like(s)
-    unseen = unseen_tiles(s, params, me)
-    nxt_candidates = _reply_candidates(s, params, me, nxt)
     best, best_value = -1, -1e9
     for a in range(DRAW):
         if not mask[a]:
             continue
-        after[:] = s
-        credit = K.lay_tile(after, a)
-        if surely_ends_hand(after, params, me, unseen):
+        credit, threat, ends_hand = features[a, 0], features[a, 1], features[a, 2]
+        if ends_hand:
             value = 1000.0 + credit  # wins the match or goes out
         else:
-            value = float(credit) - 0.7 * _threat(after, params, nxt, nxt_candidates, scratch)
+            value = credit - 0.7 * threat
+            after[:] = s
+            K.lay_tile(after, a)
             pips = K.open_pips(after)
             for p in range(7):
                 if not (pips >> p) & 1:
@@ -204,16 +205,3 @@ def world_rollouts(d, params, me, actions, rng, greedy_rate, values):
         trial[:] = d
         stream[0], stream[1] = hi, lo
         values[i] += rollout(trial, params, me, actions[i], mask, scratch, stream, greedy_rate)
-
-
-@nb.njit(cache=True)
-def rollout_values(s, params, actions, iterations, rng, greedy_rate, values):
-    """Determinized Monte-Carlo evaluation of ``actions`` (legal ones of the seat to act): each
-    iteration samples one determinization and scores every action on it (``world_rollouts``);
-    ``values[i]`` adds up ``actions[i]``'s rollout values."""
-    me = s[K.CUR]
-    d = np.empty_like(s)
-    tiles = np.empty(NUM_TILES, dtype=np.int32)
-    for _ in range(iterations):
-        determinize(s, params, me, d, rng, tiles)
-        world_rollouts(d, params, me, actions, rng, greedy_rate, values)

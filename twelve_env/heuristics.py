@@ -1,9 +1,11 @@
-"""Compiled look-ahead for the "12" agents: card counting, the action features and a
-determinized Monte-Carlo search.
+"""The rules of thumb of "12" and the rollouts built on them: card counting, the ``greedy`` and
+``heuristic`` policies, the action features, and the paired rollouts the ``rollout`` agent runs on
+re-dealt worlds (``sniff_twelve.search.rollouts``).
 
 Every function here takes a seat's view (``twelve_env.view.write_view``), not the referee's
 state, so nothing here can depend on a hidden card: counts of unseen cards come from the public
-``SEEN`` counts and the seat's own hand, and determinizations re-deal every card it cannot see.
+``SEEN`` counts and the seat's own hand (a rollout's world is a view re-dealt by
+``twelve_env.view.resample``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import numpy as np
 from sniff_twelve.core.rng import below, pick_legal
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS, SIX, VALUES
-from twelve_env.view import SEARCH_RNG, determinize
+from twelve_env.view import SEARCH_RNG
 
 
 @nb.njit(cache=True)
@@ -166,16 +168,3 @@ def world_rollouts(d, params, me, actions, rng, greedy_rate, values):
         trial[:] = d
         stream[0], stream[1] = hi, lo
         values[i] += rollout(trial, params, me, actions[i], mask, unseen, stream, greedy_rate)
-
-
-@nb.njit(cache=True)
-def rollout_values(s, params, actions, iterations, rng, greedy_rate, values):
-    """Determinized Monte-Carlo evaluation of ``actions`` (legal ones of the seat to act): each
-    iteration samples one determinization and scores every action on it (``world_rollouts``);
-    ``values[i]`` adds up ``actions[i]``'s rollout values."""
-    me = s[K.CUR]
-    d = np.empty_like(s)
-    cards = np.empty(COPIES * MAX_RANKS, dtype=np.int32)
-    for _ in range(iterations):
-        determinize(s, params, me, d, rng, cards)
-        world_rollouts(d, params, me, actions, rng, greedy_rate, values)
