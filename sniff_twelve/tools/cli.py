@@ -1,27 +1,33 @@
-"""Command-line plumbing shared by ``python -m sniff_env`` and ``python -m twelve_env``."""
+"""The command line of a game (``python -m sniff_env``, ``python -m twelve_env``), declared once:
+``GameCommands`` holds what a game says of itself; its commands, their flags and what they run are
+the same for every game."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import math
 import os
 import random
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sniff_twelve.agents.builtin import game_agents
 from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
 from sniff_twelve.core.records import replay_steps, split_records
-from sniff_twelve.tools import analyze, arena, report
+from sniff_twelve.tools import analyze, arena, crossplay, report, reveal
 from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
-from sniff_twelve.tools.play import add_play_options
+from sniff_twelve.tools.play import add_play_options, run_play
 
 if TYPE_CHECKING:
     from sniff_twelve.core.options import GameOption
+    from sniff_twelve.core.spec import GameSpec, GameUI
     from sniff_twelve.tools.arena import Table
     from sniff_twelve.web.table import WebGame
 
@@ -31,6 +37,84 @@ Narrate = Callable[[KernelGame, KernelGame, int, int], str]
 
 #: the prefix of the top-level parser's own names for the demo's options (``parse_args``)
 BEFORE_COMMAND = "before_command_"
+
+
+@dataclass(frozen=True)
+class GameCommands:
+    """What a game's command line needs to know of the game; the rest comes from ``game_cls.spec``
+    (name, table sizes, sides, ``options``) and the game's package (its ``agents``, ``solver`` and
+    ``web`` modules, imported when a command needs them).
+
+    ``description`` heads ``--help``; ``default_players`` is the table of ``demo``, ``arena``,
+    ``play`` and ``serve``; ``ui`` and ``narrate`` are the game's words on screen (``play``,
+    ``demo`` / ``replay``). A game with partnerships (``spec.sides``) also has ``crossplay`` and
+    ``play --partner``."""
+
+    game_cls: type[KernelGame]
+    description: str
+    default_players: int
+    ui: GameUI
+    narrate: Narrate
+
+    @property
+    def spec(self) -> GameSpec:
+        return self.game_cls.spec
+
+    @property
+    def partnership_tables(self) -> list[int]:
+        """The table sizes whose sides are partnerships of two seats."""
+        spec = self.spec
+        return [n for n in spec.players if any(len(side) == 2 for side in spec.sides(n) or ())]
+
+    def parser(self) -> argparse.ArgumentParser:
+        """Every command of the game, with every flag it takes."""
+        spec, partners = self.spec, self.partnership_tables
+        partner = (
+            ("--partner",),
+            {"metavar": "AGENT", "help": "your partner at a partnership table (default heuristic)"},
+        )
+        parser = build_parser(
+            spec.name,
+            self.description,
+            spec.players,
+            self.default_players,
+            options=spec.options,
+            play_extra=[partner] if partners else [],
+        )
+        if partners:
+            crossplay.add_parser(parser, spec.players, partners[-1], spec.options)
+        reveal.add_parser(parser)
+        return parser
+
+    def main(self, argv: Sequence[str] | None = None) -> int:
+        """Run the command ``argv`` (default: the process's) asks for; returns the exit code."""
+        args = parse_args(self.parser(), argv)
+        game_cls, spec = self.game_cls, self.spec
+        if args.command == "beliefs":
+            return reveal.main(args, game_cls)
+        if args.command == "replay":
+            return run_replay(args, game_cls, self.narrate)
+        if args.command == "analyze":
+            solve = importlib.import_module(f"{spec.package}.solver").solve
+            return run_analyze(args, game_cls, solve, lambda game: getattr(game, "hands_played", 0))
+        if args.command == "serve":
+            return run_serve(args, importlib.import_module(f"{spec.package}.web").WEB)
+        options = given_options(args, spec.options)
+        if args.command == "crossplay":
+            return crossplay.main(args, arena.Table.of(spec, args.players, **options))
+        if args.command == "arena":
+            run_arena(args, arena.Table.of(spec, args.players, **options))
+            return 0
+        game = game_cls(num_players=args.players, seed=args.seed, **options)
+        if args.command == "play":
+            partnership = args.players in self.partnership_tables
+            if getattr(args, "partner", None) and not partnership:
+                tables = " or ".join(map(str, self.partnership_tables))
+                fail(f"--partner needs --players {tables} (partners sit opposite)")
+            partner = (args.partner or "heuristic") if partnership else None
+            return run_play(args, game, self.ui, game_agents(spec.package).make_agent, partner)
+        play_random(game, args.seed, self.narrate, args.quiet)
+        return 0
 
 
 def build_parser(
