@@ -21,6 +21,7 @@ from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
 from sniff_twelve.core.records import replay_steps, split_records
 from sniff_twelve.tools import analyze, arena, crossplay, report, reveal
+from sniff_twelve.tools.analyze import RECORDS_HOLD_OPTIONS
 from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
 from sniff_twelve.tools.play import add_play_options, run_play
@@ -137,9 +138,28 @@ def build_parser(
     demo = sub.add_parser("demo", help="watch one game between random players (the default)")
     arena = sub.add_parser("arena", help="round robin of agents on shared (duplicate) deals")
     play = sub.add_parser("play", help="play against the built-in agents in the terminal")
-    replay = sub.add_parser("replay", help="replay a match record in the terminal, or as a GIF / PNG strip")
-    serve = sub.add_parser("serve", help="play against the agents and watch replays in the browser (web extra)")
-    analyze = sub.add_parser("analyze", help="grade every decision of match records with the solver")
+    replay = sub.add_parser(
+        "replay",
+        help="replay a match record in the terminal, or as a GIF / PNG strip",
+        description=f"Replay a match record. {RECORDS_HOLD_OPTIONS}",
+    )
+    kept = " or ".join(option.flag for option in options if not option.web)
+    serve = sub.add_parser(
+        "serve",
+        help="play against the agents and watch replays in the browser (web extra)",
+        description="Play against the agents and watch replays in the browser. The game options given are the "
+        "start page's defaults"
+        + (
+            f"; it offers no {kept}: the browser's games keep the default there, and serve takes no such flag."
+            if kept
+            else "."
+        ),
+    )
+    analyze = sub.add_parser(
+        "analyze",
+        help="grade every decision of match records with the solver",
+        description=f"Grade every decision of match records with the solver. {RECORDS_HOLD_OPTIONS}",
+    )
     analyze.add_argument(
         "records", nargs="+", type=Path, help="record files (JSON, arena --records JSONL) or serve --records folders"
     )

@@ -30,13 +30,14 @@ import numpy as np
 from sniff_twelve.beliefs import infer
 from sniff_twelve.core.agent import SOFTENING
 from sniff_twelve.core.records import replay_steps
-from sniff_twelve.tools.analyze import read_records, seat_agents
+from sniff_twelve.tools.analyze import RECORDS_HOLD_OPTIONS, read_records, seat_agents
 from sniff_twelve.tools.arena import mean_ci
 from sniff_twelve.tools.exits import fail
 
 if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
 
+ABOUT = __doc__.split("\n\n")[1]  # the command's description
 BINS = 10  # of the reliability table
 PHASES = (0, 4, 8, 12, 16, 24, 32)  # actions into the deal: the start of each row of the curve
 
@@ -250,7 +251,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     cmd = sub.add_parser(
         "beliefs",
         help="how much the other seats' play reveals: beliefs scored against the deal in records",
-        description=__doc__.split("\n\n")[1],
+        description=f"{ABOUT} {RECORDS_HOLD_OPTIONS}",
     )
     cmd.add_argument(
         "records", nargs="+", type=Path, help="record files (JSON, arena --records JSONL) or serve --records folders"
