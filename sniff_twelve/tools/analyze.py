@@ -69,10 +69,6 @@ class Decision:
     position: str = field(repr=False, default="")
 
 
-#: why the commands that read records (``replay``, ``analyze``, ``beliefs``) take no game option
-RECORDS_HOLD_OPTIONS = "A record holds the options its game was played with, so this command takes none of them."
-
-
 def read_records(paths: Iterable[Path], game_cls: type[KernelGame]) -> list[dict[str, Any]]:
     """Every record in ``paths`` (files, or folders of ``*.json`` / ``*.jsonl``), checked against
     ``game_cls`` (a record of the other game raises ``ValueError`` naming the file)."""

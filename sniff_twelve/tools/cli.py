@@ -8,7 +8,6 @@ import argparse
 import importlib
 import json
 import math
-import os
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -21,9 +20,9 @@ from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
 from sniff_twelve.core.records import replay_steps, split_records
 from sniff_twelve.tools import analyze, arena, crossplay, report, reveal
-from sniff_twelve.tools.analyze import RECORDS_HOLD_OPTIONS
 from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
+from sniff_twelve.tools.flags import RECORDS_HOLD_OPTIONS, add_game_options, add_outputs, add_records, add_workers
 from sniff_twelve.tools.play import add_play_options, run_play
 
 if TYPE_CHECKING:
@@ -160,17 +159,17 @@ def build_parser(
         help="grade every decision of match records with the solver",
         description=f"Grade every decision of match records with the solver. {RECORDS_HOLD_OPTIONS}",
     )
-    analyze.add_argument(
-        "records", nargs="+", type=Path, help="record files (JSON, arena --records JSONL) or serve --records folders"
-    )
-    analyze.add_argument("--json", type=Path, help="write the per-agent summary, the costliest decisions and the pars")
-    analyze.add_argument("--plot", type=Path, help="save a PNG of each agent's mean losses (bench extra)")
+    add_records(analyze)
     analyze.add_argument("--worlds", type=int, default=8, help="worlds per decision for the expected loss (default 8)")
     analyze.add_argument(
         "--max-nodes", type=int, default=2_000_000, help="solver budget per position; beyond it a decision is unsolved"
     )
     analyze.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds")
-    analyze.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_outputs(
+        analyze,
+        json_help="write the per-agent summary, the costliest decisions and the pars",
+        plot_help="save a PNG of each agent's mean losses (bench extra)",
+    )
     analyze.add_argument("--address", help=ADDRESS_HELP.replace("the games", "the grading"))
     replay.add_argument(
         "file", type=Path, help="a record (Game.to_record() as JSON) or a JSONL file of them (arena --records)"
@@ -240,8 +239,7 @@ def build_parser(
         "--no-seed-choice", action="store_true", help="the server deals every seed: no seed field (for studies)"
     )
     serve.add_argument("--players", type=int, choices=list(players), default=default_players, help="start page default")
-    for flags, kwargs in (option.argument() for option in options if option.web):
-        serve.add_argument(*flags, **kwargs)
+    add_game_options(serve, [option for option in options if option.web])
     add_play_options(play)
     arena.add_argument(
         "--agents",
@@ -251,11 +249,12 @@ def build_parser(
         "ismcts[:N]+ppo[:CHECKPOINT]); 'a+b' is a mixed partnership",
     )
     arena.add_argument("--deals", type=int, default=50, help="deals per match-up (each played from both sides)")
-    arena.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
-    arena.add_argument("--address", help=ADDRESS_HELP)
-    arena.add_argument("--json", type=Path, help="write the full results (every game) as JSON")
-    arena.add_argument("--plot", type=Path, help="save a PNG of the scores with confidence intervals")
-    arena.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_workers(arena)
+    add_outputs(
+        arena,
+        json_help="write the full results (every game) as JSON",
+        plot_help="save a PNG of the scores with confidence intervals",
+    )
     arena.add_argument("--records", type=Path, help="write every game's match record, one JSON per line")
     return parser
 
@@ -318,11 +317,7 @@ def run_analyze(args: argparse.Namespace, game_cls: type[KernelGame], solve, dea
         )
     except (OSError, ValueError, MissingExtraError) as err:
         fail(err)
-    print(analyze.table(result))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1))
-    if args.plot and result["agents"]:
-        analyze.plot(result, args.plot)
+    report.publish(args, result, analyze.table(result), analyze.plot if result["agents"] else None)
     if result["partial"]:
         print("interrupted: the table covers the decisions graded so far (written, marked partial)", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -349,13 +344,9 @@ def run_arena(args: argparse.Namespace, table: Table) -> dict:
         fail(err, EXIT_FAILURE)
     except (ValueError, MissingExtraError) as err:
         fail(err)
-    print(report.arena_table(result))
-    if args.records:
+    if args.records:  # before --json, which leaves them out
         args.records.write_text("".join(json.dumps(game.pop("record")) + "\n" for game in result["games"]))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1))
-    if args.plot:
-        report.arena_plot(result, args.plot)
+    report.publish(args, result, report.arena_table(result), report.arena_plot)
     if result["partial"]:
         print(
             f"interrupted: the table above covers the {result['games_played']} of {result['games_scheduled']} "

@@ -14,7 +14,7 @@ import sniff_env.__main__
 import twelve_env.__main__
 from benchmarks import ladder
 from sniff_env.web import WEB as SNIFF
-from sniff_twelve.tools.analyze import RECORDS_HOLD_OPTIONS
+from sniff_twelve.tools.flags import RECORDS_HOLD_OPTIONS
 from tests.bounds import usage_error
 from twelve_env.web import WEB as TWELVE
 
