@@ -4,24 +4,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from sniff_twelve.tools.cli import GameCommands
 from twelve_env.game import Game
 from twelve_env.ui import PLAY_UI, narrate
 
-COMMANDS = GameCommands(
-    Game,
-    '"12" (Jamaican Sniping). Rules, Part T: https://sniff-twelve.readthedocs.io/en/latest/rules.html',
-    default_players=3,
-    ui=PLAY_UI,
-    narrate=narrate,
-)
+DESCRIPTION = '"12" (Jamaican Sniping). Rules, Part T: https://sniff-twelve.readthedocs.io/en/latest/rules.html'
+COMMANDS = GameCommands(Game, DESCRIPTION, default_players=3, ui=PLAY_UI, narrate=narrate)
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line ``argv`` (default: the process's); returns the exit code."""
-    return COMMANDS.main(argv)
+#: ``main(argv=None)``: run the command line ``argv`` (default: the process's); returns the exit code
+main = COMMANDS.main
 
 
 if __name__ == "__main__":
