@@ -26,10 +26,10 @@ def add_game_options(command: argparse.ArgumentParser, options: Sequence[GameOpt
         command.add_argument(*flags, **kwargs)
 
 
-def add_workers(command: argparse.ArgumentParser, address_help: str = ADDRESS_HELP) -> None:
+def add_workers(command: argparse.ArgumentParser) -> None:
     """``--workers`` (local processes) and ``--address`` (a Ray cluster instead)."""
     command.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
-    command.add_argument("--address", help=address_help)
+    command.add_argument("--address", help=ADDRESS_HELP)
 
 
 def add_records(command: argparse.ArgumentParser) -> None:
