@@ -47,14 +47,10 @@ MARGIN = 26
 MAX_UNIT = 50  # pixels per pip square at full size; the layout only ever shrinks from here
 HAND_UNIT = 40
 
-IVORY = (247, 241, 226)
-TILE_EDGE = (150, 138, 112)
-PIP = (24, 24, 24)
-DIVIDER = (88, 82, 72)
-BRASS = (190, 150, 72)
-ORANGE = (255, 140, 20)
-CREAM = (250, 246, 232)
-MARK_INK = (150, 28, 28)
+IVORY, TILE_EDGE, PIP = (247, 241, 226), (150, 138, 112), (24, 24, 24)  # a tile's face, rim and pips
+DIVIDER, BRASS = (88, 82, 72), (190, 150, 72)  # the line between its halves, its centre pin
+ORANGE = (255, 140, 20)  # the Sniff's outline
+CREAM, MARK_INK = (250, 246, 232), (150, 28, 28)  # the free spots' markers
 
 
 # --- sprites ---------------------------------------------------------------------------------------

@@ -39,12 +39,9 @@ MARGIN = 26
 CARD = (110, 154)
 HAND_CARD = (104, 146)
 
-PAPER = (252, 251, 246)
-CARD_EDGE = (160, 160, 150)
-INK = (28, 28, 34)
-FACE_INK = (158, 24, 36)
-BACK = (30, 62, 142)
-BACK_LINE = (86, 124, 206)
+PAPER, CARD_EDGE = (252, 251, 246), (160, 160, 150)  # a card's face and rim
+INK, FACE_INK = (28, 28, 34), (158, 24, 36)  # ranks, and J Q K
+BACK, BACK_LINE = (30, 62, 142), (86, 124, 206)  # a face-down card's field and lattice
 
 
 def _blank(draw: ImageDraw.ImageDraw, width: float, height: float) -> float:

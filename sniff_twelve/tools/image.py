@@ -26,15 +26,11 @@ Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 #: supersampling factor of ``sprite``
 SUPERSAMPLE = 4
 
-#: the colours both tables share: the panels' green and their edge, text, muted text, highlights,
-#: negative scores, and the seat chips (a seat's, a winner's, a chip's plain edge)
-PANEL = (14, 52, 32)
-PANEL_EDGE = (8, 30, 18)
-TEXT = (236, 240, 232)
-MUTED = (176, 204, 186)
-GOLD = (255, 208, 70)
-RED = (255, 120, 110)
-CHIP, WINNER_CHIP, CHIP_EDGE = (22, 74, 46), (96, 76, 16), (48, 104, 72)
+# the colours both tables share
+PANEL, PANEL_EDGE = (14, 52, 32), (8, 30, 18)  # the header and footer bands, and their edge line
+TEXT, MUTED = (236, 240, 232), (176, 204, 186)
+GOLD, RED = (255, 208, 70), (255, 120, 110)  # what is lit (to act, legal, won), a negative score
+CHIP, WINNER_CHIP, CHIP_EDGE = (22, 74, 46), (96, 76, 16), (48, 104, 72)  # a seat's panel
 
 #: TrueType files tried in order (Pillow also searches the system font folders for bare names);
 #: when none loads, Pillow's built-in default font is used, so rendering never needs system fonts.
