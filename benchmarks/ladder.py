@@ -8,7 +8,8 @@ CI, Elo, and per match-up the deal's share of the outcome variance: luck against
 ``sniff_twelve.tools.arena.luck_skill``) and every entry's mean time per decision on shared
 positions of the table's game (one core, ``benchmarks.timing``), and writes
 ``benchmarks/results/ladder.json``. ``--agent`` puts more agents on every table's ladder (your own
-as ``py:package.module:Name``).
+as ``py:package.module:Name``); each game's options (``SPEC.options``, e.g. ``--undrawn 1``,
+``--deck numbers``) set the rules of that game's tables.
 """
 
 from __future__ import annotations
@@ -19,18 +20,21 @@ import os
 from pathlib import Path
 
 from benchmarks.timing import times_per_decision
-from sniff_env.agents import arena_table as sniff_table
+from sniff_env.spec import SPEC as SNIFF
 from sniff_twelve.tools import arena, report
+from sniff_twelve.tools.cli import given_options
 from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
 from sniff_twelve.tools.interrupt import StopRequest
-from twelve_env.agents import arena_table as twelve_table
+from twelve_env.spec import SPEC as TWELVE
 
+GAMES = {"sniff": SNIFF, "twelve": TWELVE}
 LADDER = ["random", "greedy", "heuristic", "rollout", "pimc"]
+#: name: (game, players, entries)
 TABLES = {
-    "sniff, 2 players": (lambda: sniff_table(2), [*LADDER, "ppo", "ismcts+ppo", "belief"]),
-    "sniff, 4 players (partnerships)": (lambda: sniff_table(4), [*LADDER, "ppo", "ismcts+ppo", "belief"]),
-    '"12", 2 players': (lambda: twelve_table(2), [*LADDER, "belief"]),
+    "sniff, 2 players": ("sniff", 2, [*LADDER, "ppo", "ismcts+ppo", "belief"]),
+    "sniff, 4 players (partnerships)": ("sniff", 4, [*LADDER, "ppo", "ismcts+ppo", "belief"]),
+    '"12", 2 players': ("twelve", 2, [*LADDER, "belief"]),
 }
 
 
@@ -43,15 +47,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", choices=["sniff", "twelve"], help="only this game's tables")
     parser.add_argument("--agent", action="append", default=[], metavar="SPEC", help="another agent (repeatable)")
     parser.add_argument("--address", help=ADDRESS_HELP)
+    for spec in GAMES.values():
+        rules = parser.add_argument_group(f"the rules of the {spec.title} tables")
+        for flags, kwargs in (option.argument() for option in spec.options):
+            rules.add_argument(*flags, **kwargs)
     args = parser.parse_args(argv)
+    options = {game: given_options(args, spec.options) for game, spec in GAMES.items()}
+    for game, given in options.items():
+        if given and args.game not in (None, game):
+            flags = ", ".join(GAMES[game].option(name).flag for name in given)
+            fail(f"{flags}: an option of {GAMES[game].title}, and --game {args.game} plays none of its tables")
     results = {}
     with StopRequest() as stop:  # Ctrl-C / SIGTERM: keep the tables so far, the current one partial
-        for name, (table, entries) in TABLES.items():
-            if args.game and (name.startswith("sniff") != (args.game == "sniff")):
+        for name, (game, players, entries) in TABLES.items():
+            if args.game not in (None, game):
                 continue
+            table = arena.Table.of(GAMES[game], players, **options[game])
             try:
                 lineup = [*entries, *args.agent]
-                result = arena.run(table(), lineup, args.deals, args.seed, args.workers, address=args.address)
+                result = arena.run(table, lineup, args.deals, args.seed, args.workers, address=args.address)
             except arena.AgentFailedError as error:
                 fail(error, EXIT_FAILURE)
             except ValueError as error:
@@ -62,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
             print(report.arena_table(result))
             if stop:
                 break
-            result["ms_per_decision"] = times_per_decision(table(), [*entries, *args.agent])
+            result["ms_per_decision"] = times_per_decision(table, [*entries, *args.agent])
             print("\n| entry | ms per decision |\n|---|---:|")
             print("\n".join(f"| {entry} | {ms:.3g} |" for entry, ms in result["ms_per_decision"].items()))
             if stop:

@@ -31,6 +31,7 @@ from sniff_env import kernels as K
 from sniff_env.geometry import PIPS, table_layout
 from sniff_env.tiles import DRAW, NUM_ARMS, PASS, TILES
 from sniff_twelve.tools import image as ei
+from sniff_twelve.tools.image import GOLD, MUTED, RED, TEXT
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,19 +47,10 @@ MARGIN = 26
 MAX_UNIT = 50  # pixels per pip square at full size; the layout only ever shrinks from here
 HAND_UNIT = 40
 
-IVORY = (247, 241, 226)
-TILE_EDGE = (150, 138, 112)
-PIP = (24, 24, 24)
-DIVIDER = (88, 82, 72)
-BRASS = (190, 150, 72)
-ORANGE = (255, 140, 20)
-GOLD = (255, 208, 70)
-CREAM = (250, 246, 232)
-MARK_INK = (150, 28, 28)
-PANEL = (14, 52, 32)
-TEXT = (236, 240, 232)
-MUTED = (176, 204, 186)
-RED = (255, 120, 110)
+IVORY, TILE_EDGE, PIP = (247, 241, 226), (150, 138, 112), (24, 24, 24)  # a tile's face, rim and pips
+DIVIDER, BRASS = (88, 82, 72), (190, 150, 72)  # the line between its halves, its centre pin
+ORANGE = (255, 140, 20)  # the Sniff's outline
+CREAM, MARK_INK = (250, 246, 232), (150, 28, 28)  # the free spots' markers
 
 
 # --- sprites ---------------------------------------------------------------------------------------
@@ -71,11 +63,9 @@ def tile_sprite(first: int, second: int, vertical: bool, unit: int, edge: tuple[
 
     def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
         bw, bh, u = w * k, h * k, unit * k
-        r = 0.14 * u
-        draw.rounded_rectangle((0, 0, bw - 1, bh - 1), radius=r, fill=TILE_EDGE)
-        line = max(1.0, 0.035 * u)
+        r, line = 0.14 * u, max(1.0, 0.035 * u)
         # a bevel: the face is lighter than its lower right rim
-        draw.rounded_rectangle((line, line, bw - 1 - line, bh - 1 - line), radius=r - line, fill=(226, 216, 192))
+        ei.rimmed(draw, bw, bh, r, line, (TILE_EDGE, (226, 216, 192)))
         draw.rounded_rectangle((line, line, bw - 1 - 2.2 * line, bh - 1 - 2.2 * line), radius=r - line, fill=IVORY)
         hw, hh = (bw, bh / 2) if vertical else (bw / 2, bh)
         halves = ((0, 0), (0, hh)) if vertical else ((0, 0), (hw, 0))
@@ -152,8 +142,7 @@ def _side_names(game: Game) -> list[str]:
 def _draw_header(img: Image.Image, game: Game, tally: bool) -> None:
     draw = ImageDraw.Draw(img)
     height = HEADER + (TALLY_ROW if tally else 0)
-    draw.rectangle((0, 0, WIDTH, height), fill=PANEL)
-    draw.line((0, height - 1, WIDTH, height - 1), fill=(8, 30, 18), width=2)
+    ei.panel(draw, WIDTH, 0, height, height - 1)
     ei.draw_text(draw, (MARGIN, 16), "American Sniff", 26, TEXT, bold=True)
     info = f"{game.num_players} players  ·  hand {game.hands_played + (0 if game.is_terminal() else 1)}"
     info += f"  ·  target {game.target}  ·  boneyard {game.boneyard_size}"
@@ -171,9 +160,7 @@ def _draw_header(img: Image.Image, game: Game, tally: bool) -> None:
     for side, (name, score) in enumerate(zip(names, game.scores, strict=True)):
         x0, y0 = MARGIN + side * (chip_w + 14), 52
         won = game.winner == side
-        fill = (96, 76, 16) if won else (22, 74, 46)
-        outline = GOLD if (side == acting or won) else (48, 104, 72)
-        draw.rounded_rectangle((x0, y0, x0 + chip_w, y0 + chip_h), radius=9, fill=fill, outline=outline, width=2)
+        ei.chip(draw, (x0, y0, x0 + chip_w, y0 + chip_h), 9, side == acting, won)
         ei.draw_text(draw, (x0 + 12, y0 + 18), name + ("  wins" if won else ""), 17, TEXT, anchor="lm")
         color = RED if score < 0 else (GOLD if won else TEXT)
         ei.draw_text(draw, (x0 + chip_w - 12, y0 + 18), str(score), 22, color, anchor="rm", bold=True)
@@ -228,8 +215,7 @@ def _draw_layout(img: Image.Image, game: Game, top: int) -> None:
 
 def _draw_footer(img: Image.Image, game: Game, top: int) -> None:
     draw = ImageDraw.Draw(img)
-    draw.rectangle((0, top, WIDTH, top + FOOTER), fill=PANEL)
-    draw.line((0, top, WIDTH, top), fill=(8, 30, 18), width=2)
+    ei.panel(draw, WIDTH, top, top + FOOTER, top)
     # every seat's hand size and the boneyard, on the right
     rx = WIDTH - MARGIN - 300
     ei.draw_text(draw, (rx, top + 14), "Hands", 15, MUTED)

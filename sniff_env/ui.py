@@ -10,6 +10,7 @@ from sniff_env.render import render_text
 from sniff_env.spec import SPEC
 from sniff_env.tiles import ARM_NAMES, DRAW, action_name, decode_action
 from sniff_twelve.core.spec import GameUI
+from sniff_twelve.tools.play import who
 
 if TYPE_CHECKING:
     from sniff_env.game import Game
@@ -34,10 +35,6 @@ def narrate(before: Game, after: Game, seat: int, action: int) -> str:
 # --- play: the Sniff-specific parts of the screen (sniff_twelve.tools.play runs the loop) ------------------
 
 
-def _who(seat: int, human: int) -> str:
-    return "you" if seat == human else f"seat {seat}"
-
-
 def _tile(tile: tuple[int, int]) -> str:
     return f"[{tile[0]}|{tile[1]}]"
 
@@ -51,7 +48,7 @@ def _where(game: Game, arm: int) -> str:
 def _side_name(game: Game, side: int, human: int) -> str:
     if game.num_players == 4:
         return "your team" if side == game.side_of(human) else "the opponents"
-    return _who(side, human)
+    return who(side, human)
 
 
 def play_table(game: Game, human: int) -> str:
@@ -72,7 +69,7 @@ def _score_text(game: Game, human: int) -> str:
             f"opponents (seats {theirs}+{theirs + 2}): {game.scores[theirs]}"
         )
     else:
-        text = "   ".join(f"{_who(seat, human)}: {score}" for seat, score in enumerate(game.scores))
+        text = "   ".join(f"{who(seat, human)}: {score}" for seat, score in enumerate(game.scores))
     return text
 
 
@@ -115,15 +112,15 @@ def play_event(before: Game, after: Game, seat: int, action: int, human: int) ->
         text += " -- reached the target"
     elif after.hands_played > before.hands_played:
         settled = "".join(f"\n-- {line}" for line in play_settlement(after, human).splitlines())
-        text += f"{settled}\n-- hand {after.hands_played + 1} dealt, {_who(after.current_player, human)} to open"
+        text += f"{settled}\n-- hand {after.hands_played + 1} dealt, {who(after.current_player, human)} to open"
     return text
 
 
 def play_settlement(game: Game, human: int) -> str:
     """How the hand just ended was settled (S22–S24): how it ended, the pips deducted, the scores."""
     s = game.state_array
-    how = f"domino by {_who(int(s[K.LAST_OUT]), human)}" if s[K.LAST_RESULT] == K.DOMINO else "blocked"
-    counted = [(_who(p, human), int(s[K.DEDUCT + p])) for p in range(game.num_players)]
+    how = f"domino by {who(int(s[K.LAST_OUT]), human)}" if s[K.LAST_RESULT] == K.DOMINO else "blocked"
+    counted = [(who(p, human), int(s[K.DEDUCT + p])) for p in range(game.num_players)]
     pips = ", ".join(f"{who} {points}" for who, points in counted if points) or "none"
     if game.settlement == "deduct":
         settled = f"pips deducted: {pips}"
@@ -147,21 +144,16 @@ def play_result(game: Game, human: int) -> str:
     return f"{head}\nfinal scores: {play_scores(game, human)}\nhands played: {hands}"
 
 
+RULES = (
+    "Place a tile whose half matches a free spot's pips; with none, draw from the boneyard (one at a\n"
+    "time; a playable drawn tile must be played at once); pass only when the boneyard is empty.\n"
+    "The first double of a hand is the Sniff: once both its sides are covered its north/south arms open.\n"
+    "After every placement the open ends are summed; a multiple of 5 scores that many points.\n"
+    "A hand ends by domino (a player's last tile) or when blocked; everyone loses their pips rounded\n"
+    "to 5. The first to reach the target wins at once."
+)
+
+#: the play screen's texts, in ``GameUI``'s field order (each ``play_*`` function is its field)
 PLAY_UI = GameUI(
-    title=SPEC.title,
-    table=play_table,
-    scores=play_scores,
-    hand=play_hand,
-    move=play_move,
-    event=play_event,
-    result=play_result,
-    settlement=play_settlement,
-    rules=(
-        "Place a tile whose half matches a free spot's pips; with none, draw from the boneyard (one at a\n"
-        "time; a playable drawn tile must be played at once); pass only when the boneyard is empty.\n"
-        "The first double of a hand is the Sniff: once both its sides are covered its north/south arms open.\n"
-        "After every placement the open ends are summed; a multiple of 5 scores that many points.\n"
-        "A hand ends by domino (a player's last tile) or when blocked; everyone loses their pips rounded\n"
-        "to 5. The first to reach the target wins at once."
-    ),
+    SPEC.title, play_table, play_scores, play_hand, play_move, play_event, play_result, RULES, play_settlement
 )

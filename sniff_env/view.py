@@ -16,6 +16,7 @@ import numpy as np
 from sniff_env import kernels as K
 from sniff_env.tiles import DRAW, NUM_TILES, TILE_HIGH, TILE_LOW
 from sniff_twelve.core.rng import below, shuffle
+from sniff_twelve.core.view import copy_public
 
 SEARCH_RNG = 0  # a determinization draws from a 2-word stream, like the games'
 
@@ -35,9 +36,7 @@ def unseen_tiles(s, params, me):
 @nb.njit(cache=True)
 def write_view(s, params, seat, out):
     """Fill ``out`` (a state-sized row) with what ``seat`` may know of ``s`` (module docstring)."""
-    out[:] = s
-    out[K.RNG] = 0
-    out[K.RNG + 1] = 0
+    copy_public(s, out, K.RNG)
     out[K.LOG + s[K.N_PLACED] : K.LOG + NUM_TILES] = 0  # earlier hands' placements
     hidden = np.int64(unseen_tiles(s, params, seat))
     for other in range(params[K.P_PLAYERS]):

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw
 
 from sniff_twelve.tools import image as ei
+from sniff_twelve.tools.image import GOLD, MUTED, RED, TEXT
 from twelve_env.cards import card_value, rank_name
 
 if TYPE_CHECKING:
@@ -38,17 +39,16 @@ MARGIN = 26
 CARD = (110, 154)
 HAND_CARD = (104, 146)
 
-PANEL = (14, 52, 32)
-TEXT = (236, 240, 232)
-MUTED = (176, 204, 186)
-GOLD = (255, 208, 70)
-RED = (255, 120, 110)
-PAPER = (252, 251, 246)
-CARD_EDGE = (160, 160, 150)
-INK = (28, 28, 34)
-FACE_INK = (158, 24, 36)
-BACK = (30, 62, 142)
-BACK_LINE = (86, 124, 206)
+PAPER, CARD_EDGE = (252, 251, 246), (160, 160, 150)  # a card's face and rim
+INK, FACE_INK = (28, 28, 34), (158, 24, 36)  # ranks, and J Q K
+BACK, BACK_LINE = (30, 62, 142), (86, 124, 206)  # a face-down card's field and lattice
+
+
+def _blank(draw: ImageDraw.ImageDraw, width: float, height: float) -> float:
+    """A card's paper inside its grey edge, ``width × height``; returns its corner radius."""
+    radius = 0.09 * width
+    ei.rimmed(draw, width, height, radius, max(1.0, 0.012 * width), (CARD_EDGE, PAPER))
+    return radius
 
 
 @functools.lru_cache(maxsize=256)
@@ -60,10 +60,7 @@ def card_sprite(label: str, value: int, size: tuple[int, int], edge: tuple[int, 
 
     def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
         bw, bh = w * k, h * k
-        r = 0.09 * bw
-        draw.rounded_rectangle((0, 0, bw - 1, bh - 1), radius=r, fill=CARD_EDGE)
-        b = max(1.0, 0.012 * bw)
-        draw.rounded_rectangle((b, b, bw - 1 - b, bh - 1 - b), radius=r - b, fill=PAPER)
+        r = _blank(draw, bw, bh)
         if label in ("J", "Q", "K"):
             pad = 0.2 * bw
             draw.rounded_rectangle(
@@ -93,10 +90,7 @@ def back_sprite(size: tuple[int, int]) -> Image.Image:
 
     def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
         bw, bh = w * k, h * k
-        r = 0.09 * bw
-        draw.rounded_rectangle((0, 0, bw - 1, bh - 1), radius=r, fill=CARD_EDGE)
-        b = max(1.0, 0.012 * bw)
-        draw.rounded_rectangle((b, b, bw - 1 - b, bh - 1 - b), radius=r - b, fill=PAPER)
+        r = _blank(draw, bw, bh)
         m = 0.08 * bw
         draw.rounded_rectangle((m, m, bw - m, bh - m), radius=r * 0.6, fill=BACK)
         step = max(4.0 * k, 0.16 * bw)
@@ -122,8 +116,7 @@ def _tilted(label: str, value: int, size: tuple[int, int], angle: float) -> Imag
 
 def _draw_header(img: Image.Image, game: Game) -> None:
     draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, WIDTH, HEADER), fill=PANEL)
-    draw.line((0, HEADER - 1, WIDTH, HEADER - 1), fill=(8, 30, 18), width=2)
+    ei.panel(draw, WIDTH, 0, HEADER, HEADER - 1)
     ei.draw_text(draw, (MARGIN, HEADER / 2), "12", 30, GOLD, anchor="lm", bold=True)
     ei.draw_text(draw, (MARGIN + 48, HEADER / 2 - 9), "Jamaican Sniping", 20, TEXT, anchor="lm", bold=True)
     deck = "52-card deck" if game.deck == "bridge" else "number deck 1-11"
@@ -150,9 +143,7 @@ def _draw_seats(img: Image.Image, game: Game) -> None:
         x0 = MARGIN + seat * (w + gap)
         y0 = SEATS_TOP
         won = game.is_terminal() and scores[seat] == best
-        fill = (96, 76, 16) if won else (22, 74, 46)
-        outline = GOLD if seat == acting or won else (48, 104, 72)
-        draw.rounded_rectangle((x0, y0, x0 + w, y0 + SEATS_H), radius=10, fill=fill, outline=outline, width=2)
+        ei.chip(draw, (x0, y0, x0 + w, y0 + SEATS_H), 10, seat == acting, won)
         name = f"Seat {seat}" + ("  wins" if won else "")
         if seat == acting:
             ei.pointer(draw, (x0 + 12, y0 + 16), 10, GOLD)
@@ -245,8 +236,7 @@ def _captures(game: Game, rank: int) -> bool:
 
 def _draw_footer(img: Image.Image, game: Game) -> None:
     draw = ImageDraw.Draw(img)
-    draw.rectangle((0, FOOTER_TOP, WIDTH, HEIGHT), fill=PANEL)
-    draw.line((0, FOOTER_TOP, WIDTH, FOOTER_TOP), fill=(8, 30, 18), width=2)
+    ei.panel(draw, WIDTH, FOOTER_TOP, HEIGHT, FOOTER_TOP)
     if game.is_terminal():
         scores = game.scores
         best = max(scores)

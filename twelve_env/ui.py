@@ -7,6 +7,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from sniff_twelve.core.spec import GameUI
+from sniff_twelve.tools.play import who
 from twelve_env.cards import SIX, rank_name
 from twelve_env.render import render_text
 from twelve_env.spec import SPEC
@@ -23,10 +24,6 @@ def narrate(before: Game, after: Game, seat: int, action: int) -> str:
 
 
 # --- play: the "12"-specific parts of the screen (sniff_twelve.tools.play runs the loop) ---------------------
-
-
-def _who(seat: int, human: int) -> str:
-    return "you" if seat == human else f"seat {seat}"
 
 
 def _cards(n: int) -> str:
@@ -88,29 +85,23 @@ def play_event(before: Game, after: Game, seat: int, action: int, human: int) ->
 def play_result(game: Game, human: int) -> str:
     scores = game.scores
     best = max(scores)
-    winners = [_who(seat, human) for seat, score in enumerate(scores) if score == best]
+    winners = [who(seat, human) for seat, score in enumerate(scores) if score == best]
     if len(winners) > 1:
         head = f"Tie between {' and '.join(winners)} at {best}."
     elif winners[0] == "you":
         head = f"You won with {best}!"
     else:
         head = f"{winners[0].capitalize()} won with {best}."
-    final = ", ".join(f"{_who(seat, human)} {score}" for seat, score in enumerate(scores))
+    final = ", ".join(f"{who(seat, human)} {score}" for seat, score in enumerate(scores))
     return f"{head}\nfinal scores (captured minus in hand): {final}"
 
 
-PLAY_UI = GameUI(
-    title=SPEC.title,
-    table=play_table,
-    scores=play_scores,
-    hand=play_hand,
-    move=play_move,
-    event=play_event,
-    result=play_result,
-    rules=(
-        "Play one card on the top face-up card. If the two values sum to 12 (A = 1, J, Q, K = 11) or the\n"
-        "cards are a pair (same rank), you capture the whole pile; otherwise you draw a card.\n"
-        "A 6 on a 6 captures and every other player draws. The game ends when someone plays their last\n"
-        "card, or after one last round once the stock is empty. Score = cards captured - cards in hand."
-    ),
+RULES = (
+    "Play one card on the top face-up card. If the two values sum to 12 (A = 1, J, Q, K = 11) or the\n"
+    "cards are a pair (same rank), you capture the whole pile; otherwise you draw a card.\n"
+    "A 6 on a 6 captures and every other player draws. The game ends when someone plays their last\n"
+    "card, or after one last round once the stock is empty. Score = cards captured - cards in hand."
 )
+
+#: the play screen's texts, in ``GameUI``'s field order (each ``play_*`` function is its field)
+PLAY_UI = GameUI(SPEC.title, play_table, play_scores, play_hand, play_move, play_event, play_result, RULES)

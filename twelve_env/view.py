@@ -14,6 +14,7 @@ import numba as nb
 import numpy as np
 
 from sniff_twelve.core.rng import shuffle
+from sniff_twelve.core.view import copy_public
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS
 
@@ -68,9 +69,7 @@ def _hidden_in_rank_order(s, params, me, cards):
 @nb.njit(cache=True)
 def write_view(s, params, seat, out):
     """Fill ``out`` (a state-sized row) with what ``seat`` may know of ``s`` (module docstring)."""
-    out[:] = s
-    out[K.RNG] = 0
-    out[K.RNG + 1] = 0
+    copy_public(s, out, K.RNG)
     out[K.PILE + s[K.PILE_LEN] : K.PILE + STOCK_SLOTS] = 0  # cards of piles already taken
     out[K.STOCK : K.STOCK + STOCK_SLOTS] = 0
     cards = np.empty(COPIES * MAX_RANKS, dtype=np.int32)

@@ -49,6 +49,15 @@ def _bytes(row: np.ndarray | None) -> bytes:
 
 
 @nb.njit(cache=True)
+def copy_public(s, out, rng):
+    """The start of every game's ``write_view``: ``out[:] = s`` with the random stream's two words
+    (from slot ``rng``) zeroed; the game then deals what the seat cannot see canonically."""
+    out[:] = s
+    out[rng] = 0
+    out[rng + 1] = 0
+
+
+@nb.njit(cache=True)
 def write_views(hooks, rows, params, seat, out):
     """``out[t]``: ``seat``'s view of ``rows[t]`` (the game's ``write_view`` of every row)."""
     for t in range(rows.shape[0]):

@@ -1,27 +1,33 @@
-"""Command-line plumbing shared by ``python -m sniff_env`` and ``python -m twelve_env``."""
+"""The command line of a game (``python -m sniff_env``, ``python -m twelve_env``), declared once:
+``GameCommands`` holds what a game says of itself; its commands, their flags and what they run are
+the same for every game."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import math
-import os
 import random
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sniff_twelve.agents.builtin import game_agents
 from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
 from sniff_twelve.core.records import replay_steps, split_records
-from sniff_twelve.tools import analyze, arena, report
+from sniff_twelve.tools import analyze, arena, crossplay, report, reveal
 from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
-from sniff_twelve.tools.play import add_play_options
+from sniff_twelve.tools.flags import RECORDS_HOLD_OPTIONS, add_game_options, add_outputs, add_records, add_workers
+from sniff_twelve.tools.play import add_play_options, run_play
 
 if TYPE_CHECKING:
     from sniff_twelve.core.options import GameOption
+    from sniff_twelve.core.spec import GameSpec, GameUI
     from sniff_twelve.tools.arena import Table
     from sniff_twelve.web.table import WebGame
 
@@ -31,6 +37,84 @@ Narrate = Callable[[KernelGame, KernelGame, int, int], str]
 
 #: the prefix of the top-level parser's own names for the demo's options (``parse_args``)
 BEFORE_COMMAND = "before_command_"
+
+
+@dataclass(frozen=True)
+class GameCommands:
+    """What a game's command line needs to know of the game; the rest comes from ``game_cls.spec``
+    (name, table sizes, sides, ``options``) and the game's package (its ``agents``, ``solver`` and
+    ``web`` modules, imported when a command needs them).
+
+    ``description`` heads ``--help``; ``default_players`` is the table of ``demo``, ``arena``,
+    ``play`` and ``serve``; ``ui`` and ``narrate`` are the game's words on screen (``play``,
+    ``demo`` / ``replay``). A game with partnerships (``spec.sides``) also has ``crossplay`` and
+    ``play --partner``."""
+
+    game_cls: type[KernelGame]
+    description: str
+    default_players: int
+    ui: GameUI
+    narrate: Narrate
+
+    @property
+    def spec(self) -> GameSpec:
+        return self.game_cls.spec
+
+    @property
+    def partnership_tables(self) -> list[int]:
+        """The table sizes whose sides are partnerships of two seats."""
+        spec = self.spec
+        return [n for n in spec.players if any(len(side) == 2 for side in spec.sides(n) or ())]
+
+    def parser(self) -> argparse.ArgumentParser:
+        """Every command of the game, with every flag it takes."""
+        spec, partners = self.spec, self.partnership_tables
+        partner = (
+            ("--partner",),
+            {"metavar": "AGENT", "help": "your partner at a partnership table (default heuristic)"},
+        )
+        parser = build_parser(
+            spec.name,
+            self.description,
+            spec.players,
+            self.default_players,
+            options=spec.options,
+            play_extra=[partner] if partners else [],
+        )
+        if partners:
+            crossplay.add_parser(parser, spec.players, partners[-1], spec.options)
+        reveal.add_parser(parser)
+        return parser
+
+    def main(self, argv: Sequence[str] | None = None) -> int:
+        """Run the command ``argv`` (default: the process's) asks for; returns the exit code."""
+        args = parse_args(self.parser(), argv)
+        game_cls, spec = self.game_cls, self.spec
+        if args.command == "beliefs":
+            return reveal.main(args, game_cls)
+        if args.command == "replay":
+            return run_replay(args, game_cls, self.narrate)
+        if args.command == "analyze":
+            solve = importlib.import_module(f"{spec.package}.solver").solve
+            return run_analyze(args, game_cls, solve, lambda game: getattr(game, "hands_played", 0))
+        if args.command == "serve":
+            return run_serve(args, importlib.import_module(f"{spec.package}.web").WEB)
+        options = given_options(args, spec.options)
+        if args.command == "crossplay":
+            return crossplay.main(args, arena.Table.of(spec, args.players, **options))
+        if args.command == "arena":
+            run_arena(args, arena.Table.of(spec, args.players, **options))
+            return 0
+        game = game_cls(num_players=args.players, seed=args.seed, **options)
+        if args.command == "play":
+            partnership = args.players in self.partnership_tables
+            if getattr(args, "partner", None) and not partnership:
+                tables = " or ".join(map(str, self.partnership_tables))
+                fail(f"--partner needs --players {tables} (partners sit opposite)")
+            partner = (args.partner or "heuristic") if partnership else None
+            return run_play(args, game, self.ui, game_agents(spec.package).make_agent, partner)
+        play_random(game, args.seed, self.narrate, args.quiet)
+        return 0
 
 
 def build_parser(
@@ -53,20 +137,39 @@ def build_parser(
     demo = sub.add_parser("demo", help="watch one game between random players (the default)")
     arena = sub.add_parser("arena", help="round robin of agents on shared (duplicate) deals")
     play = sub.add_parser("play", help="play against the built-in agents in the terminal")
-    replay = sub.add_parser("replay", help="replay a match record in the terminal, or as a GIF / PNG strip")
-    serve = sub.add_parser("serve", help="play against the agents and watch replays in the browser (web extra)")
-    analyze = sub.add_parser("analyze", help="grade every decision of match records with the solver")
-    analyze.add_argument(
-        "records", nargs="+", type=Path, help="record files (JSON, arena --records JSONL) or serve --records folders"
+    replay = sub.add_parser(
+        "replay",
+        help="replay a match record in the terminal, or as a GIF / PNG strip",
+        description=f"Replay a match record. {RECORDS_HOLD_OPTIONS}",
     )
-    analyze.add_argument("--json", type=Path, help="write the per-agent summary, the costliest decisions and the pars")
-    analyze.add_argument("--plot", type=Path, help="save a PNG of each agent's mean losses (bench extra)")
+    kept = " or ".join(option.flag for option in options if not option.web)
+    serve = sub.add_parser(
+        "serve",
+        help="play against the agents and watch replays in the browser (web extra)",
+        description="Play against the agents and watch replays in the browser. The game options given are the "
+        "start page's defaults"
+        + (
+            f"; it offers no {kept}: the browser's games keep the default there, and serve takes no such flag."
+            if kept
+            else "."
+        ),
+    )
+    analyze = sub.add_parser(
+        "analyze",
+        help="grade every decision of match records with the solver",
+        description=f"Grade every decision of match records with the solver. {RECORDS_HOLD_OPTIONS}",
+    )
+    add_records(analyze)
     analyze.add_argument("--worlds", type=int, default=8, help="worlds per decision for the expected loss (default 8)")
     analyze.add_argument(
         "--max-nodes", type=int, default=2_000_000, help="solver budget per position; beyond it a decision is unsolved"
     )
     analyze.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds")
-    analyze.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_outputs(
+        analyze,
+        json_help="write the per-agent summary, the costliest decisions and the pars",
+        plot_help="save a PNG of each agent's mean losses (bench extra)",
+    )
     analyze.add_argument("--address", help=ADDRESS_HELP.replace("the games", "the grading"))
     replay.add_argument(
         "file", type=Path, help="a record (Game.to_record() as JSON) or a JSONL file of them (arena --records)"
@@ -136,8 +239,7 @@ def build_parser(
         "--no-seed-choice", action="store_true", help="the server deals every seed: no seed field (for studies)"
     )
     serve.add_argument("--players", type=int, choices=list(players), default=default_players, help="start page default")
-    for flags, kwargs in (option.argument() for option in options if option.web):
-        serve.add_argument(*flags, **kwargs)
+    add_game_options(serve, [option for option in options if option.web])
     add_play_options(play)
     arena.add_argument(
         "--agents",
@@ -147,11 +249,12 @@ def build_parser(
         "ismcts[:N]+ppo[:CHECKPOINT]); 'a+b' is a mixed partnership",
     )
     arena.add_argument("--deals", type=int, default=50, help="deals per match-up (each played from both sides)")
-    arena.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
-    arena.add_argument("--address", help=ADDRESS_HELP)
-    arena.add_argument("--json", type=Path, help="write the full results (every game) as JSON")
-    arena.add_argument("--plot", type=Path, help="save a PNG of the scores with confidence intervals")
-    arena.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_workers(arena)
+    add_outputs(
+        arena,
+        json_help="write the full results (every game) as JSON",
+        plot_help="save a PNG of the scores with confidence intervals",
+    )
     arena.add_argument("--records", type=Path, help="write every game's match record, one JSON per line")
     return parser
 
@@ -214,11 +317,7 @@ def run_analyze(args: argparse.Namespace, game_cls: type[KernelGame], solve, dea
         )
     except (OSError, ValueError, MissingExtraError) as err:
         fail(err)
-    print(analyze.table(result))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1))
-    if args.plot and result["agents"]:
-        analyze.plot(result, args.plot)
+    report.publish(args, result, analyze.table(result), analyze.plot if result["agents"] else None)
     if result["partial"]:
         print("interrupted: the table covers the decisions graded so far (written, marked partial)", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -245,13 +344,9 @@ def run_arena(args: argparse.Namespace, table: Table) -> dict:
         fail(err, EXIT_FAILURE)
     except (ValueError, MissingExtraError) as err:
         fail(err)
-    print(report.arena_table(result))
-    if args.records:
+    if args.records:  # before --json, which leaves them out
         args.records.write_text("".join(json.dumps(game.pop("record")) + "\n" for game in result["games"]))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1))
-    if args.plot:
-        report.arena_plot(result, args.plot)
+    report.publish(args, result, report.arena_table(result), report.arena_plot)
     if result["partial"]:
         print(
             f"interrupted: the table above covers the {result['games_played']} of {result['games_scheduled']} "

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,9 +25,9 @@ import numpy as np
 
 from sniff_twelve.core.optional import MissingExtraError, pyplot
 from sniff_twelve.tools import arena
-from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
-from sniff_twelve.tools.report import partial_note
+from sniff_twelve.tools.flags import add_game_options, add_outputs, add_workers
+from sniff_twelve.tools.report import partial_note, publish
 
 if TYPE_CHECKING:
     from sniff_twelve.core.agent import Agent
@@ -244,22 +243,15 @@ def add_parser(
     cmd.add_argument("--deals", type=int, default=50, help="deals per pair (each played from both sides)")
     cmd.add_argument("--players", type=int, choices=list(players), default=default_players)
     cmd.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents")
-    cmd.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
-    cmd.add_argument("--address", help=ADDRESS_HELP)
-    cmd.add_argument("--json", type=Path, help="write the results as JSON")
-    cmd.add_argument("--plot", type=Path, help="save a heatmap PNG of the matrix")
-    cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
-    for option in options:
-        flags, kwargs = option.argument()
-        cmd.add_argument(*flags, **kwargs)
+    add_workers(cmd)
+    add_outputs(cmd, json_help="write the results as JSON", plot_help="save a heatmap PNG of the matrix")
+    add_game_options(cmd, options)
 
 
 def main(args: argparse.Namespace, table: Table) -> int:
     """The ``crossplay`` command: check everything (one-line ``error: …``, exit 2, before any
     game), play, print the matrix, write JSON / PNG; an interrupted run writes what it has, marked
     partial, and exits 130."""
-    import json
-
     try:
         check(table, args.agents, args.opponents, args.deals)
         if args.workers < 1:
@@ -283,11 +275,7 @@ def main(args: argparse.Namespace, table: Table) -> int:
         fail(err, EXIT_FAILURE)
     except (ValueError, MissingExtraError) as err:  # an --address with no cluster there
         fail(err)
-    print(table_text(result))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1))
-    if args.plot:
-        heatmap(result, args.plot)
+    publish(args, result, table_text(result), heatmap)
     if result["partial"]:
         print(
             f"interrupted: the matrix above covers the {result['games_played']} of {result['games_scheduled']} "

@@ -26,6 +26,12 @@ Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 #: supersampling factor of ``sprite``
 SUPERSAMPLE = 4
 
+# the colours both tables share
+PANEL, PANEL_EDGE = (14, 52, 32), (8, 30, 18)  # the header and footer bands, and their edge line
+TEXT, MUTED = (236, 240, 232), (176, 204, 186)
+GOLD, RED = (255, 208, 70), (255, 120, 110)  # what is lit (to act, legal, won), a negative score
+CHIP, WINNER_CHIP, CHIP_EDGE = (22, 74, 46), (96, 76, 16), (48, 104, 72)  # a seat's panel
+
 #: TrueType files tried in order (Pillow also searches the system font folders for bare names);
 #: when none loads, Pillow's built-in default font is used, so rendering never needs system fonts.
 FONT_FILES: dict[bool, tuple[str, ...]] = {
@@ -85,11 +91,31 @@ def draw_text(
     return round(x), round(y), round(x + w), round(y + h)
 
 
-def pointer(draw: ImageDraw.ImageDraw, xy: tuple[float, float], size: float, fill: Color = (255, 208, 70)) -> None:
+def pointer(draw: ImageDraw.ImageDraw, xy: tuple[float, float], size: float, fill: Color = GOLD) -> None:
     """A small right-pointing triangle with its left edge at ``xy[0]``, centred on ``xy[1]``
     (drawn, not a glyph, so it needs no font that has ``▶``)."""
     x, y = xy
     draw.polygon(((x, y - size / 2), (x + size * 0.85, y), (x, y + size / 2)), fill=fill)
+
+
+def panel(draw: ImageDraw.ImageDraw, width: int, top: float, bottom: float, edge_at: float) -> None:
+    """A ``PANEL`` band across the picture from ``top`` to ``bottom``, its edge line at ``edge_at``
+    (the bottom of a header, the top of a footer)."""
+    draw.rectangle((0, top, width, bottom), fill=PANEL)
+    draw.line((0, edge_at, width, edge_at), fill=PANEL_EDGE, width=2)
+
+
+def chip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], radius: int, lit: bool, won: bool) -> None:
+    """A seat's (or side's) panel: gold-edged when ``lit`` (to act) or ``won``, golden when ``won``."""
+    fill = WINNER_CHIP if won else CHIP
+    draw.rounded_rectangle(box, radius=radius, fill=fill, outline=GOLD if lit or won else CHIP_EDGE, width=2)
+
+
+def rimmed(draw: ImageDraw.ImageDraw, width: float, height: float, radius: float, rim: float, colors: tuple) -> None:
+    """A rounded face of ``width × height`` inside a rim ``rim`` wide: ``colors`` is ``(rim, face)``
+    (a tile's, a card's)."""
+    draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=radius, fill=colors[0])
+    draw.rounded_rectangle((rim, rim, width - 1 - rim, height - 1 - rim), radius=radius - rim, fill=colors[1])
 
 
 @functools.lru_cache(maxsize=16)

@@ -1,11 +1,27 @@
-"""Arena results as a text table and a PNG (matplotlib, optional)."""
+"""Results as text, JSON and PNG (matplotlib, optional): ``publish`` for every command, the
+arena's table and plot."""
 
 from __future__ import annotations
 
+import argparse
+import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from sniff_twelve.core.optional import pyplot
+
+
+def publish(
+    args: argparse.Namespace, result: dict[str, Any], text: str, plot: Callable[[dict[str, Any], Path], None] | None
+) -> None:
+    """Print ``text``; write ``result`` to ``--json`` and ``plot(result, path)`` to ``--plot``
+    where asked (``sniff_twelve.tools.flags.add_outputs``; a ``plot`` of ``None`` draws nothing)."""
+    print(text)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1))
+    if args.plot and plot is not None:
+        plot(result, args.plot)
 
 
 def partial_note(result: dict[str, Any]) -> str:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,10 +32,13 @@ from sniff_twelve.core.records import replay_steps
 from sniff_twelve.tools.analyze import read_records, seat_agents
 from sniff_twelve.tools.arena import mean_ci
 from sniff_twelve.tools.exits import fail
+from sniff_twelve.tools.flags import RECORDS_HOLD_OPTIONS, add_outputs, add_records
+from sniff_twelve.tools.report import publish
 
 if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
 
+ABOUT = __doc__.split("\n\n")[1]  # the command's description
 BINS = 10  # of the reliability table
 PHASES = (0, 4, 8, 12, 16, 24, 32)  # actions into the deal: the start of each row of the curve
 
@@ -250,11 +252,9 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     cmd = sub.add_parser(
         "beliefs",
         help="how much the other seats' play reveals: beliefs scored against the deal in records",
-        description=__doc__.split("\n\n")[1],
+        description=f"{ABOUT} {RECORDS_HOLD_OPTIONS}",
     )
-    cmd.add_argument(
-        "records", nargs="+", type=Path, help="record files (JSON, arena --records JSONL) or serve --records folders"
-    )
+    add_records(cmd)
     cmd.add_argument("--model", required=True, help="the agent the other seats are assumed to play as, e.g. ppo")
     cmd.add_argument("--worlds", type=int, default=256, help="weighted worlds per belief (default 256)")
     cmd.add_argument(
@@ -264,11 +264,11 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         help=f"uniform play mixed into the model, 0–1: how far the players may stray from it (default {SOFTENING})",
     )
     cmd.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds")
-    cmd.add_argument("--json", type=Path, help="write the summary as JSON")
-    cmd.add_argument(
-        "--plot", type=Path, help="save a PNG of the bits by phase and the reliability diagram (bench extra)"
+    add_outputs(
+        cmd,
+        json_help="write the summary as JSON",
+        plot_help="save a PNG of the bits by phase and the reliability diagram (bench extra)",
     )
-    cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def main(args: argparse.Namespace, game_cls: type[KernelGame]) -> int:
@@ -286,9 +286,5 @@ def main(args: argparse.Namespace, game_cls: type[KernelGame]) -> int:
         result = measure(records, game_cls, args.model, args.worlds, args.seed, not args.no_progress, args.epsilon)
     except (OSError, ValueError, NotImplementedError, MissingExtraError) as err:
         fail(err)
-    print(table(result))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1))
-    if args.plot:
-        plot(result, args.plot)
+    publish(args, result, table(result), plot)
     return 0

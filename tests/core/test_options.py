@@ -115,10 +115,10 @@ def test_the_arena_cli_takes_the_option_as_a_flag(game, name, tmp_path):
 
 @pytest.mark.parametrize("name", list(EXPECTED["sniff"]))
 def test_the_crossplay_cli_takes_the_option_as_a_flag(name, monkeypatch):
-    import sniff_env.__main__ as entry
+    from sniff_twelve.tools import crossplay
 
     seen = {}
-    monkeypatch.setattr(entry.crossplay, "main", lambda args, table: seen.setdefault("table", table) and 0)
+    monkeypatch.setattr(crossplay, "main", lambda args, table: seen.setdefault("table", table) and 0)
     flag = _option("sniff", name).flag
     assert sniff_main(["crossplay", "--agents", "random", "greedy", flag, str(OTHER[name])]) == 0
     assert seen["table"].options == {name: OTHER[name]}

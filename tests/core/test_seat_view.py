@@ -56,21 +56,14 @@ def twelve_position(seed: int, players: int, variant: int, steps: int) -> twelve
     return random_position(game, random.Random(seed), steps)
 
 
+def positions(make, players: tuple[int, int], variants: list, steps: int) -> st.SearchStrategy:
+    """``make(seed, players, variant, steps)`` over seeds, table sizes, variants and steps into play."""
+    seeds, variant = st.integers(0, 10**6), st.integers(0, len(variants) - 1)
+    return st.builds(make, seeds, st.integers(*players), variant, st.integers(0, steps))
+
+
 POSITIONS = st.one_of(
-    st.builds(
-        sniff_position,
-        st.integers(0, 10**6),
-        st.integers(2, 4),
-        st.integers(0, len(SNIFF_VARIANTS) - 1),
-        st.integers(0, 120),
-    ),
-    st.builds(
-        twelve_position,
-        st.integers(0, 10**6),
-        st.integers(2, 7),
-        st.integers(0, len(TWELVE_VARIANTS) - 1),
-        st.integers(0, 60),
-    ),
+    positions(sniff_position, (2, 4), SNIFF_VARIANTS, 120), positions(twelve_position, (2, 7), TWELVE_VARIANTS, 60)
 )
 
 

@@ -1,16 +1,20 @@
 """Every option a command line gives reaches a command: ``arena`` takes every game option the
 browser offers, and the demo's options given before another command are a usage error (exit 2,
-one line) instead of being dropped on the way."""
+one line) instead of being dropped on the way. Every command takes every option of the game, or
+its help says why not; so does the ladder, table by table."""
 
 from __future__ import annotations
 
+import argparse
 import json
 
 import pytest
 
 import sniff_env.__main__
 import twelve_env.__main__
+from benchmarks import ladder
 from sniff_env.web import WEB as SNIFF
+from sniff_twelve.tools.flags import RECORDS_HOLD_OPTIONS
 from tests.bounds import usage_error
 from twelve_env.web import WEB as TWELVE
 
@@ -70,3 +74,44 @@ def test_with_no_command_the_options_are_the_demos(capsys):
     assert bare == capsys.readouterr().out
     scores = next(line for line in bare.splitlines() if line.startswith("scores"))
     assert " 1: " in scores and " 2: " not in scores  # two players
+
+
+def _commands(main_module) -> dict:
+    parser = main_module.COMMANDS.parser()
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+
+
+@pytest.mark.parametrize("main_module", [sniff_env.__main__, twelve_env.__main__], ids=["sniff", "twelve"])
+def test_every_command_takes_every_option_or_says_why_not(main_module):
+    options = main_module.COMMANDS.spec.options
+    for name, command in _commands(main_module).items():
+        flags = set(command._option_string_actions)
+        taken = {option.flag for option in options if option.flag in flags}
+        if name in ("replay", "analyze", "beliefs"):  # a record holds its options
+            assert not taken and RECORDS_HOLD_OPTIONS in command.description, name
+        elif name == "serve":  # the start page's defaults: the options it offers
+            assert taken == {option.flag for option in options if option.web}, name
+            for option in options:
+                assert option.web or option.flag in " ".join(command.description.split()), option.flag
+        else:
+            assert taken == {option.flag for option in options}, name
+
+
+def test_only_a_game_with_partnerships_has_crossplay_and_a_partner():
+    assert "crossplay" in _commands(sniff_env.__main__) and "crossplay" not in _commands(twelve_env.__main__)
+    assert "--partner" in _commands(sniff_env.__main__)["play"]._option_string_actions
+    assert "--partner" not in _commands(twelve_env.__main__)["play"]._option_string_actions
+
+
+def test_the_ladder_plays_its_tables_under_the_options_given(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(ladder, "TABLES", {"t": ("twelve", 2, ["random", "greedy"])})
+    monkeypatch.setattr(ladder, "times_per_decision", lambda table, entries: dict.fromkeys(entries, 0.0))
+    ladder.main(["--deals", "1", "--workers", "1", "--out", str(tmp_path), "--deck", "numbers", "--capture-extra-turn"])
+    played = json.loads((tmp_path / "ladder.json").read_text())["t"]["options"]
+    assert played == {"deck": "numbers", "capture_extra_turn": True}
+
+
+def test_the_ladder_refuses_an_option_of_a_game_it_does_not_play(tmp_path, capsys):
+    argv = ["--game", "twelve", "--undrawn", "1", "--out", str(tmp_path)]
+    assert "--undrawn: an option of American Sniff" in usage_error(capsys, ladder.main, argv)
+    assert not list(tmp_path.iterdir())
