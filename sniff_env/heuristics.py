@@ -13,7 +13,7 @@ import numba as nb
 import numpy as np
 
 from sniff_env import kernels as K
-from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
+from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, PIP_TILES, TILE_HIGH, TILE_LOW
 from sniff_env.view import SEARCH_RNG, unseen_tiles
 from sniff_twelve.core.rng import below, pick_legal
 
@@ -44,7 +44,7 @@ def _greedy(s, params, mask, scratch):
                 best, best_key = a, key
     if best >= 0:
         return best
-    return DRAW if mask[DRAW] else PASS
+    return K.stuck_action(s, params)  # no tile fits: S19, S21
 
 
 @nb.njit(cache=True)
@@ -158,7 +158,7 @@ def heuristic_action(s, params):
             best, best_value = a, value
     if best >= 0:
         return best
-    return DRAW if mask[DRAW] else PASS
+    return K.stuck_action(s, params)  # no tile fits: S19, S21
 
 
 @nb.njit(cache=True)
