@@ -4,12 +4,11 @@ the game in the browser (``sniff_twelve.tools.cli``)."""
 
 from __future__ import annotations
 
-from sniff_env.game import Game
-from sniff_env.ui import PLAY_UI, narrate
+from sniff_env.spec import SPEC
 from sniff_twelve.tools.cli import GameCommands
 
 DESCRIPTION = "American Sniff dominoes. Rules, Part S: https://sniff-twelve.readthedocs.io/en/latest/rules.html"
-COMMANDS = GameCommands(Game, DESCRIPTION, default_players=4, ui=PLAY_UI, narrate=narrate)
+COMMANDS = GameCommands(SPEC, DESCRIPTION, default_players=4)
 
 #: ``main(argv=None)``: run the command line ``argv`` (default: the process's); returns the exit code
 main = COMMANDS.main

@@ -5,11 +5,10 @@
 from __future__ import annotations
 
 from sniff_twelve.tools.cli import GameCommands
-from twelve_env.game import Game
-from twelve_env.ui import PLAY_UI, narrate
+from twelve_env.spec import SPEC
 
 DESCRIPTION = '"12" (Jamaican Sniping). Rules, Part T: https://sniff-twelve.readthedocs.io/en/latest/rules.html'
-COMMANDS = GameCommands(Game, DESCRIPTION, default_players=3, ui=PLAY_UI, narrate=narrate)
+COMMANDS = GameCommands(SPEC, DESCRIPTION, default_players=3)
 
 #: ``main(argv=None)``: run the command line ``argv`` (default: the process's); returns the exit code
 main = COMMANDS.main

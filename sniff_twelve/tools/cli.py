@@ -5,7 +5,6 @@ the same for every game."""
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
 import random
@@ -41,24 +40,40 @@ BEFORE_COMMAND = "before_command_"
 
 @dataclass(frozen=True)
 class GameCommands:
-    """What a game's command line needs to know of the game; the rest comes from ``game_cls.spec``
-    (name, table sizes, sides, ``options``) and the game's package (its ``agents``, ``solver`` and
-    ``web`` modules, imported when a command needs them).
+    """A game's command line, from its spec: name, table sizes, sides and ``options``, and the
+    parts it declares (``GameSpec.part``: ``game``, ``agents``, ``ui`` and ``narrate``, ``solve``
+    for ``analyze``, ``web`` for ``serve``), imported when a command needs them. A game that
+    declares no words of its own is played in the plain ones (``GameUI.plain``, moves by
+    ``action_name``); a command whose part the game lacks says so.
 
     ``description`` heads ``--help``; ``default_players`` is the table of ``demo``, ``arena``,
-    ``play`` and ``serve``; ``ui`` and ``narrate`` are the game's words on screen (``play``,
-    ``demo`` / ``replay``). A game with partnerships (``spec.sides``) also has ``crossplay`` and
+    ``play`` and ``serve``. A game with partnerships (``spec.sides``) also has ``crossplay`` and
     ``play --partner``."""
 
-    game_cls: type[KernelGame]
+    spec: GameSpec
     description: str
     default_players: int
-    ui: GameUI
-    narrate: Narrate
 
     @property
-    def spec(self) -> GameSpec:
-        return self.game_cls.spec
+    def game_cls(self) -> type[KernelGame]:
+        return self.spec.part("game")
+
+    @property
+    def ui(self) -> GameUI:
+        from sniff_twelve.core.spec import GameUI
+
+        return self.spec.part("ui") or GameUI.plain(self.spec.title)
+
+    @property
+    def narrate(self) -> Narrate:
+        return self.spec.part("narrate") or plain_narrate
+
+    def needed_part(self, name: str, command: str) -> Any:
+        """The game's part ``name``, or a one-line error: ``command`` needs it."""
+        part = self.spec.part(name)
+        if part is None:
+            fail(f"{command} needs the game's {name!r} part, which {self.spec.title} does not declare")
+        return part
 
     @property
     def partnership_tables(self) -> list[int]:
@@ -95,10 +110,10 @@ class GameCommands:
         if args.command == "replay":
             return run_replay(args, game_cls, self.narrate)
         if args.command == "analyze":
-            solve = importlib.import_module(f"{spec.package}.solver").solve
+            solve = self.needed_part("solve", "analyze")
             return run_analyze(args, game_cls, solve, lambda game: getattr(game, "hands_played", 0))
         if args.command == "serve":
-            return run_serve(args, importlib.import_module(f"{spec.package}.web").WEB)
+            return run_serve(args, self.needed_part("web", "serve"))
         options = given_options(args, spec.options)
         if args.command == "crossplay":
             return crossplay.main(args, arena.Table.of(spec, args.players, **options))
@@ -112,7 +127,7 @@ class GameCommands:
                 tables = " or ".join(map(str, self.partnership_tables))
                 fail(f"--partner needs --players {tables} (partners sit opposite)")
             partner = (args.partner or "heuristic") if partnership else None
-            return run_play(args, game, self.ui, game_agents(spec.package).make_agent, partner)
+            return run_play(args, game, self.ui, game_agents(spec).make_agent, partner)
         play_random(game, args.seed, self.narrate, args.quiet)
         return 0
 
@@ -430,6 +445,11 @@ def run_serve(args: argparse.Namespace, spec: WebGame) -> int:
     except DamagedStoreError as err:
         fail(err)
     return 0
+
+
+def plain_narrate(before: KernelGame, after: KernelGame, seat: int, action: int) -> str:
+    """One move in the words any game has: the seat and the action's name."""
+    return f"seat {seat}: {before.action_name(action)}"
 
 
 def play_random(game: KernelGame, seed: int, narrate: Narrate, quiet: bool = False) -> None:

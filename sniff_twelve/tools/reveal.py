@@ -18,7 +18,6 @@ probabilities (binned; expected calibration error, ECE) against how often they c
 from __future__ import annotations
 
 import argparse
-import importlib
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,7 +89,7 @@ def measure(
     """Score every decision of ``records`` (module docstring) → the summary ``table`` prints;
     ``model`` is an agent spec of the game (``ValueError`` for an unknown one), mixed with
     ``epsilon`` of uniform play (``infer``'s ``epsilon``)."""
-    agent = importlib.import_module(f"{game_cls.spec.package}.agents").make_agent(model)
+    agent = game_cls.spec.part("agents").make_agent(model)
     scored: list[Scored] = []
     reliability = np.zeros((BINS, 3))  # weight, Σ predicted, Σ happened
     bar = _progress(sum(len(r["actions"]) for r in records), progress)

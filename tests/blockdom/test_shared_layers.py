@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 import warnings
 
@@ -116,3 +117,31 @@ def test_the_web_table_plays_a_whole_game_and_draws_no_hidden_tile(tmp_path):
     assert state["result"] == f"{winner}. Scores: you {game.scores[0]} · seat 1 {game.scores[1]}"
     everything = [SPEC.item_names[t] for seat in range(2) for t in game.hand(seat)]
     assert set(everything) <= set(tiles(state["svg"]))  # the end shows every hand
+
+
+def test_the_command_line_is_the_shared_one_built_from_the_spec(tmp_path, capsys):
+    """The arena, demo and replay commands run on the spec alone: words from ``GameUI.plain``,
+    moves named by ``action_name``; a command whose part the game lacks (``analyze``: no solver)
+    is a one-line error naming it."""
+    from sniff_twelve.core.games import game_names, game_spec
+    from sniff_twelve.tools.cli import GameCommands
+
+    assert "blockdom" in game_names() and game_spec("blockdom") is SPEC  # registered when imported
+    commands = GameCommands(SPEC, "block dominoes", default_players=2)
+    out = tmp_path / "arena.json"
+    records = tmp_path / "records.jsonl"
+    argv = ["arena", "--agents", "greedy", "random", "--deals", "3", "--seed", "4", "--workers", "1"]
+    assert commands.main([*argv, "--no-progress", "--json", str(out), "--records", str(records)]) == 0
+    result = json.loads(out.read_text())
+    assert result["game"] == "tests.blockdom" and result["games_played"] == 6
+    assert sorted(entry["entry"] for entry in result["entries"]) == ["greedy", "random"]
+    assert sum(entry["score"] for entry in result["entries"]) == pytest.approx(1.0)
+    assert commands.main(["demo", "--seed", "2"]) == 0
+    demo = capsys.readouterr().out
+    assert re.search(r"seat [01]: \[\d\|\d\] (left|right)", demo), demo
+    assert commands.main(["replay", str(records), "--game", "1"]) == 0
+    assert "seat " in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:
+        commands.main(["analyze", str(records)])
+    assert stop.value.code != 0
+    assert "'solve' part" in capsys.readouterr().err
