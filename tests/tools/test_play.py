@@ -13,6 +13,7 @@ import pytest
 from sniff_env import __main__ as sniff_main
 from sniff_env.agents import make_agent as sniff_agent
 from sniff_env.game import Game as SniffGame
+from sniff_env.ui import PLAY_UI as SNIFF_UI
 from sniff_twelve.tools.play import Screen, parse_choice, play
 from twelve_env import __main__ as twelve_main
 
@@ -136,7 +137,7 @@ def test_rich_screen(monkeypatch):
     agent.reset(0)
     screen = Screen(file=buf, force_terminal=True)
     assert not screen.plain
-    finished = play(game, sniff_main.PLAY_UI, 0, {1: agent}, {0: "you", 1: "seat 1 (greedy)"}, screen)
+    finished = play(game, SNIFF_UI, 0, {1: agent}, {0: "you", 1: "seat 1 (greedy)"}, screen)
     assert not finished
     out = re.sub(r"\x1b\[[0-9;]*m", "", buf.getvalue())
     assert "╭─ Your moves" in out
