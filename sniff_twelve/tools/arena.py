@@ -3,9 +3,9 @@
 Two-sided tables (2 players, or 4-player Sniff partnerships) play *duplicate*: every pairing of
 entries plays each deal twice, once from each side, so the cards cancel out of the comparison.
 An entry is an agent name, or ``"a+b"`` for a mixed partnership (``a`` on the first seat of its
-side, ``b`` on the second); the policy-guided search ``ismcts[:N]+ppo[:PATH]`` is one agent
-(``entry_names``). Tables where every seat plays for itself rotate each line-up of
-entries through all seats on the same deal.
+side, ``b`` on the second); the old spelling of the policy-guided search, ``ismcts[:N]+ppo[:PATH]``
+(now ``guided[:N[:PATH]]``), is one agent (``entry_names``). Tables where every seat plays for
+itself rotate each line-up of entries through all seats on the same deal.
 
 Every game is reproducible from the arena seed; ``workers`` spreads games over processes. Besides
 the scores, each match-up reports how much of its outcome variance the deal explains

@@ -261,7 +261,7 @@ def build_parser(
         nargs="+",
         default=["random", "greedy", "heuristic"],
         help="entries: agent names (random, greedy, heuristic, rollout[:ITERATIONS], pimc[:WORLDS], ppo[:CHECKPOINT], "
-        "ismcts[:N]+ppo[:CHECKPOINT]); 'a+b' is a mixed partnership",
+        "guided[:N[:CHECKPOINT]], belief[:N[:MODEL]]); 'a+b' is a mixed partnership",
     )
     arena.add_argument("--deals", type=int, default=50, help="deals per match-up (each played from both sides)")
     add_workers(arena)

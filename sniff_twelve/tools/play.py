@@ -216,7 +216,7 @@ def add_play_options(parser: argparse.ArgumentParser, default_agent: str = "heur
         metavar="AGENT",
         help="agent for every opponent, or one per opponent seat in seat order "
         "(random, greedy, heuristic, rollout[:ITERATIONS], pimc[:WORLDS], ppo[:CHECKPOINT], "
-        f"ismcts[:N]+ppo[:CHECKPOINT]; default {default_agent})",
+        f"guided[:N[:CHECKPOINT]], belief[:N[:MODEL]]; default {default_agent})",
     )
     parser.add_argument("--ascii", action="store_true", help="plain text without colours or boxes")
 
