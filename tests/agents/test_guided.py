@@ -15,6 +15,8 @@ from sniff_twelve.tools.arena import entry_names, run
 from twelve_env.agents import make_agent as twelve_agent
 
 SHIPPED_4P = str(sniff_env.agents.PpoAgent.shipped()[4])
+#: the old spelling of the policy-guided search and its new one, for either game
+SPELLINGS = (("ismcts+ppo", "guided"), ("ismcts:24+ppo", "guided:24"))
 
 
 def positions(num_players: int, count: int, seed: int = 0):
@@ -50,20 +52,16 @@ def test_the_spec_builds_the_guided_search(spec, iterations, checkpoint):
     assert entry_names(spec) == [spec] and entry_names(f"{spec}+greedy") == [spec, "greedy"]
 
 
-@pytest.mark.parametrize("agents", [sniff_env.agents.make_agent, twelve_agent], ids=["sniff", "twelve"])
 @pytest.mark.parametrize(
-    ("old", "new"),
+    ("agents", "old", "new"),
     [
-        ("ismcts+ppo", "guided"),
-        ("ismcts:24+ppo", "guided:24"),
-        (f"ismcts:5+ppo:{SHIPPED_4P}", f"guided:5:{SHIPPED_4P}"),
+        *((agents, old, new) for agents in (sniff_env.agents.make_agent, twelve_agent) for old, new in SPELLINGS),
+        (sniff_env.agents.make_agent, f"ismcts:5+ppo:{SHIPPED_4P}", f"guided:5:{SHIPPED_4P}"),  # a Sniff checkpoint
     ],
 )
 def test_the_old_spelling_builds_the_same_agent(agents, old, new):
     """``ismcts[:N]+ppo[:PATH]`` builds what ``guided[:N[:PATH]]`` does: the same class, iterations,
     checkpoint, search settings and random stream."""
-    if SHIPPED_4P in old and agents is twelve_agent:
-        pytest.skip("the shipped checkpoint is a Sniff one")
     before, after = agents(old, seed=7), agents(new, seed=7)
     assert type(before) is type(after) and isinstance(after, GuidedSearchAgent)
     settings = ("iterations", "greedy_rate", "coverage", "width", "prior_weight")
