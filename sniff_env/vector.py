@@ -27,7 +27,8 @@ class VectorGame(KernelVectorGame):
 
     Options as ``sniff_env.env`` (``num_players``, ``target``, ``max_hands``, ``max_steps``,
     ``episode``, ``reward``, ``settlement``, ``undrawn``), except that ``forced="auto"`` is the
-    default: every row is a real decision. Observations follow the table in
+    default: every row is a real decision; ``threads`` caps the threads of each compiled call
+    (``None``: numba's setting; same results for any count). Observations follow the table in
     ``sniff_env.observation`` and equal, element for element, what ``Game`` and the AEC env give
     for the same state.
     """
@@ -47,9 +48,10 @@ class VectorGame(KernelVectorGame):
         forced: str = "auto",
         settlement: str = "deduct",
         undrawn: int = 0,
+        threads: int | None = None,
     ) -> None:
         super().__init__(
-            num_envs, num_players, seed, reward, episode=episode, forced=forced, **rule_options(SPEC, locals())
+            num_envs, num_players, seed, reward, threads, episode=episode, forced=forced, **rule_options(SPEC, locals())
         )
 
 
@@ -75,7 +77,8 @@ def vector_env(
     ``heuristic``, ``random``, ``ppo`` (the shipped checkpoint), ``ppo:PATH`` or an ``MlpPolicy`` (a
     frozen snapshot of the learner; ``set_opponents`` swaps them between steps). Forced draws and
     passes are made for the learner. ``reward`` and the other options (``target``, ``max_hands``,
-    ``max_steps``, ``episode``, ``settlement``, ``undrawn``) as ``single_agent_env``;
+    ``max_steps``, ``episode``, ``settlement``, ``undrawn``) as ``single_agent_env``, ``threads`` as
+    ``VectorGame``'s;
     ``action_features=True`` appends the learner's flattened ``Game.action_features()`` to the
     observation.
 

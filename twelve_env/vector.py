@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 class VectorGame(KernelVectorGame):
     """``num_envs`` independent games of "12" in one ``int32`` array, stepped by compiled kernels.
 
-    Options as ``twelve_env.env`` (``num_players``, ``deck``, ``capture_extra_turn``, ``reward``).
+    Options as ``twelve_env.env`` (``num_players``, ``deck``, ``capture_extra_turn``, ``reward``);
+    ``threads`` caps the threads of each compiled call (``None``: numba's setting; same results).
     Observations follow the table in ``twelve_env.observation``; masks are ``[N, 13]`` (bridge) or
     ``[N, 11]`` (numbers).
     """
@@ -37,8 +38,9 @@ class VectorGame(KernelVectorGame):
         seed: int | None = None,
         capture_extra_turn: bool = False,
         reward: str = "score",
+        threads: int | None = None,
     ) -> None:
-        super().__init__(num_envs, num_players, seed, reward, **rule_options(SPEC, locals()))
+        super().__init__(num_envs, num_players, seed, reward, threads, **rule_options(SPEC, locals()))
 
 
 #: ``KernelVectorGame.random_playouts`` of "12"
@@ -60,7 +62,8 @@ def vector_env(
     ``infos["final_obs"]``). The other seats (``opponents``: one spec for all or one per opponent
     seat) are played compiled: ``greedy``, ``heuristic``, ``random``, ``ppo:PATH`` or an ``MlpPolicy``
     (a frozen snapshot of the learner; ``set_opponents`` swaps them between steps). ``reward`` and
-    the other options (``deck``, ``capture_extra_turn``) as ``single_agent_env``;
+    the other options (``deck``, ``capture_extra_turn``) as ``single_agent_env``, ``threads`` as
+    ``VectorGame``'s;
     ``action_features=True`` appends the learner's flattened ``Game.action_features()``.
 
     >>> venv = vector_env(64, num_players=3, opponents="heuristic", seed=0)

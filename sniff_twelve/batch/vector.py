@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numba as nb
 import numpy as np
 
+from sniff_twelve.batch.threads import check_threads, thread_count
 from sniff_twelve.core.options import ArgumentTypeError, check_int, check_seed
 from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
 from sniff_twelve.core.rng import pick_legal, seed_key, stream_states
@@ -165,6 +166,8 @@ class KernelVectorGame:
     Arrays returned by ``reset`` and ``step`` (and ``states``, ``obs``, ``mask``, ``player``,
     ``rewards``, ``terminated``, ``truncated``) are read-only views of buffers that the next call
     overwrites — copy what you keep. Observations are written for the seat to act in each row.
+    ``threads`` caps the threads its compiled calls use (``None``: numba's setting; the same
+    results for any count, see ``sniff_twelve.batch.threads``).
     """
 
     game_cls: ClassVar[type[KernelGame]]
@@ -182,11 +185,19 @@ class KernelVectorGame:
         return batch_random_playouts(cls.game_cls.spec, states, params, steps_per_game)
 
     def __init__(
-        self, num_envs: int, num_players: int, seed: int | None = None, reward: str | None = None, **options: Any
+        self,
+        num_envs: int,
+        num_players: int,
+        seed: int | None = None,
+        reward: str | None = None,
+        threads: int | None = None,
+        **options: Any,
     ) -> None:
         params, modes = self.setup(num_players, reward, **options)
         n = check_int("num_envs", num_envs, 1)
         self.num_envs = n
+        #: the threads each compiled call uses (``None``: numba's setting; ``sniff_twelve.batch.threads``)
+        self.threads = check_threads(threads)
         self.num_players = num_players
         self._params = params
         self.params = read_only(params)
@@ -223,7 +234,8 @@ class KernelVectorGame:
     def action_features(self) -> np.ndarray:
         """``Game.action_features`` of every row → ``[N, A, F]`` (a buffer the next call
         overwrites): the one-step look-ahead of every action, an input for learned policies."""
-        batch_action_features(self._hooks, self._states, self._params, self._views, self._action_features)
+        with thread_count(self.threads):
+            batch_action_features(self._hooks, self._states, self._params, self._views, self._action_features)
         return self._action_features
 
     def seat_observations(self) -> np.ndarray:
@@ -231,7 +243,8 @@ class KernelVectorGame:
         turn-based learners that bootstrap each seat's value at the end of a rollout, or for
         critics that look at the whole table."""
         out = np.empty((self.num_envs, self.num_players, self.obs.shape[1]), dtype=np.float32)
-        batch_seat_observations(self._hooks, self._states, self._params, self._views, out)
+        with thread_count(self.threads):
+            batch_seat_observations(self._hooks, self._states, self._params, self._views, out)
         return out
 
     @property
@@ -253,7 +266,8 @@ class KernelVectorGame:
             raise ValueError(f"rows must be a 1-D array of row indices below {self.num_envs}")
         rows = rows.astype(np.int64)
         out = np.empty(rows.shape[0], dtype=np.int64)
-        batch_agent_actions(self._hooks, self._states, self._params, rows, agents.index(agent), self._views, out)
+        with thread_count(self.threads):
+            batch_agent_actions(self._hooks, self._states, self._params, rows, agents.index(agent), self._views, out)
         return out
 
     @property
@@ -274,7 +288,8 @@ class KernelVectorGame:
         streams = np.empty((self.num_envs, 2), dtype=np.int32)
         stream_states(key, 0, streams)
         stream_states(key, self.num_envs, self._sample_streams)
-        batch_reset(self._hooks, self._states, self._params, streams, self._obs, self._mask, self._player)
+        with thread_count(self.threads):
+            batch_reset(self._hooks, self._states, self._params, streams, self._obs, self._mask, self._player)
         self._rewards[:] = 0.0
         self._terminated[:] = False
         self._truncated[:] = False
@@ -285,7 +300,8 @@ class KernelVectorGame:
 
         The returned buffer is overwritten by the next call.
         """
-        sample_legal(self._mask, self._sample_streams, self._sampled)
+        with thread_count(self.threads):
+            sample_legal(self._mask, self._sample_streams, self._sampled)
         return self._sampled
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -307,20 +323,21 @@ class KernelVectorGame:
                 f"action {int(actions[bad])} is illegal in game {bad} (seat {int(self._player[bad])} "
                 f"to act); legal there: {legal}"
             )
-        batch_step(
-            self._hooks,
-            self._states,
-            self._params,
-            self._modes,
-            actions,
-            self._scratch,
-            self._obs,
-            self._mask,
-            self._player,
-            self._rewards,
-            self._terminated,
-            self._truncated,
-        )
+        with thread_count(self.threads):
+            batch_step(
+                self._hooks,
+                self._states,
+                self._params,
+                self._modes,
+                actions,
+                self._scratch,
+                self._obs,
+                self._mask,
+                self._player,
+                self._rewards,
+                self._terminated,
+                self._truncated,
+            )
         return self.obs, self.mask, self.player, self.rewards, self.terminated, self.truncated
 
 
@@ -335,6 +352,7 @@ class SpecVectorGame(KernelVectorGame):
         num_players: int | None = None,
         seed: int | None = None,
         reward: str | None = None,
+        threads: int | None = None,
         **options: Any,
     ) -> None:
-        super().__init__(num_envs, table_size(self.game_cls.spec, num_players), seed, reward, **options)
+        super().__init__(num_envs, table_size(self.game_cls.spec, num_players), seed, reward, threads, **options)

@@ -32,6 +32,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from sniff_twelve.batch.learner import MAX_REDEALS, learner_buffers, learner_reset, learner_step, seat_codes
+from sniff_twelve.batch.threads import check_threads, thread_count
 from sniff_twelve.batch.vector import Setup, first_illegal
 from sniff_twelve.core.options import ArgumentTypeError, check_flag, check_int, check_seed
 from sniff_twelve.core.rng import seed_key, stream_states
@@ -79,8 +80,11 @@ class KernelVectorEnv(VectorEnv):
         partner: Any,
         action_features: bool = False,
         seed: int | None = None,
+        threads: int | None = None,
     ) -> None:
         n = self.num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
+        #: the threads each compiled call uses (``None``: numba's setting; ``sniff_twelve.batch.threads``)
+        self.threads = check_threads(threads)
         self._game_cls = game_cls
         self._hooks = spec = game_cls.spec
         obs_size, _, num_actions = spec.widths(params)
@@ -133,7 +137,8 @@ class KernelVectorEnv(VectorEnv):
         key = seed_key(key_seed)
         stream_states(key, 0, self._buf.streams)
         stream_states(key, self.num_envs, self._buf.agent_streams)
-        failures = learner_reset(*self._driver_args())
+        with thread_count(self.threads):
+            failures = learner_reset(*self._driver_args())
         if failures:
             raise ValueError(
                 f"in {MAX_REDEALS} deals the game always ended before seat {self.seat} had a decision: "
@@ -152,7 +157,8 @@ class KernelVectorEnv(VectorEnv):
         if bad >= 0:
             legal = np.flatnonzero(self._buf.mask[bad]).tolist()
             raise ValueError(f"action {int(actions[bad])} is illegal in row {bad}; legal there: {legal}")
-        learner_step(*self._driver_args(), actions)
+        with thread_count(self.threads):
+            learner_step(*self._driver_args(), actions)
         buf = self._buf
         infos = self._infos()
         done = buf.terminated | buf.truncated
@@ -252,11 +258,13 @@ def learner_vector_env(
     seed: int | None = None,
     action_features: bool = False,
     reward: str | None = None,
+    threads: int | None = None,
     **options: Any,
 ) -> KernelVectorEnv:
     """A game's ``vector_env``: ``setup(num_players, reward, **options)`` makes the options row
     and the reward mode (the game's ``raw_env.setup``); ``make_agent`` resolves the ``opponents``
-    and, at a table with partners (``table_partner``), the learner's ``partner``."""
+    and, at a table with partners (``table_partner``), the learner's ``partner``; ``threads`` caps
+    the threads of each compiled call (``None``: numba's setting; ``sniff_twelve.batch.threads``)."""
     num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
     params, modes = setup(num_players, reward, **options)
     seat = check_int("seat", seat, 0, num_players - 1)
@@ -272,4 +280,5 @@ def learner_vector_env(
         partner=table_partner(game_cls.spec, num_players, partner),
         action_features=action_features,
         seed=seed,
+        threads=threads,
     )

@@ -198,3 +198,24 @@ def test_random_playouts_are_legal_and_finish_games():
         assert held + g.boneyard_size + len(g.describe()["tiles"]) == 28
     tv = TwelveVector(8, num_players=3, seed=3)
     assert twelve_playouts(tv.states.copy(), tv.params.copy(), 500) > 0
+
+
+@pytest.mark.parametrize("cls", [SniffVector, TwelveVector], ids=["sniff", "twelve"])
+def test_thread_count_changes_no_result(cls):
+    """The same seed plays the same games on one thread, two, or numba's setting."""
+    runs = []
+    for threads in (1, 2, None):
+        vg = cls(64, seed=5, threads=threads)
+        trace = [vg.agent_actions("greedy").copy(), vg.action_features().copy(), vg.seat_observations()]
+        for _ in range(60):
+            obs, mask, player, rewards, terminated, truncated = vg.step(vg.sample_actions())
+            trace += [obs.copy(), mask.copy(), player.copy(), rewards.copy(), terminated.copy(), truncated.copy()]
+        runs.append(trace)
+    for other in runs[1:]:
+        assert all(np.array_equal(a, b) for a, b in zip(runs[0], other, strict=True))
+
+
+@pytest.mark.parametrize("threads", [0, -1, 10**6])
+def test_bad_thread_counts_are_rejected_naming_what_is_allowed(threads):
+    with pytest.raises(ValueError, match=r"threads must be None .* or an int from 1 to"):
+        SniffVector(4, seed=0, threads=threads)

@@ -316,3 +316,25 @@ def test_policy_objects_and_set_opponents_seat_a_frozen_snapshot(tmp_path):
     assert four._seating.codes.tolist() == [-1, 0, 0, 0]  # unchanged
     four.set_opponents("heuristic", partner="random")
     assert four._seating.codes.tolist() == [-1, 1, 2, 1]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_thread_count_changes_no_result(name):
+    """The learner's rows play out the same on one thread, two, or numba's setting."""
+    runs = []
+    for threads in (1, 2, None):
+        venv = GAMES[name].vector_env(32, opponents="heuristic", seed=3, threads=threads)
+        obs, _ = venv.reset()
+        rng = np.random.default_rng(0)
+        trace = [obs.copy()]
+        for _ in range(40):
+            obs, rewards, terminated, truncated, _ = venv.step(random_actions(venv.action_masks(), rng))
+            trace += [obs.copy(), rewards.copy(), terminated.copy(), truncated.copy()]
+        runs.append(trace)
+    for other in runs[1:]:
+        assert all(np.array_equal(a, b) for a, b in zip(runs[0], other, strict=True))
+
+
+def test_bad_thread_count_is_rejected_naming_what_is_allowed():
+    with pytest.raises(ValueError, match=r"threads must be None .* or an int from 1 to"):
+        sniff_env.vector_env(4, seed=0, threads=0)

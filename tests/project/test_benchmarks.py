@@ -202,3 +202,40 @@ def test_beliefs_benchmark_smoke():
     entry, uniform, seer = (played[name]["score"] for name in ("belief:8", "uniform", "clairvoyant"))
     expected = None if seer == uniform else (entry - uniform) / (seer - uniform)
     assert beliefs.gap_closed(played, "belief:8") == expected
+
+
+def test_contention_benchmark_smoke(tmp_path):
+    """``python -m benchmarks.contention`` at smoke size: every case and setting under every load
+    measured, a table printed and the JSON written; the busy process is gone afterwards."""
+    from benchmarks import contention
+
+    out = tmp_path / "contention.json"
+    contention.main(
+        ["--envs", "16", "--seconds", "0.02", "--repeats", "1", "--loads", "quiet", "spin", "--out", str(out)]
+    )
+    results = json.loads(out.read_text())
+    assert results["loads"] == ["quiet", "spin"]
+    for case in contention.CASES:
+        for setting in contention.SETTINGS:
+            assert set(results["steps_per_second"][case][setting]) == {"quiet", "spin"}
+            assert set(results["ratio_to_quiet_default"][case][setting]) == {"spin"}
+    assert results["ratio_to_quiet_default"]["sniff VectorGame 4p"]["default"]["spin"] > 0
+    lines = contention.table(results).splitlines()
+    assert len(lines) == 1 + len(contention.CASES) * len(contention.SETTINGS)
+
+
+def test_contention_load_is_stopped_by_its_id_on_interrupt(monkeypatch):
+    """The busy process of ``benchmarks.contention`` ends when the run is interrupted."""
+    from benchmarks import contention
+
+    started = []
+    real_popen = subprocess.Popen
+
+    def popen(*args, **kwargs):
+        started.append(real_popen(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(contention.subprocess, "Popen", popen)
+    with pytest.raises(KeyboardInterrupt), contention.busy("spin"):
+        raise KeyboardInterrupt
+    assert started and started[0].poll() is not None
