@@ -4,24 +4,21 @@ Every driver splits its rows over numba's threads (``prange``) and returns when 
 done. With numba's OpenMP threading layer a thread that finishes early spins while it waits
 (OpenMP's default wait policy), so when another busy process shares the cores the spinning thread
 takes CPU from the one still working: on 2 cores, one busy process cut ``VectorGame(4096)`` to
-under a tenth of its quiet rate. Unless ``OMP_WAIT_POLICY`` is set already, importing this package
-sets it to ``passive`` (waiting threads sleep; read by an OpenMP runtime when it loads, so it holds
-for runtimes loaded afterwards, numba's own included). ``threads=`` on the vector games and
+under a tenth of its quiet rate. ``OMP_WAIT_POLICY=passive`` in the environment before the first
+compiled call makes waiting threads sleep instead (the process-wide setting is the user's to make:
+it also reaches torch's OpenMP, and it costs a fifth of the quiet rate). ``threads=`` on the vector games and
 ``vector_env`` caps the threads one object's calls use (``thread_count``), e.g. to leave a core to
 a learner; results never depend on it (each row draws from its own stream).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import numba as nb
 
 from sniff_twelve.core.options import as_integer
-
-os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 
 def check_threads(threads: int | None) -> int | None:
