@@ -35,7 +35,7 @@ AGENT_GROUP = "sniff_env.agents"
 AGENTS = builtin_agents(
     SPEC, solver.HOOKS, CHECKPOINTS, strongest_belief={"iterations": 2048, "guide": "auto", "unguided_iterations": 768}
 )
-make_agent = agent_maker(AGENTS, SPEC.package)
+make_agent = agent_maker(AGENTS, SPEC)
 GreedyAgent, HeuristicAgent, PpoAgent = AGENTS["greedy"], AGENTS["heuristic"], AGENTS["ppo"]
 SniffRolloutAgent, SniffPimcAgent = AGENTS["rollout"], AGENTS["pimc"]
 SniffGuidedSearchAgent, SniffBeliefAgent = AGENTS[GUIDED_NAME], AGENTS["belief"]

@@ -40,7 +40,7 @@ AGENT_GROUP = "twelve_env.agents"
 PIMC_HORIZON = 10
 
 AGENTS = builtin_agents(SPEC, solver.HOOKS, CHECKPOINTS, rollout_greedy_rate=1.0, pimc_horizon=PIMC_HORIZON)
-make_agent = agent_maker(AGENTS, SPEC.package)
+make_agent = agent_maker(AGENTS, SPEC)
 GreedyAgent, HeuristicAgent, PpoAgent = AGENTS["greedy"], AGENTS["heuristic"], AGENTS["ppo"]
 TwelveRolloutAgent, TwelvePimcAgent = AGENTS["rollout"], AGENTS["pimc"]
 TwelveGuidedSearchAgent, TwelveBeliefAgent = AGENTS[GUIDED_NAME], AGENTS["belief"]

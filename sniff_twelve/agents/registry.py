@@ -75,11 +75,11 @@ def builtin_agents(
     }
 
 
-def agent_maker(registry: dict[str, type[Agent]], package: str) -> Callable[..., Agent]:
-    """The ``make_agent(spec, **kwargs)`` of the game in ``package`` whose agents are ``registry``:
-    it also builds the agents installed packages register in the entry-point group
-    ``<package>.agents``, and is homed in the game's ``agents`` module (where ``pickle`` finds it)."""
-    module = f"{package}.agents"
+def agent_maker(registry: dict[str, type[Agent]], game: GameSpec) -> Callable[..., Agent]:
+    """The ``make_agent(spec, **kwargs)`` of ``game`` whose agents are ``registry``: it also builds
+    the agents installed packages register in the entry-point group named as the game's ``agents``
+    module (``game.parts``), where it is homed (where ``pickle`` finds it)."""
+    module = game.parts["agents"]
 
     def make_agent(spec: str, **kwargs) -> Agent:
         """An agent from its spec: ``random``, ``greedy``, ``heuristic``, ``rollout``
