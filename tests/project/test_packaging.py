@@ -5,6 +5,7 @@ with the shipped ``ppo``, and the unpacked sdist runs its own tests."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -14,15 +15,20 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+_NOT_SOURCES = (".git", ".venv", "venv", "build", "dist", "*.egg-info", "__pycache__", "*_cache", ".hypothesis", "runs")
 
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory) -> Path:
-    """The wheel and the sdist, built from this checkout by ``python -m build``."""
+    """The wheel and the sdist, built by ``python -m build`` from a copy of this checkout: setuptools
+    writes its release tree and ``build/`` beside the sources, and the tests running alongside
+    (``ruff`` walking the checkout) must never see them."""
     pytest.importorskip("build", reason="needs the test extra")
+    source = tmp_path_factory.mktemp("source") / "checkout"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*_NOT_SOURCES))
     out = tmp_path_factory.mktemp("dist")
     done = subprocess.run(
-        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(source)],
         capture_output=True,
         text=True,
     )
