@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from sniff_twelve.agents.builtin import game_agents
 from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
-from sniff_twelve.core.records import replay_steps, split_records
+from sniff_twelve.core.records import parse_record, replay_steps, split_records
 from sniff_twelve.tools import analyze, arena, crossplay, report, reveal
 from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
@@ -109,12 +109,13 @@ class GameCommands:
             return reveal.main(args, game_cls)
         if args.command == "replay":
             return run_replay(args, game_cls, self.narrate)
-        if args.command == "analyze":
-            solve = self.needed_part("solve", "analyze")
-            return run_analyze(args, game_cls, solve, lambda game: getattr(game, "hands_played", 0))
         if args.command == "serve":
             return run_serve(args, self.needed_part("web", "serve"))
         options = given_options(args, spec.options)
+        if args.command == "analyze":
+            solve = self.needed_part("solve", "analyze")
+            played = arena.Table.of(spec, args.players, **options) if args.agents else None
+            return run_analyze(args, game_cls, solve, lambda game: getattr(game, "hands_played", 0), played)
         if args.command == "crossplay":
             return crossplay.main(args, arena.Table.of(spec, args.players, **options))
         if args.command == "arena":
@@ -172,9 +173,13 @@ def build_parser(
     analyze = sub.add_parser(
         "analyze",
         help="grade every decision of match records with the solver",
-        description=f"Grade every decision of match records with the solver. {RECORDS_HOLD_OPTIONS}",
+        description="Grade every decision of match records with the solver: the records given (which hold the "
+        "options their games were played with), or, with --agents, the arena's games of those agents played "
+        "here under the options given (--players, the game's options, --deals; the deals from --seed).",
     )
-    add_records(analyze)
+    add_records(analyze, needed=False)
+    analyze.add_argument("--agents", nargs="+", help="play these entries' arena games and grade them (no records)")
+    analyze.add_argument("--deals", type=int, default=1, help="with --agents: deals per match-up (default 1)")
     analyze.add_argument("--worlds", type=int, default=8, help="worlds per decision for the expected loss (default 8)")
     analyze.add_argument(
         "--max-nodes", type=int, default=2_000_000, help="solver budget per position; beyond it a decision is unsolved"
@@ -206,7 +211,9 @@ def build_parser(
     ]
     quiet = (("--quiet",), {"action": "store_true", "help": "print only the tables, not every move"})
     before = parser.add_argument_group("the demo's options, with no command (after a command, give them after it)")
-    for p, arguments in ((demo, [*common, quiet]), (arena, common), (play, [*common, *play_extra])):
+    without_seed = [common[0], *common[2:]]  # analyze's --seed seeds its deals and its worlds
+    played = ((demo, [*common, quiet]), (arena, common), (play, [*common, *play_extra]), (analyze, without_seed))
+    for p, arguments in played:
         for args, kwargs in arguments:
             p.add_argument(*args, **kwargs)
     for args, kwargs in [*common, quiet]:  # stored apart, so parse_args sees what came before a command
@@ -311,14 +318,24 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None = Non
     return args
 
 
-def run_analyze(args: argparse.Namespace, game_cls: type[KernelGame], solve, deal_index) -> int:
-    """The ``analyze`` command (``sniff_twelve.tools.analyze``): grade, print the table, write JSON / PNG if
-    asked. Bad input (a missing file, a record of the other game, a budget below 1) exits with
-    one ``error:`` line; Ctrl-C keeps what was graded and exits 130."""
+def run_analyze(
+    args: argparse.Namespace, game_cls: type[KernelGame], solve, deal_index, table: Table | None = None
+) -> int:
+    """The ``analyze`` command (``sniff_twelve.tools.analyze``): grade the records given — or, at
+    ``table`` (``--agents``), the arena's games of the agents, played first — print the table, write
+    JSON / PNG if asked. Bad input (a missing file, a record of the other game, a budget below 1,
+    records and ``--agents`` both or neither) exits with one ``error:`` line; Ctrl-C keeps what
+    was graded and exits 130."""
     try:
+        if bool(args.records) == (table is not None):
+            raise ValueError("give record files, or --agents to play the games to grade (not both)")
         if args.plot:
             pyplot("analyze --plot", "bench")
-        records = analyze.read_records(args.records, game_cls)
+        if table is None:
+            records = analyze.read_records(args.records, game_cls)
+        else:
+            played = arena.run(table, args.agents, args.deals, args.seed, progress=not args.no_progress, records=True)
+            records = [parse_record(json.dumps(game["record"]), game_cls) for game in played["games"]]
         result = analyze.analyze(
             records,
             game_cls,
@@ -332,6 +349,9 @@ def run_analyze(args: argparse.Namespace, game_cls: type[KernelGame], solve, dea
         )
     except (OSError, ValueError, MissingExtraError) as err:
         fail(err)
+    if table is not None:
+        played = {"agents": args.agents, "num_players": table.num_players, "options": table.options}
+        result["played"] = {**played, "deals": args.deals, "seed": args.seed}
     report.publish(args, result, analyze.table(result), analyze.plot if result["agents"] else None)
     if result["partial"]:
         print("interrupted: the table covers the decisions graded so far (written, marked partial)", file=sys.stderr)

@@ -15,7 +15,7 @@ from sniff_twelve.tools.cluster import ADDRESS_HELP
 if TYPE_CHECKING:
     from sniff_twelve.core.options import GameOption
 
-#: why the commands that read records (``replay``, ``analyze``, ``beliefs``) take no game option
+#: why the commands that read records (``replay``, ``beliefs``) take no game option
 RECORDS_HOLD_OPTIONS = "A record holds the options its game was played with, so this command takes none of them."
 
 
@@ -32,10 +32,14 @@ def add_workers(command: argparse.ArgumentParser) -> None:
     command.add_argument("--address", help=ADDRESS_HELP)
 
 
-def add_records(command: argparse.ArgumentParser) -> None:
-    """The record files a command reads (``sniff_twelve.tools.analyze.read_records``)."""
+def add_records(command: argparse.ArgumentParser, needed: bool = True) -> None:
+    """The record files a command reads (``sniff_twelve.tools.analyze.read_records``); with
+    ``needed=False`` the command may be given none."""
     command.add_argument(
-        "records", nargs="+", type=Path, help="record files (JSON, arena --records JSONL) or serve --records folders"
+        "records",
+        nargs="+" if needed else "*",
+        type=Path,
+        help="record files (JSON, arena --records JSONL) or serve --records folders",
     )
 
 

@@ -110,6 +110,38 @@ def test_cli_grades_arena_records(tmp_path, package, players):
     assert "par_r2" in result and "hindsight loss" in done.stdout
 
 
+def test_cli_plays_the_games_it_grades_under_the_options_given(tmp_path):
+    """``analyze --agents`` grades the games ``arena --records`` would write with the same table
+    and options (and they are not the default options' games)."""
+    table = ["--players", "2", "--deals", "1", "--seed", "4"]
+    graded = {}
+    for deck in ("numbers", "bridge"):
+        out = tmp_path / f"{deck}.json"
+        done = run("-m", "twelve_env", "analyze", "--agents", "random", "greedy", *table, "--deck", deck,
+                   "--worlds", "2", "--max-nodes", "100000", "--no-progress", "--json", str(out), cwd=ROOT)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        graded[deck] = json.loads(out.read_text())
+    played = graded["numbers"]["played"]
+    assert played == {"agents": ["random", "greedy"], "num_players": 2, "options": {"deck": "numbers"},
+                      "deals": 1, "seed": 4}  # fmt: skip
+    records, out = tmp_path / "games.jsonl", tmp_path / "from-records.json"
+    done = run("-m", "twelve_env", "arena", "--agents", "random", "greedy", *table, "--deck", "numbers",
+               "--workers", "1", "--records", str(records), "--no-progress", cwd=ROOT)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    done = run("-m", "twelve_env", "analyze", str(records), "--seed", "4", "--worlds", "2", "--max-nodes", "100000",
+               "--no-progress", "--json", str(out), cwd=ROOT)  # fmt: skip
+    from_records = json.loads(out.read_text())
+    for key in ("agents", "deals", "records"):
+        assert graded["numbers"][key] == from_records[key], key
+    assert graded["numbers"]["deals"] != graded["bridge"]["deals"]
+
+
+def test_cli_takes_records_or_agents(tmp_path):
+    for argv in ([], ["x.json", "--agents", "random", "greedy"]):
+        done = run("-m", "sniff_env", "analyze", *argv, cwd=ROOT)
+        assert done.returncode == 2 and "give record files, or --agents" in done.stderr, argv
+
+
 def test_cli_refuses_bad_input(tmp_path):
     sniff_record = tmp_path / "sniff.json"
     sniff_record.write_text(json.dumps(blunder_record()))
