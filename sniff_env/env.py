@@ -47,20 +47,22 @@ wrappers, which end the game with −1 for the offender instead (``sniff_twelve.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from sniff_env import kernels as K
-from sniff_env.game import DEFAULT_MAX_HANDS, Game, make_params
+from sniff_env.game import Game, make_params
 from sniff_env.render import render_text
 from sniff_env.rewards import REWARD_MODES
 from sniff_env.spec import SPEC
 from sniff_env.tiles import DRAW
-from sniff_twelve.batch.vector import Setup, rule_options
-from sniff_twelve.core.options import check_choice
+from sniff_twelve.core.options import OPTION, check_choice, with_options
 from sniff_twelve.envs.aec import KernelAECEnv
 from sniff_twelve.envs.single_agent import SingleAgentEnv, learner_env, register
+
+if TYPE_CHECKING:
+    from sniff_twelve.batch.vector import Setup
 
 
 def setup(
@@ -89,22 +91,18 @@ class raw_env(KernelAECEnv):
 
     game_cls, setup, render_text = Game, staticmethod(setup), staticmethod(render_text)
 
+    @with_options(SPEC.options)
     def __init__(
         self,
         num_players: int = 4,
         render_mode: str | None = None,
-        target: int | None = None,
-        max_hands: int | None = DEFAULT_MAX_HANDS,
-        max_steps: int | None = None,
+        target=OPTION,
         episode: str = "match",
         reward: str | None = None,
         forced: str = "explicit",
-        settlement: str = "deduct",
-        undrawn: int = 0,
+        **options: Any,
     ) -> None:
-        super().__init__(
-            num_players, render_mode, reward, episode=episode, forced=forced, **rule_options(SPEC, locals())
-        )
+        super().__init__(num_players, render_mode, reward, episode=episode, forced=forced, target=target, **options)
 
     def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
         info = self._quiet_info()

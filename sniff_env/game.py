@@ -20,11 +20,13 @@ from sniff_env.tiles import DRAW, NUM_TILES, TILES, action_name, tile_index
 from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.options import (
     MAX_LIMIT,
+    OPTION,
     check_deal_hands,
     check_flag,
     check_int,
     check_keys,
     check_sequence,
+    with_options,
 )
 from sniff_twelve.core.rng import stream_state
 
@@ -123,30 +125,18 @@ class Game(KernelGame):
         "last_scored",
     )
 
+    @with_options(SPEC.options)
     def __init__(
         self,
         num_players: int = 4,
         seed: int | None = None,
-        target: int | None = None,
+        target=OPTION,
         deal: dict[str, Any] | None = None,
-        max_hands: int | None = DEFAULT_MAX_HANDS,
-        max_steps: int | None = None,
-        settlement: str = "deduct",
-        undrawn: int = 0,
         hand_episode: bool = False,
         _params: np.ndarray | None = None,
+        **options: Any,
     ) -> None:
-        if _params is None:
-            _params = make_params(
-                num_players,
-                hand_episode,
-                target=target,
-                max_hands=max_hands,
-                max_steps=max_steps,
-                settlement=settlement,
-                undrawn=undrawn,
-            )
-        params = _params
+        params = make_params(num_players, hand_episode, target=target, **options) if _params is None else _params
         state = np.zeros(K.STATE_SIZE, dtype=np.int32)
         K.new_match(state, params, *stream_state(seed))
         if deal is not None:

@@ -14,9 +14,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sniff_env.env import learner_setup, setup
-from sniff_env.game import DEFAULT_MAX_HANDS, Game
+from sniff_env.game import Game
 from sniff_env.spec import SPEC
-from sniff_twelve.batch.vector import KernelVectorGame, rule_options
+from sniff_twelve.batch.vector import KernelVectorGame
+from sniff_twelve.core.options import OPTION, with_options
 
 if TYPE_CHECKING:
     from sniff_twelve.envs.vector_env import KernelVectorEnv
@@ -35,23 +36,21 @@ class VectorGame(KernelVectorGame):
 
     game_cls, setup = Game, staticmethod(setup)
 
+    @with_options(SPEC.options)
     def __init__(
         self,
         num_envs: int,
         num_players: int = 4,
         seed: int | None = None,
-        target: int | None = None,
-        max_hands: int | None = DEFAULT_MAX_HANDS,
-        max_steps: int | None = None,
+        target=OPTION,
         episode: str = "match",
         reward: str | None = None,
         forced: str = "auto",
-        settlement: str = "deduct",
-        undrawn: int = 0,
         threads: int | None = None,
+        **options: Any,
     ) -> None:
         super().__init__(
-            num_envs, num_players, seed, reward, threads, episode=episode, forced=forced, **rule_options(SPEC, locals())
+            num_envs, num_players, seed, reward, threads, episode=episode, forced=forced, target=target, **options
         )
 
 

@@ -27,12 +27,11 @@ One game is one episode (T15). ``reset(seed=…, options={"deal": {...}})`` fixe
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sniff_twelve.batch.vector import Setup, rule_options
-from sniff_twelve.core.options import check_choice
+from sniff_twelve.core.options import OPTION, check_choice, with_options
 from sniff_twelve.envs.aec import KernelAECEnv
 from sniff_twelve.envs.single_agent import SingleAgentEnv, learner_env, register
 from twelve_env import kernels as K
@@ -40,6 +39,9 @@ from twelve_env.game import Game, make_params
 from twelve_env.render import render_text
 from twelve_env.rewards import REWARD_MODES
 from twelve_env.spec import SPEC
+
+if TYPE_CHECKING:
+    from sniff_twelve.batch.vector import Setup
 
 
 def setup(num_players: int, reward: str = "score", **options: Any) -> Setup:
@@ -54,15 +56,16 @@ class raw_env(KernelAECEnv):
 
     game_cls, setup, render_text = Game, staticmethod(setup), staticmethod(render_text)
 
+    @with_options(SPEC.options)
     def __init__(
         self,
         num_players: int = 2,
-        deck: str = "bridge",
+        deck=OPTION,
         render_mode: str | None = None,
-        capture_extra_turn: bool = False,
         reward: str = "score",
+        **options: Any,
     ) -> None:
-        super().__init__(num_players, render_mode, reward, **rule_options(SPEC, locals()))
+        super().__init__(num_players, render_mode, reward, deck=deck, **options)
 
     def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
         return {"captured": np.int64(self.game._state[K.CAPTURED + actor] - before[actor])}

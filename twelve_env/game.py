@@ -15,7 +15,14 @@ from typing import Any
 import numpy as np
 
 from sniff_twelve.core.game import KernelGame
-from sniff_twelve.core.options import check_deal_hands, check_int, check_keys, check_sequence
+from sniff_twelve.core.options import (
+    OPTION,
+    check_deal_hands,
+    check_int,
+    check_keys,
+    check_sequence,
+    with_options,
+)
 from sniff_twelve.core.rng import stream_state
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS, check_rank, deck_code, rank_name
@@ -85,18 +92,17 @@ class Game(KernelGame):
         "turns_left",
     )
 
+    @with_options(SPEC.options)
     def __init__(
         self,
         num_players: int = 2,
-        deck: str = "bridge",
+        deck=OPTION,
         seed: int | None = None,
         deal: dict[str, Any] | None = None,
-        capture_extra_turn: bool = False,
         _params: np.ndarray | None = None,
+        **options: Any,
     ) -> None:
-        params = (
-            make_params(num_players, deck=deck, capture_extra_turn=capture_extra_turn) if _params is None else _params
-        )
+        params = make_params(num_players, deck=deck, **options) if _params is None else _params
         self.deck = ("bridge", "numbers")[int(params[K.P_DECK])]
         state = np.zeros(K.STATE_SIZE, dtype=np.int32)
         K.new_game(state, params, *stream_state(seed))

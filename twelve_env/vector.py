@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sniff_twelve.batch.vector import KernelVectorGame, rule_options
+from sniff_twelve.batch.vector import KernelVectorGame
+from sniff_twelve.core.options import OPTION, with_options
 from twelve_env.env import setup
 from twelve_env.game import Game
 from twelve_env.spec import SPEC
@@ -30,17 +31,18 @@ class VectorGame(KernelVectorGame):
 
     game_cls, setup = Game, staticmethod(setup)
 
+    @with_options(SPEC.options)
     def __init__(
         self,
         num_envs: int,
         num_players: int = 2,
-        deck: str = "bridge",
+        deck=OPTION,
         seed: int | None = None,
-        capture_extra_turn: bool = False,
         reward: str = "score",
         threads: int | None = None,
+        **options: Any,
     ) -> None:
-        super().__init__(num_envs, num_players, seed, reward, threads, **rule_options(SPEC, locals()))
+        super().__init__(num_envs, num_players, seed, reward, threads, deck=deck, **options)
 
 
 #: ``KernelVectorGame.random_playouts`` of "12"

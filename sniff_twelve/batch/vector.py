@@ -41,12 +41,6 @@ def table_size(spec: GameSpec, num_players: int | None) -> int:
     return spec.players[0] if num_players is None else check_int("num_players", num_players, 1)
 
 
-def rule_options(spec: GameSpec, arguments: dict[str, Any]) -> dict[str, Any]:
-    """The rules' options (``spec.options``) among a constructor's ``arguments`` (its ``locals()``),
-    by name: what a ``VectorGame`` or ``raw_env`` that lists them in its signature hands on."""
-    return {option.name: arguments[option.name] for option in spec.options}
-
-
 def game_setup(game_cls: type[KernelGame], num_players: int, reward: str | None = None, **options: Any) -> Setup:
     """The ``setup`` of a game whose options are ``Game.make_params``' and whose rewards are the
     spec's ``reward_modes``; the generic environments' (``SpecVectorGame``, ``SpecAECEnv``)."""

@@ -24,9 +24,11 @@ sniff_twelve.core.options.ArgumentTypeError: seat must be an integer; got True (
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable, Mapping
+import functools
+import inspect
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -187,6 +189,15 @@ class GameOption:
         return (self.flag,), {"type": kind, "default": argparse.SUPPRESS, "help": said, "metavar": metavar}
 
     @property
+    def annotation(self) -> str:
+        """The type a signature shows for it: ``"int | None"``, ``"str"``, ``"bool"`` …"""
+        if self.kind == "choice":
+            return type(self.choices[0]).__name__
+        if self.kind == "limit" or self.default is None:
+            return "int | None"
+        return {"bool": "bool", "int": "int"}[self.kind]
+
+    @property
     def spiel_default(self) -> Any:
         """The OpenSpiel parameter's default: OpenSpiel has no ``None``, so ``0`` stands for it."""
         return 0 if self.default is None else self.default
@@ -211,3 +222,78 @@ def check_options(options: tuple[GameOption, ...], given: Mapping[str, Any]) -> 
         names = ", ".join(known) or "none"
         raise ArgumentTypeError(f"unknown option(s) {', '.join(unknown)}; this game's options are: {names}")
     return {name: option.check(given[name]) if name in given else option.default for name, option in known.items()}
+
+
+class _OptionMarker:
+    """``OPTION``: the default of a parameter that is one of the rules' options (``with_options``)."""
+
+    def __repr__(self) -> str:
+        return "OPTION"
+
+
+#: marks a parameter as one of the game's options, in its place: ``with_options`` puts the declared
+#: default and type there
+OPTION: Any = _OptionMarker()
+
+Constructor = TypeVar("Constructor", bound=Callable[..., Any])
+
+
+def with_options(options: Iterable[GameOption]) -> Callable[[Constructor], Constructor]:
+    """Give a callable that takes a game's options as ``**options`` a signature that lists each of
+    them with the default and the type of its declaration (``SPEC.options``), so the options are
+    declared once and ``help()``, ``inspect.signature`` and calls alike see them. A parameter whose
+    default is ``OPTION`` is that option where it stands (for a positional order,
+    ``Game(num_players, deck, seed, deal)``); the others are keyword-only, after every parameter.
+    The callable gets every option, by name, given or default; a name that is not a parameter is
+    a ``TypeError`` that lists the parameters.
+
+    >>> @with_options([GameOption("undrawn", 0, "tiles left undrawn", "choice", (0, 1, 2))])
+    ... def make(num_players: int = 4, **options: Any) -> dict:
+    ...     return {"num_players": num_players, **options}
+    >>> inspect.signature(make)
+    <Signature (num_players: 'int' = 4, *, undrawn: 'int' = 0) -> 'dict'>
+    >>> make(2, undrawn=1)
+    {'num_players': 2, 'undrawn': 1}
+    >>> make(undrawm=1)
+    Traceback (most recent call last):
+    ...
+    TypeError: make(): got an unexpected keyword argument 'undrawm'; it takes num_players, undrawn
+    """
+    declared = {option.name: option for option in options}
+
+    def complete(function: Constructor) -> Constructor:
+        own = inspect.signature(function)
+        placed = [name for name, parameter in own.parameters.items() if parameter.default is OPTION]
+        unknown = sorted(set(placed) - set(declared))
+        if unknown or not any(p.kind is p.VAR_KEYWORD for p in own.parameters.values()):
+            raise TypeError(f"{function.__qualname__}: options {unknown} are not declared, or it takes no **options")
+        parameters = [
+            parameter.replace(default=declared[name].default, annotation=declared[name].annotation)
+            if name in placed
+            else parameter
+            for name, parameter in own.parameters.items()
+            if parameter.kind is not parameter.VAR_KEYWORD
+        ]
+        parameters += [
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, default=option.default, annotation=option.annotation
+            )
+            for name, option in declared.items()
+            if name not in placed
+        ]
+        signature = own.replace(parameters=parameters)
+
+        @functools.wraps(function)
+        def with_every_option(*args: Any, **kwargs: Any) -> Any:
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError as error:
+                named = ", ".join(name for name in signature.parameters if not name.startswith("_") and name != "self")
+                raise TypeError(f"{function.__qualname__}(): {error}; it takes {named}") from None
+            bound.apply_defaults()
+            return function(**bound.arguments)
+
+        with_every_option.__signature__ = signature  # type: ignore[attr-defined]
+        return with_every_option  # type: ignore[return-value]
+
+    return complete

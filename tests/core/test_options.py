@@ -4,8 +4,10 @@ one accepted — by its own name — by ``Game``, the envs, ``VectorGame``, the 
 
 from __future__ import annotations
 
+import ast
 import inspect
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from sniff_env.__main__ import main as sniff_main
 from sniff_twelve.core.options import ArgumentTypeError, GameOption
 from twelve_env.__main__ import main as twelve_main
 
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = {"sniff": (sniff_env, sniff_main, 2), "twelve": (twelve_env, twelve_main, 2)}
 #: what each game's options are, written out here (the schema must declare exactly these)
 EXPECTED = {
@@ -70,6 +73,41 @@ def test_every_signature_default_is_the_declared_default(game, name):
     for constructor in (package.Game, package.raw_env, package.VectorGame):
         parameter = inspect.signature(constructor).parameters[name]
         assert parameter.default == default, (constructor, name)
+
+
+def test_no_signature_restates_an_option():
+    """An option's default and type are declared once, in ``SPEC.options``: a parameter named after
+    an option that has a default anywhere in the packages is marked ``OPTION`` (``with_options``
+    puts the declared default there), never given one of its own."""
+    names = set(EXPECTED["sniff"]) | set(EXPECTED["twelve"])
+    restated = []
+    for package in ("sniff_env", "twelve_env", "sniff_twelve"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    arguments = node.args
+                    positional = arguments.posonlyargs + arguments.args
+                    defaults = dict(zip([a.arg for a in positional][::-1], arguments.defaults[::-1], strict=False))
+                    keyword = zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+                    defaults |= {a.arg: d for a, d in keyword if d}
+                    restated += [
+                        f"{path.relative_to(ROOT)}:{node.lineno} {node.name}({name}=…)"
+                        for name, default in defaults.items()
+                        if name in names and not (isinstance(default, ast.Name) and default.id == "OPTION")
+                    ]
+    assert not restated, restated
+
+
+def test_the_positional_orders_of_the_api_hold():
+    """``sniff_env.Game(num_players, seed, target, deal)``, ``twelve_env.Game(num_players, deck, seed, deal)``,
+    ``twelve_env.VectorGame(num_envs, num_players, deck, seed)`` (docs/api.md)."""
+    assert sniff_env.Game(2, 5, 150).to_record() == sniff_env.Game(num_players=2, seed=5, target=150).to_record()
+    twelve = twelve_env.Game(3, "numbers", 5).to_record()
+    assert twelve == twelve_env.Game(num_players=3, deck="numbers", seed=5).to_record()
+    assert twelve != twelve_env.Game(num_players=3, deck="numbers", seed=6).to_record()
+    vector = twelve_env.VectorGame(2, 3, "numbers", 5)
+    vector.reset()
+    assert vector.game(0).deck == "numbers" and vector.num_players == 3
 
 
 @pytest.mark.parametrize(("game", "name"), CASES)
