@@ -57,7 +57,7 @@ from sniff_env.render import render_text
 from sniff_env.rewards import REWARD_MODES
 from sniff_env.spec import SPEC
 from sniff_env.tiles import DRAW
-from sniff_twelve.core.options import OPTION, check_choice, with_options
+from sniff_twelve.core.options import OPTION, check_choice
 from sniff_twelve.envs.aec import KernelAECEnv
 from sniff_twelve.envs.single_agent import SingleAgentEnv, learner_env, register
 
@@ -91,7 +91,6 @@ class raw_env(KernelAECEnv):
 
     game_cls, setup, render_text = Game, staticmethod(setup), staticmethod(render_text)
 
-    @with_options(SPEC.options)
     def __init__(
         self,
         num_players: int = 4,

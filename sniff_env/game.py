@@ -26,7 +26,6 @@ from sniff_twelve.core.options import (
     check_int,
     check_keys,
     check_sequence,
-    with_options,
 )
 from sniff_twelve.core.rng import stream_state
 
@@ -125,7 +124,6 @@ class Game(KernelGame):
         "last_scored",
     )
 
-    @with_options(SPEC.options)
     def __init__(
         self,
         num_players: int = 4,

@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from sniff_env.env import learner_setup, setup
 from sniff_env.game import Game
-from sniff_env.spec import SPEC
 from sniff_twelve.batch.vector import KernelVectorGame
-from sniff_twelve.core.options import OPTION, with_options
+from sniff_twelve.core.options import OPTION
 
 if TYPE_CHECKING:
     from sniff_twelve.envs.vector_env import KernelVectorEnv
@@ -36,7 +35,6 @@ class VectorGame(KernelVectorGame):
 
     game_cls, setup = Game, staticmethod(setup)
 
-    @with_options(SPEC.options)
     def __init__(
         self,
         num_envs: int,

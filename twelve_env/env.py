@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sniff_twelve.core.options import OPTION, check_choice, with_options
+from sniff_twelve.core.options import OPTION, check_choice
 from sniff_twelve.envs.aec import KernelAECEnv
 from sniff_twelve.envs.single_agent import SingleAgentEnv, learner_env, register
 from twelve_env import kernels as K
@@ -56,7 +56,6 @@ class raw_env(KernelAECEnv):
 
     game_cls, setup, render_text = Game, staticmethod(setup), staticmethod(render_text)
 
-    @with_options(SPEC.options)
     def __init__(
         self,
         num_players: int = 2,

@@ -21,7 +21,6 @@ from sniff_twelve.core.options import (
     check_int,
     check_keys,
     check_sequence,
-    with_options,
 )
 from sniff_twelve.core.rng import stream_state
 from twelve_env import kernels as K
@@ -92,7 +91,6 @@ class Game(KernelGame):
         "turns_left",
     )
 
-    @with_options(SPEC.options)
     def __init__(
         self,
         num_players: int = 2,

@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sniff_twelve.batch.vector import KernelVectorGame
-from sniff_twelve.core.options import OPTION, with_options
+from sniff_twelve.core.options import OPTION
 from twelve_env.env import setup
 from twelve_env.game import Game
-from twelve_env.spec import SPEC
 
 if TYPE_CHECKING:
     from sniff_twelve.envs.vector_env import KernelVectorEnv
@@ -31,7 +30,6 @@ class VectorGame(KernelVectorGame):
 
     game_cls, setup = Game, staticmethod(setup)
 
-    @with_options(SPEC.options)
     def __init__(
         self,
         num_envs: int,

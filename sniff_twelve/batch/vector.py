@@ -20,7 +20,7 @@ import numba as nb
 import numpy as np
 
 from sniff_twelve.batch.threads import check_threads, thread_count
-from sniff_twelve.core.options import ArgumentTypeError, check_int, check_seed
+from sniff_twelve.core.options import ArgumentTypeError, check_int, check_seed, derive_init_signature
 from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
 from sniff_twelve.core.rng import pick_legal, seed_key, stream_states
 
@@ -155,7 +155,8 @@ def read_only(array: np.ndarray) -> np.ndarray:
 class KernelVectorGame:
     """``num_envs`` independent games stepped together: ``class VectorGame(KernelVectorGame)``
     with the game's ``game_cls`` and, for options beyond ``Game``'s own, its ``setup``; its
-    ``__init__`` names the options (see the game's ``VectorGame``) and hands them on.
+    ``__init__`` hands the rules' options on as ``**options``, its signature listing them from the
+    spec (``derive_init_signature``).
 
     Arrays returned by ``reset`` and ``step`` (and ``states``, ``obs``, ``mask``, ``player``,
     ``rewards``, ``terminated``, ``truncated``) are read-only views of buffers that the next call
@@ -165,6 +166,11 @@ class KernelVectorGame:
     """
 
     game_cls: ClassVar[type[KernelGame]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if hasattr(cls, "game_cls"):
+            derive_init_signature(cls, cls.game_cls.spec.options)
 
     @classmethod
     def setup(cls, num_players: int, reward: str | None = None, **options: Any) -> Setup:

@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from sniff_twelve.core.options import ArgumentTypeError, as_integer, check_int, check_keys, check_sequence
+from sniff_twelve.core.options import (
+    ArgumentTypeError,
+    as_integer,
+    check_int,
+    check_keys,
+    check_sequence,
+    derive_init_signature,
+)
 from sniff_twelve.core.rng import stream_state
 from sniff_twelve.core.view import SeatView, write_views
 
@@ -55,7 +62,9 @@ class _Truncated:
 
 
 class KernelGame:
-    """Shared behaviour: legality, ``apply`` with a clear error, cloning, terminality."""
+    """Shared behaviour: legality, ``apply`` with a clear error, cloning, terminality. A game's
+    ``__init__`` takes its rules' options as ``**options`` and gets a signature that lists them
+    from ``spec.options`` (``derive_init_signature``; ``name=OPTION`` places one)."""
 
     spec: ClassVar[GameSpec]  # the game's registration: kernels, slots, sizes
     #: what a ``SeatView`` may read through this class (public information only)
@@ -67,6 +76,11 @@ class KernelGame:
         "scores",
         "is_truncated",
     )
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if hasattr(cls, "spec"):
+            derive_init_signature(cls, cls.spec.options)
 
     def __init__(self, state: np.ndarray, params: np.ndarray) -> None:
         self._state = state

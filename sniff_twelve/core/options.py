@@ -297,3 +297,12 @@ def with_options(options: Iterable[GameOption]) -> Callable[[Constructor], Const
         return with_every_option  # type: ignore[return-value]
 
     return complete
+
+
+def derive_init_signature(cls: type, options: Iterable[GameOption]) -> None:
+    """``with_options(options)`` on ``cls.__init__`` when ``cls`` defines one that takes
+    ``**options``: what ``__init_subclass__`` of the shared bases (``KernelGame``, ``KernelAECEnv``,
+    ``KernelVectorGame``) does for a game's subclass, so a game never restates its options."""
+    init = vars(cls).get("__init__")
+    if init is not None and any(p.kind is p.VAR_KEYWORD for p in inspect.signature(init).parameters.values()):
+        cls.__init__ = with_options(options)(init)  # type: ignore[misc]

@@ -30,7 +30,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from sniff_twelve.batch.vector import Setup, game_setup, table_size
 from sniff_twelve.core.game import IllegalActionError, KernelGame
-from sniff_twelve.core.options import check_choice, check_int, check_seed
+from sniff_twelve.core.options import check_choice, check_int, check_seed, derive_init_signature
 from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
 
 
@@ -137,8 +137,9 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
 
 class KernelAECEnv(AECEnv, EzPickle):
     """An AEC env over a ``KernelGame``: ``class raw_env(KernelAECEnv)`` with the game's
-    ``game_cls`` and, for options beyond ``Game``'s own, its ``setup``; its ``__init__`` names the
-    options and hands them on. The hooks below add its ``infos`` and forced moves."""
+    ``game_cls`` and, for options beyond ``Game``'s own, its ``setup``; its ``__init__`` hands the
+    rules' options on as ``**options``, its signature listing them from the spec
+    (``derive_init_signature``). The hooks below add its ``infos`` and forced moves."""
 
     metadata: dict[str, Any] = {
         "render_modes": ["human", "ansi", "rgb_array"],
@@ -153,6 +154,8 @@ class KernelAECEnv(AECEnv, EzPickle):
         super().__init_subclass__(**kwargs)
         if "game_cls" in vars(cls):
             cls.metadata = {**cls.metadata, "name": f"{cls.game_cls.spec.name}_v0"}
+        if hasattr(cls, "game_cls"):
+            derive_init_signature(cls, cls.game_cls.spec.options)
 
     @classmethod
     def setup(cls, num_players: int, reward: str | None = None, **options: Any) -> Setup:
