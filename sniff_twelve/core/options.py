@@ -282,16 +282,26 @@ def with_options(options: Iterable[GameOption]) -> Callable[[Constructor], Const
             if name not in placed
         ]
         signature = own.replace(parameters=parameters)
+        names = set(signature.parameters)
+        order = [name for name, p in signature.parameters.items() if p.kind is p.POSITIONAL_OR_KEYWORD]
+        # each option's default, and how many positional arguments reach it (a keyword-only one: never)
+        defaults = [
+            (name, option.default, order.index(name) if name in placed else len(order))
+            for name, option in declared.items()
+        ]
 
         @functools.wraps(function)
         def with_every_option(*args: Any, **kwargs: Any) -> Any:
-            try:
-                bound = signature.bind(*args, **kwargs)
-            except TypeError as error:
-                named = ", ".join(name for name in signature.parameters if not name.startswith("_") and name != "self")
-                raise TypeError(f"{function.__qualname__}(): {error}; it takes {named}") from None
-            bound.apply_defaults()
-            return function(**bound.arguments)
+            if len(args) > len(order) or not names.issuperset(kwargs):
+                try:
+                    signature.bind(*args, **kwargs)
+                except TypeError as error:
+                    takes = ", ".join(n for n in signature.parameters if not n.startswith("_") and n != "self")
+                    raise TypeError(f"{function.__qualname__}(): {error}; it takes {takes}") from None
+            for name, default, place in defaults:  # not signature.bind: a constructor is called often
+                if place >= len(args) and name not in kwargs:
+                    kwargs[name] = default
+            return function(*args, **kwargs)
 
         with_every_option.__signature__ = signature  # type: ignore[attr-defined]
         return with_every_option  # type: ignore[return-value]
