@@ -19,7 +19,7 @@ from sniff_twelve.tools import arena, conformance
 from tests import loopback
 from twelve_env.agents import make_agent as make_twelve_agent
 
-pytestmark = pytest.mark.train
+pytestmark = [pytest.mark.train, pytest.mark.xdist_group("frameworks")]  # one worker: its module fixture is made once
 
 
 @pytest.fixture(scope="module")

@@ -49,6 +49,9 @@ def _build(out: Path, pythonpath: tuple[Path, ...] = ()) -> subprocess.Completed
     )
 
 
+pytestmark = pytest.mark.xdist_group("docs_site")  # one worker: its module fixture is made once
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     """The site built once for the tests that read its pages."""

@@ -18,6 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 _NOT_SOURCES = (".git", ".venv", "venv", "build", "dist", "*.egg-info", "__pycache__", "*_cache", ".hypothesis", "runs")
 
 
+pytestmark = pytest.mark.xdist_group("packaging")  # one worker: its module fixture is made once
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory) -> Path:
     """The wheel and the sdist, built by ``python -m build`` from a copy of this checkout: setuptools

@@ -26,11 +26,14 @@ from sniff_env.web import WEB as SNIFF
 from twelve_env.web import WEB as TWELVE
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason=f"no Chromium at {CHROMIUM}: install the system's browser (Debian/Ubuntu: apt-get install chromium) "
-    "or set CHROMIUM=/path/to/chromium",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason=f"no Chromium at {CHROMIUM}: install the system's browser (Debian/Ubuntu: apt-get install chromium) "
+        "or set CHROMIUM=/path/to/chromium",
+    ),
+    pytest.mark.xdist_group("browser"),  # one worker: its module fixture is made once
+]
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason='Playwright is in the test extra: pip install -e ".[test]"'
 )

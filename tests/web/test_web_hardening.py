@@ -67,6 +67,9 @@ BODIES = JSON | st.dictionaries(FIELDS, JSON, max_size=5)
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
+pytestmark = pytest.mark.xdist_group("web_hardening")  # one worker: its module fixture is made once
+
+
 @pytest.fixture(scope="module")
 def fuzzed(tmp_path_factory) -> tuple[TestClient, str]:
     """One app the fuzz tests share (no rate limit), with a game in progress for the moves."""
