@@ -32,6 +32,13 @@ TABLES: dict[str, list[dict]] = {
 }
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``long`` start the run: pytest-xdist then hands the short ones to whichever
+    worker is free, so neither waits alone on a long one at the end (the order is the same in every
+    worker; no test depends on it)."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 def table_id(options: dict) -> str:
     return "-".join(f"{k}={v}" for k, v in options.items())
 

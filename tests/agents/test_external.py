@@ -115,6 +115,7 @@ def test_the_cli_takes_outside_agents(plugin):
     assert entry in run.stdout
 
 
+@pytest.mark.long
 def test_outside_agents_in_cross_play_the_ladder_and_analyze(plugin, tmp_path):
     """The CLIs that play many games (cross-play with worker processes, the ladder) take a py:
     agent, and analyze grades its moves from the arena's records."""

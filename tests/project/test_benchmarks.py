@@ -24,6 +24,7 @@ def run_module(*argv: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", *argv], cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_quick_benchmark_reports_every_figure(tmp_path):
     run = run_module("benchmarks", "--quick", "--out", str(tmp_path))
@@ -96,6 +97,7 @@ def test_time_to_skill_targets():
 
 
 @pytest.mark.train
+@pytest.mark.long
 def test_quick_time_to_skill_reports_every_snapshot(tmp_path):
     """``python -m benchmarks.training --quick``: a snapshot at each mark of training time for a
     self-play and the expert-iteration recipe, each scored raw and inside search against every

@@ -19,6 +19,7 @@ pytest.importorskip("ray", reason='--address needs Ray: pip install -e ".[rllib]
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.long
 @needs_loopback
 def test_arena_and_crossplay_on_a_ray_cluster_match_the_local_run(tmp_path):
     done = subprocess.run(

@@ -87,6 +87,7 @@ def test_interrupted_sb3_training_saves_the_model_and_resumes(tmp_path):
     assert last[-1] == "--resume" and re.search(r"interrupted \(SIGTERM\) at \d+ of 10000000", stdout)
 
 
+@pytest.mark.long
 @pytest.mark.train
 def test_interrupted_rllib_run_saves_its_checkpoint_and_resumes(tmp_path):
     pytest.importorskip("ray", reason="needs the rllib extra")
