@@ -164,11 +164,7 @@ def build_parser(
         help="play against the agents and watch replays in the browser (web extra)",
         description="Play against the agents and watch replays in the browser. The game options given are the "
         "start page's defaults"
-        + (
-            f"; it offers no {kept}: the browser's games keep the default there, and serve takes no such flag."
-            if kept
-            else "."
-        ),
+        + (f"; it offers no {kept}: given, they hold for every game the server starts." if kept else "."),
     )
     analyze = sub.add_parser(
         "analyze",
@@ -261,7 +257,7 @@ def build_parser(
         "--no-seed-choice", action="store_true", help="the server deals every seed: no seed field (for studies)"
     )
     serve.add_argument("--players", type=int, choices=list(players), default=default_players, help="start page default")
-    add_game_options(serve, [option for option in options if option.web])
+    add_game_options(serve, options)
     add_play_options(play)
     arena.add_argument(
         "--agents",

@@ -114,6 +114,13 @@ class Server:
         #: per number of players, the agents that can play at such a table (a checkpoint fits one)
         self.seatable = {n: [name for name in self.agents if self._plays(name, n)] for n in spec.players}
         self.defaults = {"players": spec.players[0], "agent": "heuristic", **(defaults or {})}
+        #: the game options the start page does not offer (``web=False``), as ``serve`` gave them:
+        #: they hold for every game this server starts
+        self.fixed = {
+            option.name: self.defaults[option.name]
+            for option in spec.game_cls.spec.options
+            if not option.web and option.name in self.defaults
+        }
         self.store = SessionStore(self.records / "sessions.sqlite3")
         self.store.check()  # a damaged file stops the server here (DamagedStoreError), before it serves
         self.index = RecordIndex(self.records, self.store)
@@ -270,7 +277,7 @@ class Server:
         if set(choices) - {str(s) for s in range(players) if s != seat}:
             raise RequestError(400, f"agents are chosen for the seats other than yours (0 … {players - 1} but {seat})")
         try:
-            kwargs = {name: parse_option(option, options.get(name)) for name, option in known.items()}
+            kwargs = {**self.fixed, **{name: parse_option(option, options.get(name)) for name, option in known.items()}}
             game = spec.game_cls(num_players=players, seed=seed, **kwargs)
             specs, agents = {}, {}
             for other in (s for s in range(players) if s != seat):

@@ -67,6 +67,17 @@ def play_out(client: TestClient, token: str, pick=lambda moves: moves[0]) -> dic
 
 
 # --- pages, config, whole games ------------------------------------------------------------------
+def test_an_option_the_start_page_does_not_offer_holds_for_every_game_the_server_starts(tmp_path):
+    """``serve --max-hands 1``: the page has no such field, and every game it starts is cut after one
+    hand (S26); the page's own options still come from the request."""
+    client, server = make_client(SNIFF, tmp_path, defaults={"players": 2, "max_hands": 1})
+    assert "max_hands" not in [o["name"] for o in client.get("/api/config").json()["options"]]
+    token = new_session(client, players=2, seed=3, options={"target": 500})
+    game = server.sessions.get(token).game
+    assert game.record_options()["max_hands"] == 1 and game.target == 500
+    assert make_client(SNIFF, tmp_path / "plain")[1].fixed == {}
+
+
 def test_pages_static_files_and_config(tmp_path):
     checkpoint = str(sniff_env.agents.CHECKPOINTS / "ppo_2p.npz")
     client, _ = make_client(SNIFF, tmp_path, checkpoints=[checkpoint], defaults={"players": 2, "target": 60})
