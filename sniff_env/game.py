@@ -29,7 +29,6 @@ from sniff_twelve.core.options import (
 )
 from sniff_twelve.core.rng import stream_state
 
-DEFAULT_MAX_HANDS = SPEC.option("max_hands").default
 SETTLEMENTS = SPEC.option("settlement").choices
 
 

@@ -15,13 +15,7 @@ from typing import Any
 import numpy as np
 
 from sniff_twelve.core.game import KernelGame
-from sniff_twelve.core.options import (
-    OPTION,
-    check_deal_hands,
-    check_int,
-    check_keys,
-    check_sequence,
-)
+from sniff_twelve.core.options import OPTION, check_deal_hands, check_int, check_keys, check_sequence
 from sniff_twelve.core.rng import stream_state
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS, check_rank, deck_code, rank_name
