@@ -31,6 +31,7 @@ import numba
 
 import sniff_env
 import twelve_env
+from benchmarks.timing import window
 
 RESULTS = Path(__file__).parent / "results" / "contention.json"
 #: the other process, by name: its program (it prints a line once it is busy)
@@ -44,21 +45,32 @@ LOADS = {
 SETTINGS = {"default": None, "threads=1": 1}
 
 
-def _vector_game(game: Any, players: int) -> Callable[[int, int | None], Callable[[], None]]:
-    def make(num_envs: int, threads: int | None) -> Callable[[], None]:
+def _vector_game(game: Any, players: int) -> Callable[[int, int | None], Callable[[], int]]:
+    def make(num_envs: int, threads: int | None) -> Callable[[], int]:
         vg = game.VectorGame(num_envs, num_players=players, seed=0, threads=threads)
-        return lambda: vg.step(vg.sample_actions())
+
+        def chunk() -> int:
+            vg.step(vg.sample_actions())
+            return num_envs
+
+        return chunk
 
     return make
 
 
-def _sniff_vector_env(num_envs: int, threads: int | None) -> Callable[[], None]:
+def _sniff_vector_env(num_envs: int, threads: int | None) -> Callable[[], int]:
     venv = sniff_env.vector_env(num_envs, num_players=4, opponents="greedy", seed=0, threads=threads)
     venv.reset()
-    return lambda: venv.step(venv.action_masks().argmax(axis=1))
+
+    def chunk() -> int:
+        venv.step(venv.action_masks().argmax(axis=1))
+        return num_envs
+
+    return chunk
 
 
-#: case name → (num_envs, threads) → one step of all rows
+#: case name → (num_envs, threads) → one step of all rows, returning the rows stepped
+#: (a ``benchmarks.timing`` chunk)
 CASES = {
     "sniff VectorGame 4p": _vector_game(sniff_env, 4),
     "twelve VectorGame 3p": _vector_game(twelve_env, 3),
@@ -84,16 +96,6 @@ def busy(load: str) -> Iterator[None]:
         process.stdout.close()
 
 
-def rate(step: Callable[[], None], num_envs: int, seconds: float) -> float:
-    """Rows stepped per second by calling ``step`` for about ``seconds``."""
-    step()
-    calls, start = 0, time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
-        step()
-        calls += 1
-    return calls * num_envs / elapsed
-
-
 def measure(
     num_envs: int = 4096, seconds: float = 1.0, repeats: int = 5, loads: tuple[str, ...] = ("quiet", *LOADS)
 ) -> dict[str, Any]:
@@ -104,14 +106,14 @@ def measure(
         (case, name): make(num_envs, threads) for case, make in CASES.items() for name, threads in SETTINGS.items()
     }
     for step in steps.values():
-        rate(step, num_envs, seconds / 10)  # compiled and warm
+        window(step, seconds / 10)  # compiled and warm
     rates: dict[str, dict[str, dict[str, float]]] = {case: {name: {} for name in SETTINGS} for case in CASES}
     for load in loads:
         runs: dict[tuple[str, str], list[float]] = {key: [] for key in steps}
         with busy(load):
             for _ in range(repeats):
                 for key, step in steps.items():
-                    runs[key].append(rate(step, num_envs, seconds))
+                    runs[key].append(window(step, seconds))
         for (case, name), values in runs.items():
             rates[case][name][load] = statistics.median(values)
     ratios = {
