@@ -145,12 +145,16 @@ class Game(KernelGame):
     # --- raw rows (from_state) --------------------------------------------------------------------
     @classmethod
     def param_bounds(cls) -> list:
+        """The options row's slots and their ranges: the options' own from ``SPEC.options`` (``0``
+        stands for no limit; a choice is stored as itself or as its index)."""
+        target, undrawn = SPEC.option("target"), SPEC.option("undrawn").choices
         return [
-            ("num_players", (K.P_PLAYERS, K.P_PLAYERS + 1), 2, 4),
-            ("target", (K.P_TARGET, K.P_TARGET + 1), 1, MAX_LIMIT),
+            ("num_players", (K.P_PLAYERS, K.P_PLAYERS + 1), SPEC.players[0], SPEC.players[-1]),
+            ("target", (K.P_TARGET, K.P_TARGET + 1), target.low, target.high),
             ("max_hands, max_steps", (K.P_MAX_HANDS, K.P_MAX_STEPS + 1), 0, MAX_LIMIT),
-            ("hand_episode, settlement", (K.P_HAND_EPISODE, K.P_ALL_FIVES + 1), 0, 1),
-            ("undrawn", (K.P_UNDRAWN, K.P_UNDRAWN + 1), 0, 2),
+            ("hand_episode", (K.P_HAND_EPISODE, K.P_HAND_EPISODE + 1), 0, 1),
+            ("settlement", (K.P_ALL_FIVES, K.P_ALL_FIVES + 1), 0, len(SETTLEMENTS) - 1),
+            ("undrawn", (K.P_UNDRAWN, K.P_UNDRAWN + 1), min(undrawn), max(undrawn)),
         ]
 
     @classmethod
