@@ -150,49 +150,133 @@ def _take_drawn(hooks, holdings, place, rng, allowed, drawn):
 
 
 @nb.njit(cache=True)
-def _completions(units, allowed, sizes, radix, table):
+def _completions(units, weights, sizes, radix, table):
     """``table[k, code]``: the ways to deal ``units[k:]`` when the other hands still take the
-    counts ``code`` encodes (mixed radix ``radix``), the boneyard or stock the rest; a unit goes
-    to a hand only where ``allowed``."""
+    counts ``code`` encodes (mixed radix ``radix``), the boneyard or stock the rest, each way
+    counted with the product of its units' ``weights[place, item]`` (``[hands + 1, items]``, the
+    pool last; 0 where an item may not go, 1 everywhere else for a plain count)."""
     count, hands = units.shape[0], sizes.shape[0]
     table[count, :] = 0.0
     table[count, 0] = 1.0
     for k in range(count - 1, -1, -1):
+        unit = units[k]
         for code in range(table.shape[1]):
             room = 0
             for h in range(hands):
                 room += (code // radix[h]) % (sizes[h] + 1)
             ways = 0.0
             if count - k > room:  # the pool still has a place for this unit
-                ways += table[k + 1, code]
+                ways += weights[hands, unit] * table[k + 1, code]
             for h in range(hands):
-                if (code // radix[h]) % (sizes[h] + 1) > 0 and allowed[h, units[k]]:
-                    ways += table[k + 1, code - radix[h]]
+                if (code // radix[h]) % (sizes[h] + 1) > 0 and weights[h, unit] > 0:
+                    ways += weights[h, unit] * table[k + 1, code - radix[h]]
             table[k, code] = ways
 
 
 @nb.njit(cache=True)
-def _deal_uniform(units, allowed, sizes, radix, table, rng, holdings):
-    """One deal of ``units`` drawn uniformly among those ``table`` counts (``_completions``):
-    ``holdings[h]`` the ``h``-th other hand, ``holdings[-1]`` the pool."""
+def _deal_weighted(units, weights, sizes, radix, table, rng, holdings):
+    """One deal of ``units`` drawn among those ``table`` counts (``_completions``), each with
+    probability proportional to its weight: ``holdings[h]`` the ``h``-th other hand,
+    ``holdings[-1]`` the pool."""
     hands = sizes.shape[0]
     holdings[:] = 0
     code = 0
     for h in range(hands):
         code += sizes[h] * radix[h]
     for k in range(units.shape[0]):
+        unit = units[k]
         r = _uniform(rng) * table[k, code]
         choice = hands  # the pool, unless a hand is drawn
         for h in range(hands):
-            if (code // radix[h]) % (sizes[h] + 1) > 0 and allowed[h, units[k]]:
-                w = table[k + 1, code - radix[h]]
+            if (code // radix[h]) % (sizes[h] + 1) > 0 and weights[h, unit] > 0:
+                w = weights[h, unit] * table[k + 1, code - radix[h]]
                 if r < w:
                     choice = h
                     break
                 r -= w
-        holdings[choice, units[k]] += 1
+        holdings[choice, unit] += 1
         if choice < hands:
             code -= radix[choice]
+
+
+@nb.njit(cache=True)
+def hidden_deal(hooks, now, params, me):
+    """What ``me`` cannot see now, as a deal to make: ``(units, sizes, radix, allowed)`` — one
+    entry per hidden unit (its item), the other hands' sizes in seat order, their mixed radix
+    (``_completions``' codes) and which of them may hold which item (known voids)."""
+    places, items = params[0] - 1, hooks.ITEMS
+    hidden = np.zeros(items, dtype=np.int64)
+    hooks.hidden_items(now, params, me, hidden)
+    units = np.empty(hidden.sum(), dtype=np.int64)
+    k = 0
+    for i in range(items):
+        for _ in range(hidden[i]):
+            units[k] = i
+            k += 1
+    sizes = np.zeros(places, dtype=np.int64)
+    radix = np.ones(places, dtype=np.int64)
+    for place in range(places):
+        sizes[place] = hooks.hand_size(now, params, _seat_of(params, me, place))
+        if place > 0:
+            radix[place] = radix[place - 1] * (sizes[place - 1] + 1)
+    allowed = np.zeros((places, items), dtype=np.bool_)
+    hooks.allowed_items(now, params, me, allowed)
+    return units, sizes, radix, allowed
+
+
+@nb.njit(cache=True)
+def deal_from_weights(hooks, now, params, me, weights, rng, worlds_out):
+    """Fill ``worlds_out[w]`` (``[places, ITEMS]``, as ``sample_worlds``) with deals of what
+    ``me`` cannot see now, each drawn with probability proportional to the product of its units'
+    ``weights[place, item]`` among the deals that give the other hands their sizes and respect the
+    known voids (the learned beliefs' worlds). Returns ``False`` when no deal has a weight."""
+    units, sizes, radix, allowed = hidden_deal(hooks, now, params, me)
+    places = sizes.shape[0]
+    masked = weights.copy()
+    for place in range(places):
+        for i in range(hooks.ITEMS):
+            if not allowed[place, i]:
+                masked[place, i] = 0.0
+    table = np.zeros((units.shape[0] + 1, radix[places - 1] * (sizes[places - 1] + 1)))
+    _completions(units, masked, sizes, radix, table)
+    if not table[0, -1] > 0:
+        return False
+    for w in range(worlds_out.shape[0]):
+        _deal_weighted(units, masked, sizes, radix, table, rng, worlds_out[w])
+    return True
+
+
+@nb.njit(cache=True)
+def shown_by_seat(hooks, past, actions, params, me, out):
+    """``out[r - 1, i]``: how many units of item ``i`` relative seat ``r`` (seat ``(me + r) % n``)
+    has shown this deal — the public history the learned beliefs read besides the observation."""
+    n = params[0]
+    out[:] = 0.0
+    for t in range(actions.shape[0]):
+        actor = past[t][hooks.CUR]
+        shown = hooks.shown_item(past[t], params, actions[t])
+        if actor != me and shown >= 0:
+            out[(actor - me) % n - 1, shown] += 1.0
+
+
+@nb.njit(cache=True)
+def truth_counts(hooks, states, params, seats, out):
+    """``out[b, i, r]``: the units of item ``i`` that seat ``seats[b]`` cannot see and that lie
+    with relative seat ``r + 1`` (seat ``(me + r + 1) % n``), the pool last (``r = n - 1``), in
+    the full position ``states[b]`` — what learned beliefs and belief heads are trained on."""
+    n, items = params[0], hooks.ITEMS
+    hidden = np.zeros(items, dtype=np.int64)
+    held = np.zeros(items, dtype=np.int64)
+    for b in range(states.shape[0]):
+        me = seats[b]
+        hooks.hidden_items(states[b], params, me, hidden)
+        for r in range(1, n):
+            hooks.held_items(states[b], params, (me + r) % n, held)
+            for i in range(items):
+                out[b, i, r - 1] = held[i]
+                hidden[i] -= held[i]
+        for i in range(items):
+            out[b, i, n - 1] = hidden[i]
 
 
 @nb.njit(cache=True)
@@ -229,26 +313,16 @@ def sample_worlds(
     places = n - 1
     items = hooks.ITEMS
     steps = actions.shape[0]
-    hidden = np.zeros(items, dtype=np.int64)
-    hooks.hidden_items(now, params, me, hidden)
-    units = np.empty(hidden.sum(), dtype=np.int64)
-    k = 0
-    for i in range(items):
-        for _ in range(hidden[i]):
-            units[k] = i
-            k += 1
-    sizes = np.zeros(places, dtype=np.int64)
-    radix = np.ones(places, dtype=np.int64)
-    for place in range(places):
-        sizes[place] = hooks.hand_size(now, params, _seat_of(params, me, place))
-        if place > 0:
-            radix[place] = radix[place - 1] * (sizes[place - 1] + 1)
-    allowed = np.zeros((places, items), dtype=np.bool_)
-    hooks.allowed_items(now, params, me, allowed)
+    units, sizes, radix, allowed = hidden_deal(hooks, now, params, me)
     free = allowed.all()  # no void: a plain shuffle is uniform, and no table is needed
+    weights = np.ones((places + 1, items))
+    for place in range(places):
+        for i in range(items):
+            if not allowed[place, i]:
+                weights[place, i] = 0.0
     table = np.zeros((1 if free else units.shape[0] + 1, radix[places - 1] * (sizes[places - 1] + 1)))
     if not free:
-        _completions(units, allowed, sizes, radix, table)
+        _completions(units, weights, sizes, radix, table)
         if table[0, -1] == 0:
             return 0, 0
     holdings = np.zeros((places + 1, items), dtype=np.int64)
@@ -270,7 +344,7 @@ def sample_worlds(
         if free:
             _deal_shuffled(units, sizes, rng, holdings)
         else:
-            _deal_uniform(units, allowed, sizes, radix, table, rng, holdings)
+            _deal_weighted(units, weights, sizes, radix, table, rng, holdings)
         undone[:] = holdings[:places]
         logw = 0.0
         ok = True
