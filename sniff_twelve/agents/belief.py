@@ -3,7 +3,8 @@ from what the other seats' play reveals (``sniff_twelve.beliefs.infer``) instead
 uniformly.
 
 Each decision infers the seat's beliefs with the other seats modelled as ``MODEL`` (an agent spec
-of the game without ``+``; ``none`` for the rules alone), draws ``N`` worlds from them and scores
+of the game without ``+``; ``none`` for the rules alone; ``learned`` for the game's shipped belief
+network, ``sniff_twelve.beliefs.learned``), draws ``N`` worlds from them and scores
 every legal move by one rollout per world, all moves on the same worlds and rollout streams. With
 ``guide="ppo"`` the moves scored are those the trained policy proposes, as in ``guided:N``
 (``sniff_twelve.agents.guided``: its kept moves, its prior's bonus), a move it is sure of costing
@@ -25,6 +26,8 @@ import numpy as np
 from sniff_twelve.agents.builtin import GUIDED_NAME, RolloutAgent, count_and_model
 from sniff_twelve.beliefs import infer
 from sniff_twelve.beliefs.kernels import world_values
+from sniff_twelve.beliefs.learned import load as load_learned
+from sniff_twelve.beliefs.learned import shipped_path
 from sniff_twelve.core.options import check_int, check_seed
 
 if TYPE_CHECKING:
@@ -33,12 +36,17 @@ if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
 
 
+#: the ``MODEL`` that reads the game's shipped belief network
+LEARNED = "learned"
+
+
 class BeliefAgent(RolloutAgent):
     """``rollout`` on worlds drawn from the seat's beliefs (module docstring).
 
     Args:
         iterations: worlds drawn from the beliefs per decision, each scoring every legal move (``N``).
-        model: the agent spec the other seats are assumed to play as; ``"none"``: the rules only.
+        model: the agent spec the other seats are assumed to play as; ``"none"``: the rules only;
+            ``"learned"``: the beliefs of the game's shipped belief network (``infer``'s ``learned``).
         worlds: weighted worlds the beliefs keep, which the ``N`` are drawn from (a kept world
             costs about one rollout of every move, so fewer are kept than drawn).
         epsilon: the share of uniform play over the legal moves mixed into the model (``infer``'s
@@ -76,14 +84,14 @@ class BeliefAgent(RolloutAgent):
         seed: int | None = None,
     ) -> None:
         if not isinstance(model, str) or "+" in model or not model:
-            raise ValueError(f"model is an agent spec without '+' (or 'none'); got {model!r}")
+            raise ValueError(f"model is an agent spec without '+' (or 'none', 'learned'); got {model!r}")
         self.model = model
         self.worlds = check_int("worlds", worlds, 1, 1 << 20)
         if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 < epsilon <= 1:
             raise ValueError(f"epsilon must be a number in (0, 1]; got {epsilon!r}")
         self.epsilon = float(epsilon)
         agents = self.game_spec.part("agents")
-        self._model = None if model == "none" else agents.make_agent(model)
+        self._model = None if model in ("none", LEARNED) else agents.make_agent(model)
         rate = agents.AGENTS["rollout"].default_greedy_rate if greedy_rate is None else greedy_rate
         if guide not in (None, "ppo", "auto"):
             raise ValueError(f"guide is None, 'ppo' or 'auto'; got {guide!r}")
@@ -106,6 +114,8 @@ class BeliefAgent(RolloutAgent):
             self._model.reset(seed)
 
     def check_table(self, num_players: int) -> None:
+        if self.model == LEARNED and not shipped_path(self.game_spec, num_players).is_file():
+            raise ValueError(f"no shipped {self.game_spec.title} belief network for {num_players} players")
         if self._model is not None:
             self._model.check_table(num_players)
         if self.guide == "ppo":
@@ -144,8 +154,9 @@ class BeliefAgent(RolloutAgent):
         seat's beliefs, all actions on the same worlds."""
         seed = int(self._seeds.integers(1 << 62))
         view.past  # noqa: B018 — a view taken without the seat's memory is an error, not a fallback
+        learned = load_learned("shipped", view) if self.model == LEARNED else None  # a table it never learned: an error
         try:
-            beliefs = infer(view, self._model, worlds=self.worlds, seed=seed, epsilon=self.epsilon)
+            beliefs = infer(view, self._model, self.worlds, seed, self.epsilon, learned)
             states = beliefs.states(iterations, seed=seed + 1)
         except ValueError:  # no consistent deal turned up within infer's budget: the rules' worlds
             states = np.stack([view.sample(seed + 1 + k).state_array for k in range(iterations)])

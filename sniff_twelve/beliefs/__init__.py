@@ -6,7 +6,8 @@ its spec string, assumed to play every other seat — and returns the posterior 
 expected counts of each unseen item at each place, and full games drawn from it for a search to
 play on. With ``model=None`` every consistent deal is equally likely: only the rules speak (hand
 sizes, known voids, what a forced draw rules out). The view is all it reads; the sampler and
-its weights are ``sniff_twelve.beliefs.kernels``.
+its weights are ``sniff_twelve.beliefs.kernels``. With ``learned=`` a trained network predicts the
+marginals from the view instead, and worlds are drawn from them (``sniff_twelve.beliefs.learned``).
 
 >>> import sniff_env
 >>> from sniff_twelve.beliefs import infer
@@ -33,6 +34,9 @@ from sniff_twelve.core.options import check_int, check_seed
 from sniff_twelve.core.rng import stream_state
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sniff_twelve.beliefs.learned import BeliefNet
     from sniff_twelve.core.agent import Agent
     from sniff_twelve.core.game import KernelGame
     from sniff_twelve.core.view import SeatView
@@ -95,6 +99,7 @@ def infer(
     worlds: int = 256,
     seed: int | None = 0,
     epsilon: float = SOFTENING,
+    learned: str | Path | BeliefNet | None = None,
 ) -> Beliefs:
     """The posterior of ``view``'s seat over what it cannot see (module docstring).
 
@@ -108,10 +113,16 @@ def infer(
             probabilities, ``(1 - ε) p + ε / legal`` — how far the other seats may stray from the
             model. The rules of thumb (``greedy``, ``heuristic``) enter as their one move, so the
             default is their softening in ``Agent.probabilities`` (``SOFTENING``).
+        learned: a trained belief network (``sniff_twelve.beliefs.learned``): a path, one
+            loaded, or ``"shipped"`` for the game's own. Its marginals replace the replayed
+            worlds' and ``worlds`` deals are drawn from them, equally weighted; ``model`` must
+            then be ``None`` or the agent spec it was trained on, and ``epsilon`` is not read.
     """
     worlds = check_int("worlds", worlds, 1, 1 << 20)
     if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 <= epsilon <= 1:
         raise ValueError(f"epsilon must be a number from 0 to 1; got {epsilon!r}")
+    if learned is not None:
+        return _learned(view, model, worlds, seed, learned)
     spec, me, params = view.spec, view.seat, view.params
     agent = _resolve(model, view)
     kind = (
@@ -156,6 +167,37 @@ def infer(
         worlds=int(kept),
         tried=int(tried),
         weights=weights,
+        holdings=holdings,
+        view=view,
+    )
+
+
+def _learned(view: SeatView, model: Any, worlds: int, seed: int | None, learned: Any) -> Beliefs:
+    """``infer`` with a belief network: its marginals, and worlds drawn from them."""
+    from sniff_twelve.beliefs import learned as LB
+
+    net = LB.load(learned, view)
+    if model is not None and model != net.meta["model"]:
+        raise ValueError(f"the belief network learned the play of {net.meta['model']!r}, not {model!r}")
+    spec, me, params = view.spec, view.seat, view.params
+    marginals = LB.marginals(view, net)
+    hidden = marginals.sum(axis=1)
+    weights = np.zeros((params[0], spec.ITEMS))
+    shown = np.flatnonzero(hidden > 0)
+    weights[:, shown] = (marginals[shown] / hidden[shown, None]).T
+    holdings = np.empty((worlds, params[0], spec.ITEMS), dtype=np.int64)
+    rng = np.array(stream_state(seed), dtype=np.int32)
+    if not BK.deal_from_weights(spec, view.array, params, me, weights, rng, holdings):
+        raise ValueError("no deal of the hidden items is consistent with this view")
+    seats = [s for s in range(params[0]) if s != me]
+    return Beliefs(
+        items=[spec.item_names[i] for i in shown],
+        places=[*seats, spec.pool_name],
+        marginals=marginals[shown],
+        ess=float(worlds),
+        worlds=worlds,
+        tried=worlds,
+        weights=np.full(worlds, 1.0 / worlds),
         holdings=holdings,
         view=view,
     )

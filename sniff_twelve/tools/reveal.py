@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from sniff_twelve.agents.belief import LEARNED
 from sniff_twelve.beliefs import infer
 from sniff_twelve.core.agent import SOFTENING
 from sniff_twelve.core.records import replay_steps
@@ -85,11 +86,18 @@ def measure(
     seed: int = 0,
     progress: bool = True,
     epsilon: float = SOFTENING,
+    learned: str | None = None,
 ) -> dict[str, Any]:
     """Score every decision of ``records`` (module docstring) → the summary ``table`` prints;
     ``model`` is an agent spec of the game (``ValueError`` for an unknown one), mixed with
-    ``epsilon`` of uniform play (``infer``'s ``epsilon``)."""
-    agent = game_cls.spec.part("agents").make_agent(model)
+    ``epsilon`` of uniform play (``infer``'s ``epsilon``), or ``"learned"``: the belief network
+    ``learned`` (a path; default the game's shipped one)."""
+    if model == LEARNED:
+        agent, learned = None, learned or "shipped"
+    elif learned is not None:
+        raise ValueError(f"--learned goes with --model {LEARNED}, not --model {model}")
+    else:
+        agent = game_cls.spec.part("agents").make_agent(model)
     scored: list[Scored] = []
     reliability = np.zeros((BINS, 3))  # weight, Σ predicted, Σ happened
     bar = _progress(sum(len(r["actions"]) for r in records), progress)
@@ -105,7 +113,7 @@ def measure(
             agents = agents or seat_agents(record, game.num_players)
             view = game.seat_view(me)
             uniform = infer(view, None, worlds=worlds, seed=seed + r)
-            believed = infer(view, agent, worlds=worlds, seed=seed + r, epsilon=epsilon)
+            believed = infer(view, agent, worlds, seed + r, epsilon, learned)
             truth = truth_of(game, me, believed.items)
             partner = (me + 2) % 4 if game.num_players == 4 else None
             column = believed.places.index(partner) if partner is not None else None
@@ -254,7 +262,12 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         description=f"{ABOUT} {RECORDS_HOLD_OPTIONS}",
     )
     add_records(cmd)
-    cmd.add_argument("--model", required=True, help="the agent the other seats are assumed to play as, e.g. ppo")
+    cmd.add_argument(
+        "--model",
+        required=True,
+        help=f"the agent the other seats are assumed to play as, e.g. ppo; '{LEARNED}': a belief network's beliefs",
+    )
+    cmd.add_argument("--learned", help=f"the belief network --model {LEARNED} reads (default: the game's shipped one)")
     cmd.add_argument("--worlds", type=int, default=256, help="weighted worlds per belief (default 256)")
     cmd.add_argument(
         "--epsilon",
@@ -282,7 +295,9 @@ def main(args: argparse.Namespace, game_cls: type[KernelGame]) -> int:
         if not 0 <= args.epsilon <= 1:
             raise ValueError(f"--epsilon must be between 0 and 1; got {args.epsilon}")
         records = read_records(args.records, game_cls)
-        result = measure(records, game_cls, args.model, args.worlds, args.seed, not args.no_progress, args.epsilon)
+        result = measure(
+            records, game_cls, args.model, args.worlds, args.seed, not args.no_progress, args.epsilon, args.learned
+        )
     except (OSError, ValueError, NotImplementedError, MissingExtraError) as err:
         fail(err)
     publish(args, result, table(result), plot)

@@ -41,16 +41,26 @@ import twelve_env
 from sniff_env.agents import make_agent as sniff_agent
 from sniff_env.tiles import DRAW, PASS, TILES, encode_action
 from sniff_twelve.beliefs import infer
+from sniff_twelve.beliefs import learned as LB
 from twelve_env.agents import make_agent as twelve_agent
 
 pytestmark = pytest.mark.slow
 
 SNIFF_SPECS = ("random", "greedy", "heuristic", "rollout:8", "ppo", "ismcts:8+ppo", "belief:8:greedy", "belief:8:ppo")
-SNIFF_SPECS += ("belief:8:greedy+ppo",)
-TWELVE_SPECS = ("random", "greedy", "heuristic", "rollout:8", "belief:8:heuristic")
+SNIFF_SPECS += ("belief:8:greedy+ppo", "belief:8:learned")
+TWELVE_SPECS = ("random", "greedy", "heuristic", "rollout:8", "belief:8:heuristic", "belief:8:learned")
 SLOW_SPECS = ("rollout:8", "ppo", "ismcts:8+ppo", "belief:8:greedy", "belief:8:ppo", "belief:8:heuristic")
-SLOW_SPECS += ("belief:8:greedy+ppo",)
+SLOW_SPECS += ("belief:8:greedy+ppo", "belief:8:learned")
 PPO_TABLES = (2, 4)  # the shipped checkpoints
+
+
+def learned_fits(game: Any) -> bool:
+    """Whether the game's shipped belief network reads this table (its size and rules)."""
+    try:
+        LB.load("shipped", game.seat_view(0, past=False))
+    except ValueError:
+        return False
+    return True
 
 
 def agent_pairs(make_agent: Callable[[str], Any], specs: tuple[str, ...]) -> dict[str, tuple[Any, Any]]:
@@ -81,6 +91,7 @@ class Twins:
         self.hidden, self.agents = hidden, agents
         self.stats, self.where, self.exhausted = stats, where, exhausted
         self.slow_every = 1  # set by run
+        self.learned = learned_fits(orig)
 
     def check(self, step: int) -> None:
         orig, twin, me, stats = self.orig, self.twin, self.me, self.stats
@@ -90,8 +101,9 @@ class Twins:
         assert view_o == view_t, where  # the seat's memory of the deal (``past``) included
         differs = self.hidden(orig, me) != self.hidden(twin, me)
         if view_o.past.size and stats["positions"] % 4 == 0:  # beliefs are a function of the view
-            for model in (None, "greedy"):
-                b_o, b_t = infer(view_o, model, worlds=16, seed=3), infer(view_t, model, worlds=16, seed=3)
+            learned = [{"learned": "shipped"}] if self.learned else []
+            for options in [{"model": None}, {"model": "greedy"}, *learned]:
+                b_o, b_t = infer(view_o, worlds=16, seed=3, **options), infer(view_t, worlds=16, seed=3, **options)
                 np.testing.assert_array_equal(b_o.marginals, b_t.marginals, err_msg=where)
                 assert b_o.items == b_t.items and b_o.ess == b_t.ess, where
                 np.testing.assert_array_equal(b_o.states(4, seed=1), b_t.states(4, seed=1), err_msg=where)
@@ -343,10 +355,11 @@ def test_sniff_twins_look_the_same(num_players, variant):
     choices — through the first hand to an empty boneyard or only the undrawn tiles (S4a, S19–S21)."""
     options = SNIFF_VARIANTS[variant]
     undrawn = options.get("undrawn", 0)
+    new = lambda seed, deal=None: sniff_env.Game(num_players=num_players, seed=seed, deal=deal, **options)  # noqa: E731
     specs = tuple(spec for spec in SNIFF_SPECS if num_players in PPO_TABLES or "ppo" not in spec)
+    specs = tuple(spec for spec in specs if "learned" not in spec or learned_fits(new(0)))
     agents = agent_pairs(sniff_agent, specs)
     stats: Counter = Counter()
-    new = lambda seed, deal=None: sniff_env.Game(num_players=num_players, seed=seed, deal=deal, **options)  # noqa: E731
     exhausted = lambda game: game.boneyard_size <= undrawn  # noqa: E731  nothing left to draw (S19, S4a)
     hands, blocking = [], []  # (seed, deal, the original's steps, rng); (seed, deal, steps, j, action, twin deal)
     for seed in range(2000):
@@ -441,7 +454,7 @@ def test_sniff_undrawn_tile_or_opponents_tile_is_the_same_to_me():
     np.testing.assert_array_equal(features, b.action_features())
     ends_hand = list(a.seat_view().spec.action_feature_names).index("ends_hand")
     assert features[opening, ends_hand] == 0  # an unseen tile fits: not surely the end
-    for spec in SNIFF_SPECS:
+    for spec in [spec for spec in SNIFF_SPECS if "learned" not in spec]:  # no network learned this variant
         agent_a, agent_b = sniff_agent(spec), sniff_agent(spec)
         agent_a.reset(7)
         agent_b.reset(7)
@@ -540,8 +553,9 @@ def test_twelve_twins_look_the_same(num_players, deck, extra_turn):
     """ "12" twins for a seat give it the same view, legal actions, action features and agent
     choices (T5–T14)."""
     options = {"num_players": num_players, "deck": deck, "capture_extra_turn": extra_turn}
-    agents = agent_pairs(twelve_agent, TWELVE_SPECS)
     new = lambda seed, deal=None: twelve_env.Game(seed=seed, deal=deal, **options)  # noqa: E731
+    specs = tuple(spec for spec in TWELVE_SPECS if "learned" not in spec or learned_fits(new(0)))
+    agents = agent_pairs(twelve_agent, specs)
     exhausted = lambda game: game.stock_size == 0  # noqa: E731  the stock ran out (T13)
     stats: Counter = Counter()
     for seed in range(TWELVE_SEEDS):
@@ -570,5 +584,5 @@ def test_twelve_twins_look_the_same(num_players, deck, extra_turn):
     assert stats["exhausted"] >= 10
     if num_players > 2:
         assert stats["exhausted_to_act_differing"] >= 5
-    for spec in TWELVE_SPECS:
+    for spec in specs:
         assert stats[f"agent {spec}"] >= (80 if spec in SLOW_SPECS else 150), spec

@@ -72,6 +72,27 @@ def test_sniff_bits_per_decision_match_a_sum_made_here(tmp_path, capsys):
         assert low - 1e-9 <= row["predicted"] <= high + 1e-9
 
 
+def test_learned_beliefs_are_scored_as_a_model(tmp_path):
+    """``--model learned`` scores the shipped network's marginals: its bits are the sum made here
+    from ``infer(view, learned="shipped")`` at every decision with a choice."""
+    game = sniff_env.Game(num_players=4, seed=22)
+    path, record = record_file(tmp_path, game, {s: "ppo" for s in range(4)}, 12)
+    out = tmp_path / "bits.json"
+    argv = ["beliefs", str(path), "--model", "learned", "--worlds", "16", "--json", str(out), "--no-progress"]
+    assert sniff_main(argv) == 0
+    bits = []
+    for start, action in replay_steps(record, sniff_env.Game):
+        if action is not None and len(start.legal_actions()) > 1:
+            me = start.current_player
+            beliefs = infer(start.seat_view(me), learned="shipped", worlds=16)
+            places = [start.hand(s) for s in range(4) if s != me] + [start.boneyard]
+            truth = [next(p for p, place in enumerate(places) if tile in place) for tile in beliefs.items]
+            bits.append(-sum(np.log2(beliefs.marginals[i, p]) for i, p in enumerate(truth)))
+    summary = json.loads(out.read_text())["all"]
+    assert summary["decisions"] == len(bits) > 5
+    assert summary["bits_model"][0] == pytest.approx(np.mean(bits))
+
+
 def test_twelve_counts_cards_of_a_rank_as_units(tmp_path):
     game = twelve_env.Game(num_players=3, seed=4)
     from twelve_env.agents import make_agent as twelve_agent
@@ -105,6 +126,8 @@ def test_twelve_counts_cards_of_a_rank_as_units(tmp_path):
     [
         (["--model", "nope"], "unknown agent 'nope'"),
         (["--model", "greedy", "--worlds", "0"], "--worlds must be at least 1"),
+        (["--model", "greedy", "--learned", "net.npz"], "--learned goes with --model learned, not --model greedy"),
+        (["--model", "learned", "--learned", "missing.npz"], "belief network missing.npz: no such file"),
     ],
 )
 def test_bad_input_is_one_error_line(tmp_path, capsys, argv, message):

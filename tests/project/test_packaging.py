@@ -50,7 +50,9 @@ def test_the_wheel_and_the_sdist_carry_what_they_must(dist):
     for must in ("sniff_env/py.typed", "twelve_env/py.typed", "sniff_twelve/py.typed", "sniff_twelve/web/static/"):
         assert any(name.startswith(must) for name in names), must
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
-    assert any(name.startswith("sniff_env/checkpoints/") and name.endswith(".npz") for name in names)
+    for shipped in ("sniff_env/checkpoints/ppo_4p.npz", "sniff_env/checkpoints/beliefs_4p.npz"):
+        assert shipped in names, shipped
+    assert "twelve_env/checkpoints/beliefs_2p.npz" in names
     metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     assert "License-Expression: MIT" in metadata and "Classifier: Typing :: Typed" in metadata
     assert "Project-URL: Documentation, https://sniff-twelve.readthedocs.io" in metadata

@@ -134,6 +134,22 @@ def test_selfplay_update_survives_a_one_sample_minibatch():
 
 
 @pytest.mark.train
+def test_train_beliefs_writes_a_network_infer_reads(tmp_path, capsys):
+    """``examples/train_beliefs.py`` at smoke size: a network for the table it played, the held-out
+    bits of every epoch and the rules' baseline printed and kept in its meta."""
+    pytest.importorskip("torch", reason="needs the train extra")
+    from sniff_twelve.beliefs import learned
+
+    out = tmp_path / "net.npz"
+    argv = ["--players", "2", "--model", "greedy", "--games", "3", "--epochs", "2", "--hidden", "16"]
+    _example("train_beliefs").main([*argv, "--out", str(out)])
+    net = learned.BeliefNet.load(out)
+    assert net.meta["model"] == "greedy" and net.meta["params"][0] == 2 and len(net.meta["validation_bits"]) == 2
+    printed = capsys.readouterr().out
+    assert f"{net.meta['rules_bits']:.3f} with every place alike" in printed and f"wrote {out}" in printed
+
+
+@pytest.mark.train
 def test_selfplay_ppo_smoke(tmp_path):
     """A few updates of self-play PPO (4-player partnerships, pool in use): checkpoints that load,
     equal the torch network, play legally in the arena; resume continues the step count; a fresh
