@@ -6,8 +6,8 @@ The network reads the seat's observation, what each other seat has shown this de
 history, ``kernels.shown_by_seat``), the hidden count of each item and the known voids, and
 writes one logit per item and place (the other seats relative to the seat, then the boneyard or
 stock). Its marginals are the masked softmax over the places an item may be, balanced
-(Sinkhorn) so that every item's units add up exactly and every hand's size to within a hundredth
-of a unit. Worlds are drawn
+(Sinkhorn) so that every item's units add up exactly and every hand's size to within
+``PLAY_TOLERANCE`` of a unit. Worlds are drawn
 from them exactly in proportion to the product of their units' probabilities among the deals
 that respect the sizes and voids (``kernels.deal_from_weights``).
 
@@ -41,8 +41,10 @@ if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
     from sniff_twelve.core.view import SeatView
 
-#: balancing rounds of the marginals (rows to the items' units, columns to the places' sizes)
+#: balancing rounds of the marginals (rows to the items' units, columns to the places' sizes) in
+#: training; at play they go on, up to ``PLAY_BALANCING``, until every size is met to ``PLAY_TOLERANCE``
 BALANCING = 32
+PLAY_BALANCING, PLAY_TOLERANCE = 20_000, 1e-4
 REQUIRED_META = ("game", "params", "model", "inputs", "items")
 
 
@@ -114,11 +116,18 @@ class BeliefNet:
 def rules_row(game_cls: type[KernelGame], params: Any) -> tuple[int | None, ...]:
     """The options row ``params`` with ``None`` in the slots that hold no rule's option (limits,
     ``kind == "limit"``, and episode boundaries: they change no belief within a deal)."""
-    rules = {o.name for o in game_cls.spec.options if o.kind != "limit"} | {"num_players"}
-    kept = np.zeros(len(params), dtype=bool)
-    for what, (start, stop), _, _ in game_cls.param_bounds():
-        kept[start:stop] |= any(name in rules for name in what.split(", "))
+    kept = _rule_slots(game_cls, len(params))
     return tuple(int(v) if k else None for v, k in zip(params, kept, strict=True))
+
+
+@functools.lru_cache(maxsize=16)
+def _rule_slots(game_cls: type[KernelGame], size: int) -> tuple[bool, ...]:
+    rules = {o.name for o in game_cls.spec.options if o.kind != "limit"} | {"num_players"}
+    kept = [False] * size
+    for what, (start, stop), _, _ in game_cls.param_bounds():
+        for slot in range(start, stop):
+            kept[slot] |= any(name in rules for name in what.split(", "))
+    return tuple(kept)
 
 
 @functools.lru_cache(maxsize=16)
@@ -128,8 +137,12 @@ def _shared(path: str, mtime_ns: int) -> BeliefNet:
 
 def shipped_path(spec: Any, num_players: int) -> Path:
     """Where the game's package ships its network for a table of ``num_players``."""
-    package = Path(importlib.import_module(spec.package).__file__).parent
-    return package / "checkpoints" / f"beliefs_{num_players}p.npz"
+    return _package_dir(spec.package) / "checkpoints" / f"beliefs_{num_players}p.npz"
+
+
+@functools.lru_cache(maxsize=8)
+def _package_dir(package: str) -> Path:
+    return Path(importlib.import_module(package).__file__).parent
 
 
 def load(learned: str | Path | BeliefNet, view: SeatView) -> BeliefNet:
@@ -138,15 +151,19 @@ def load(learned: str | Path | BeliefNet, view: SeatView) -> BeliefNet:
     if isinstance(learned, BeliefNet):
         net = learned
     else:
-        path = shipped_path(view.spec, view.num_players) if str(learned) == "shipped" else Path(learned)
-        if str(learned) == "shipped" and not path.is_file():
-            tables = sorted(p.stem for p in path.parent.glob("beliefs_*p.npz"))
-            raise ValueError(
-                f"no shipped {view.spec.title} belief network for {view.num_players} players "
-                f"(shipped: {', '.join(tables) or 'none'}); pass one as learned=PATH"
-            )
-        stat = path.resolve().stat() if path.is_file() else None
-        net = BeliefNet.load(path) if stat is None else _shared(str(path.resolve()), stat.st_mtime_ns)
+        shipped = str(learned) == "shipped"
+        path = shipped_path(view.spec, view.num_players) if shipped else Path(learned)
+        try:
+            mtime = path.stat().st_mtime_ns
+        except OSError:
+            if shipped:
+                tables = sorted(p.stem for p in path.parent.glob("beliefs_*p.npz"))
+                raise ValueError(
+                    f"no shipped {view.spec.title} belief network for {view.num_players} players "
+                    f"(shipped: {', '.join(tables) or 'none'}); pass one as learned=PATH"
+                ) from None
+            mtime = None
+        net = BeliefNet.load(path) if mtime is None else _shared(str(path), mtime)
     net.check_view(view)
     return net
 
@@ -177,13 +194,18 @@ def encode(view: SeatView) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def balanced(logits: Any, hidden: Any, room: Any, xp: Any = np) -> Any:
     """Expected units of each item at each place, ``[B, items, places]``: the softmax of
     ``logits`` over the places with ``room``, scaled so that each item's row adds up to its
-    ``hidden`` units and each place's column to its size (``BALANCING`` rounds). ``xp`` is
-    ``numpy`` or ``torch``: training and play share these lines."""
+    ``hidden`` units and each place's column to its size. ``xp`` is ``torch`` in training
+    (``BALANCING`` rounds, differentiable) or ``numpy`` at play (compiled, ``kernels.balance``:
+    on until every size is met to ``PLAY_TOLERANCE``)."""
     open_ = room > 0
     logits = xp.where(open_, logits, -1e9)
     p = xp.exp(logits - xp.amax(logits, -1, keepdims=True)) * open_
     m = p / xp.clip(p.sum(-1, keepdims=True), 1e-30, None) * hidden[..., None]
     sizes = xp.amax(room, 1)  # a place's size wherever it has room
+    if xp is np:  # play: the same rounds, compiled
+        m = np.ascontiguousarray(m, dtype=np.float64)
+        BK.balance(m, sizes.astype(np.float64), hidden.astype(np.float64), PLAY_BALANCING, PLAY_TOLERANCE)
+        return m
     for _ in range(BALANCING):
         m = m * (sizes / xp.clip(m.sum(1), 1e-30, None))[:, None, :]
         m = m * (hidden / xp.clip(m.sum(-1), 1e-30, None))[..., None]

@@ -96,7 +96,7 @@ def sniff_position(players: int, seed: int, steps: int) -> sniff_env.Game:
 )
 def test_balanced_marginals_keep_every_unit_and_size_and_worlds_respect_the_rules(players, seed, steps, logit_seed):
     """Whatever the logits: every hidden unit is somewhere (rows add to the hidden counts), every
-    place holds its public size (columns, to a hundredth of a unit even for wild logits), nothing
+    place holds its public size (columns, to the play tolerance even for wild logits), nothing
     is where the view rules it out (known voids, empty hands); and every world drawn from them
     deals exactly the hidden units, the sizes and no void broken."""
     game = sniff_position(players, seed, steps)
@@ -107,7 +107,7 @@ def test_balanced_marginals_keep_every_unit_and_size_and_worlds_respect_the_rule
     logits = np.random.default_rng(logit_seed).normal(scale=2.0, size=(1, *room.shape))
     m = LB.balanced(logits, hidden[None], room[None])[0]
     np.testing.assert_allclose(m.sum(axis=1), hidden, atol=1e-6)
-    np.testing.assert_allclose(m.sum(axis=0), room.max(axis=0), atol=0.01)  # BALANCING rounds: a hundredth
+    np.testing.assert_allclose(m.sum(axis=0), room.max(axis=0), atol=2 * LB.PLAY_TOLERANCE)
     assert (m[room == 0] == 0).all()
     units, sizes, _, allowed = BK.hidden_deal(view.spec, view.array, view.params, view.seat)
     weights = np.vstack([m[:, :-1][:, LB.relative_places(players, view.seat).argsort()].T, m[:, -1]])
@@ -117,6 +117,19 @@ def test_balanced_marginals_keep_every_unit_and_size_and_worlds_respect_the_rule
     np.testing.assert_array_equal(worlds.sum(axis=1), np.tile(np.bincount(units, minlength=28), (16, 1)))
     np.testing.assert_array_equal(worlds[:, :-1].sum(axis=2), np.tile(sizes, (16, 1)))
     assert not (worlds[:, :-1] * ~allowed).any()
+
+
+def test_training_and_play_balance_alike():
+    """The differentiable balancing training runs (torch, ``BALANCING`` rounds) and the compiled
+    one play runs give the same marginals where the rounds suffice (logits of a trained size)."""
+    torch = pytest.importorskip("torch", reason="needs the train extra")
+    views = [sniff_position(n, 40 + n, 10).seat_view() for n in (2, 3, 4)]
+    for view in views:
+        _, hidden, room = LB.encode(view)
+        logits = np.random.default_rng(view.num_players).normal(scale=0.5, size=(1, *room.shape))
+        played = LB.balanced(logits, hidden[None], room[None])
+        trained = LB.balanced(*(torch.from_numpy(a).double() for a in (logits, hidden[None], room[None])), xp=torch)
+        np.testing.assert_allclose(played, trained.numpy(), atol=1e-4)
 
 
 def test_training_targets_are_the_referees_deal():
