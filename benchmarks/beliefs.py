@@ -10,6 +10,13 @@
   lives here, in no registry) — with every entry's milliseconds per decision on the same
   positions, and the share of the clairvoyant's gain over the rules alone that the beliefs close.
 
+- **learned**: each shipped belief network (``sniff_twelve.beliefs.learned``) on fresh self-play of
+  the agent it learned (seeds far from its training games): the log-loss in bits of the true
+  deal per decision under the rules alone, under the exact posterior with that agent as the model
+  (``infer(view, model)``, ε 0.05 and 0.3) and under the network, with the median milliseconds of
+  each ``infer`` call on the same positions, each kind in a pass of its own (one core, as for
+  **speed**).
+
 Writes ``benchmarks/results/beliefs.json``.
 """
 
@@ -104,6 +111,60 @@ def speed(positions: int = 20, worlds: int = 256) -> dict[str, Any]:
     return out
 
 
+#: the shipped belief networks: (game, players, the agent whose self-play they learned)
+LEARNED = (("sniff_env", 4, "ppo"), ("sniff_env", 2, "ppo"), ("twelve_env", 2, "greedy"))
+
+
+def learned_vs_exact(game: str, players: int, model: str, decisions: int, seed: int = 700_000) -> dict[str, Any]:
+    """Bits of log-loss of the true deal and ms per ``infer`` call of the rules alone, the exact
+    posterior (``model`` at ε 0.05 and 0.3) and the shipped network, on the first ``decisions``
+    decisions with a choice of ``model``'s self-play from ``seed``; each kind timed in a pass of
+    its own over the same positions."""
+    from sniff_twelve.tools.reveal import log_loss, truth_of
+
+    game_cls = importlib.import_module(game).Game
+    agents = game_cls.spec.part("agents")
+    model_agent = agents.make_agent(model)
+    kinds = {
+        "rules": {"model": None},
+        "exact ε=0.05": {"model": model_agent, "epsilon": 0.05},
+        "exact ε=0.3": {"model": model_agent, "epsilon": 0.3},
+        "learned": {"learned": "shipped"},
+    }
+    positions: list[Any] = []
+    g = 0
+    while len(positions) < decisions:
+        played = game_cls(num_players=players, seed=seed + g)
+        lineup = [agents.make_agent(model) for _ in range(players)]
+        for s, agent in enumerate(lineup):
+            agent.reset((seed + g) * 8 + s)
+        while not played.is_terminal() and len(positions) < decisions:
+            if len(played.legal_actions()) > 1:
+                positions.append(played.clone())
+            played.apply(lineup[played.current_player].act(played))
+        g += 1
+    out: dict[str, Any] = {"game": game, "players": players, "model": model, "decisions": decisions, "seed": seed}
+    for name, options in kinds.items():
+        bits, ms = [], []
+        infer(positions[0].seat_view(), worlds=256, **options)  # compiled and loaded before the clock
+        for k, position in enumerate(positions):
+            view = position.seat_view()
+            start = time.perf_counter()
+            beliefs = infer(view, worlds=256, seed=k, **options)
+            ms.append((time.perf_counter() - start) * 1e3)
+            bits.append(log_loss(beliefs.marginals, truth_of(position, view.seat, beliefs.items)))
+        mean, half = arena.mean_ci(bits)
+        out[name] = {"bits": mean, "ci95": half, "ms": statistics.median(ms)}
+        print(f"{game} {players}p {name:13s} {mean:7.3f} ± {half:.3f} bits  {out[name]['ms']:7.3f} ms", flush=True)
+    exact = min(("exact ε=0.05", "exact ε=0.3"), key=lambda k: out[k]["bits"])
+    out["best_exact"] = exact
+    out["learned_over_exact"] = out["learned"]["bits"] / out[exact]["bits"]
+    revealed, learned = out["rules"]["bits"] - out[exact]["bits"], out["rules"]["bits"] - out["learned"]["bits"]
+    out["share_of_exact_bits_revealed"] = learned / revealed if revealed else None
+    out["speedup"] = out[exact]["ms"] / out["learned"]["ms"]
+    return out
+
+
 def _one_against_all(job: tuple[str, int, Any, str, int]) -> list[float]:
     """One deal of an every-seat-for-itself table: ``entry`` in each seat in turn, ``opponent`` in
     the others; the entry's outcome (first 1, last 0, ties share) in each."""
@@ -189,9 +250,10 @@ def gap_closed(result: dict[str, Any], entry: str) -> float | None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.beliefs", description=__doc__.split("\n\n")[0])
-    parser.add_argument("section", nargs="?", choices=("speed", "strength", "all"), default="all")
+    parser.add_argument("section", nargs="?", choices=("speed", "strength", "learned", "all"), default="all")
     parser.add_argument("--entry", default="belief", help="the agent spec measured (default: belief)")
     parser.add_argument("--deals", type=int, help="deals per match-up (default: each goal's)")
+    parser.add_argument("--decisions", type=int, default=400, help="decisions per network in learned (default 400)")
     parser.add_argument("--seed", type=int, default=40_000, help="seed of the fresh deals")
     parser.add_argument("--goals", nargs="+", type=int, help="which goals to play (indices into GOALS)")
     parser.add_argument(
@@ -201,6 +263,8 @@ def main(argv: list[str] | None = None) -> None:
     results: dict[str, Any] = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
     if args.section in ("speed", "all"):
         results["speed"] = speed()
+    if args.section in ("learned", "all"):
+        results["learned"] = {f"{g} {n}p": learned_vs_exact(g, n, m, args.decisions) for g, n, m in LEARNED}
     if args.section in ("strength", "all"):
         results.setdefault("strength", {})
         for index in args.goals if args.goals is not None else range(len(GOALS)):

@@ -206,6 +206,20 @@ def test_beliefs_benchmark_smoke():
     assert beliefs.gap_closed(played, "belief:8") == expected
 
 
+def test_learned_beliefs_benchmark_smoke():
+    """``python -m benchmarks.beliefs learned`` at smoke size: bits and milliseconds of the rules,
+    the exact posterior and the shipped network on the same decisions, and the ratios derived."""
+    from benchmarks import beliefs
+
+    row = beliefs.learned_vs_exact("sniff_env", 2, "ppo", decisions=3)
+    kinds = ("rules", "exact ε=0.05", "exact ε=0.3", "learned")
+    assert all(row[k]["bits"] > 0 and row[k]["ms"] > 0 for k in kinds), row
+    exact = row["best_exact"]
+    assert row[exact]["bits"] == min(row["exact ε=0.05"]["bits"], row["exact ε=0.3"]["bits"])
+    assert row["learned_over_exact"] == row["learned"]["bits"] / row[exact]["bits"]
+    assert row["speedup"] == row[exact]["ms"] / row["learned"]["ms"]
+
+
 def test_contention_benchmark_smoke(tmp_path):
     """``python -m benchmarks.contention`` at smoke size: every case and setting under every load
     measured, a table printed and the JSON written; the busy process is gone afterwards."""
