@@ -26,6 +26,11 @@ How it learns:
 - **Optional warm start** (``--imitate heuristic --imitate-share 0.2``): for the first share of
   the budget the policy loss is the cross-entropy to a built-in agent's choice in the positions the
   learner itself reaches (DAgger); the critic learns from the same rollouts. PPO then takes over.
+- **Where the tiles are** (``--belief-coef C``): an auxiliary head on the trunk predicts, for every
+  tile or card the seat cannot see, where it is — each other seat (relative) or the boneyard or
+  stock — trained by cross-entropy on the truth the rollouts know (``beliefs.kernels.truth_counts``)
+  with weight ``C``. The policy never reads the head: it gives the trunk a reason to track the
+  hidden hands. The exported checkpoint is the same format without it.
 - **Evaluation.** Every ``--eval-every`` updates the policy plays ``greedy`` and ``heuristic`` in the
   arena on duplicate deals; the best checkpoint by mean score is kept as ``best.npz``.
 
@@ -60,6 +65,7 @@ from torch import nn
 from tqdm import tqdm
 
 from sniff_twelve.batch.mlp import MlpPolicy
+from sniff_twelve.beliefs.kernels import truth_counts
 from sniff_twelve.core.games import GAMES, game_package
 from sniff_twelve.core.optional import MissingExtraError, pyplot
 from sniff_twelve.tools import arena
@@ -76,13 +82,22 @@ class ActorCritic(nn.Module):
     beyond it. Inputs are divided by fixed scales, folded into the weights on export."""
 
     def __init__(
-        self, obs_size: int, num_actions: int, hidden: list[int], obs_scale: np.ndarray, feature_scale: np.ndarray
+        self,
+        obs_size: int,
+        num_actions: int,
+        hidden: list[int],
+        obs_scale: np.ndarray,
+        feature_scale: np.ndarray,
+        belief_shape: tuple[int, int] | None = None,
     ) -> None:
         super().__init__()
         sizes = [obs_size, *hidden]
         self.trunk = nn.ModuleList(nn.Linear(a, b) for a, b in itertools.pairwise(sizes))
         self.policy = nn.Linear(sizes[-1], num_actions)
         self.value = nn.Linear(sizes[-1], 1)
+        #: the auxiliary head: logits of where each hidden item is, ``[items, places]``
+        self.belief_shape = belief_shape
+        self.belief = None if belief_shape is None else nn.Linear(sizes[-1], belief_shape[0] * belief_shape[1])
         nn.init.orthogonal_(self.policy.weight, gain=0.01)
         nn.init.zeros_(self.policy.bias)
         gains = torch.zeros(len(feature_scale))
@@ -92,16 +107,18 @@ class ActorCritic(nn.Module):
         self.register_buffer("feature_scale", torch.as_tensor(feature_scale, dtype=torch.float32))
 
     def forward(
-        self, obs: torch.Tensor, action_features: torch.Tensor | None = None
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(logits, value)``; without ``action_features`` the logits are the network's part only."""
+        self, obs: torch.Tensor, action_features: torch.Tensor | None = None, beliefs: bool = False
+    ) -> tuple[torch.Tensor, ...]:
+        """``(logits, value)``, and the belief head's ``[B, items, places]`` logits last with
+        ``beliefs``; without ``action_features`` the logits are the network's part only."""
         x = obs / self.obs_scale
         for layer in self.trunk:
             x = torch.relu(layer(x))
         logits = self.policy(x)
         if action_features is not None:
             logits = logits + (action_features / self.feature_scale) @ self.gains
-        return logits, self.value(x).squeeze(-1)
+        out = (logits, self.value(x).squeeze(-1))
+        return (*out, self.belief(x).reshape(-1, *self.belief_shape)) if beliefs else out
 
     def export(self, meta: dict) -> MlpPolicy:
         """The same function as a NumPy ``MlpPolicy`` (weights transposed, input scale folded in)."""
@@ -159,9 +176,12 @@ class Rollout:
     reward: np.ndarray
     done: np.ndarray
     teacher: np.ndarray
+    truth: np.ndarray  # [steps, n, items, places]: where the seat's hidden items are (belief head)
 
     @classmethod
-    def empty(cls, steps: int, n: int, obs_size: int, num_actions: int, features: int, players: int) -> Rollout:
+    def empty(
+        cls, steps: int, n: int, obs_size: int, num_actions: int, features: int, players: int, items: int
+    ) -> Rollout:
         return cls(
             np.zeros((steps, n, obs_size), np.float32),
             np.zeros((steps, n, num_actions, features), np.float32),
@@ -174,6 +194,7 @@ class Rollout:
             np.zeros((steps, n, players), np.float32),
             np.zeros((steps, n), np.bool_),
             np.zeros((steps, n), np.int64),
+            np.zeros((steps, n, items, players), np.float32),
         )
 
 
@@ -203,7 +224,9 @@ class Trainer:
             "action_features": list(self.package.Game.spec.action_feature_names),
         }
         torch.manual_seed(args.seed)
-        self.model = ActorCritic(obs_size, num_actions, args.hidden, *self.input_scales())
+        spec = self.package.Game.spec
+        belief_shape = (spec.ITEMS, n) if args.belief_coef > 0 else None
+        self.model = ActorCritic(obs_size, num_actions, args.hidden, *self.input_scales(), belief_shape)
         # the few feature gains get a larger step than the network's weights, or Adam's per-step
         # cap keeps them near their start for most of a 30-minute run
         network = [p for name, p in self.model.named_parameters() if name != "gains"]
@@ -225,11 +248,13 @@ class Trainer:
         self.rng = np.random.default_rng(args.seed)
         self.role = np.full(args.envs, -1)  # -1: self-play row; else the learner's side vs the pool
         features = self.vec.action_features().shape[2]
-        self.buf = Rollout.empty(args.rollout, args.envs, obs_size, num_actions, features, n)
+        items = spec.ITEMS if belief_shape else 0
+        self.buf = Rollout.empty(args.rollout, args.envs, obs_size, num_actions, features, n, items)
         self.steps = self.updates = 0
         self.train_seconds = 0.0
         self.evals: list[dict] = []
         self.best_score = -1.0
+        self.belief_loss = float("nan")
 
     def vector_options(self) -> dict:
         return {"reward": "points"} if self.args.game == "sniff" else {"reward": "score"}
@@ -271,6 +296,8 @@ class Trainer:
         for t in range(args.rollout):
             buf.obs[t], buf.mask[t], buf.seat[t] = obs, mask, player
             buf.action_features[t] = self.vec.action_features()
+            if self.model.belief is not None:
+                truth_counts(self.vec.game_cls.spec, self.vec.states, self.vec.params, player, buf.truth[t])
             learner = (self.role < 0) | (self.side_of[player] == self.role)
             buf.learner[t] = learner
             obs_t, mask_t = torch.from_numpy(buf.obs[t]), torch.from_numpy(buf.mask[t])
@@ -308,12 +335,13 @@ class Trainer:
         ret = np.zeros_like(buf.value)
         seat_gae(buf.seat, buf.learner, buf.value, buf.reward, buf.done, boot, args.gamma, args.lam, adv, ret)
         keep = buf.learner
-        columns = (buf.obs, buf.action_features, buf.mask, buf.action, buf.logp, adv, ret, buf.teacher)
+        columns = (buf.obs, buf.action_features, buf.mask, buf.action, buf.logp, adv, ret, buf.teacher, buf.truth)
         data = [torch.from_numpy(np.ascontiguousarray(a[keep])) for a in columns]
         for group in self.optimizer.param_groups:
             group["lr"] = group["base_lr"] * max(1.0 - progress, 0.05)
         total = len(data[0])
-        stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "samples": total}
+        stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "belief_loss": 0.0, "samples": total}
+        with_beliefs = self.model.belief is not None
         batches = 0
         for _ in range(args.epochs):
             order = torch.randperm(total)
@@ -321,8 +349,8 @@ class Trainer:
                 idx = order[start : start + args.minibatch]
                 if len(idx) < 2:  # a lone sample has no advantage std: NaN would poison the weights
                     continue
-                obs, action_features, mask, action, old_logp, b_adv, b_ret, teacher = (d[idx] for d in data)
-                logits, value = self.model(obs, action_features)
+                obs, action_features, mask, action, old_logp, b_adv, b_ret, teacher, truth = (d[idx] for d in data)
+                logits, value, *belief = self.model(obs, action_features, beliefs=with_beliefs)
                 logp_all = torch.log_softmax(masked_logits(logits, mask), -1)
                 logp = logp_all.gather(1, action[:, None])[:, 0]
                 b_adv = (b_adv - b_adv.mean()) / (b_adv.std() + 1e-8)
@@ -333,6 +361,10 @@ class Trainer:
                 value_loss = 0.5 * ((value - b_ret) ** 2).mean()
                 entropy = -(logp_all.exp() * logp_all.masked_fill(~mask, 0.0)).sum(-1).mean()
                 loss = policy_loss + args.vf_coef * value_loss - args.ent_coef * entropy
+                if with_beliefs:  # cross-entropy of each hidden unit's true place, per decision
+                    belief_loss = -(truth * torch.log_softmax(belief[0], -1)).sum((1, 2)).mean()
+                    loss = loss + args.belief_coef * belief_loss
+                    stats["belief_loss"] += belief_loss.item()
                 self.optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.model.parameters(), args.max_grad_norm)
@@ -341,7 +373,7 @@ class Trainer:
                 stats["value_loss"] += value_loss.item()
                 stats["entropy"] += entropy.item()
                 batches += 1
-        for key in ("policy_loss", "value_loss", "entropy"):
+        for key in ("policy_loss", "value_loss", "entropy", "belief_loss"):
             stats[key] /= max(batches, 1)
         return stats
 
@@ -355,6 +387,7 @@ class Trainer:
             **self.meta,
             "algorithm": "self-play PPO (examples/selfplay_ppo.py)",
             "hidden": a.hidden,
+            "belief_coef": a.belief_coef,
             "env_steps": self.steps,
             "updates": self.updates,
             "train_seconds": round(self.train_seconds, 1),
@@ -373,6 +406,8 @@ class Trainer:
         out = Path(self.args.out)
         self.save(out / "latest.npz")
         point = {"env_steps": self.steps, "train_seconds": round(self.train_seconds, 1)}
+        if self.model.belief is not None:  # the head's cross-entropy at the last update, nats per decision
+            point["belief_loss"] = round(self.belief_loss, 3)
         point.update(self.arena_scores(out / "latest.npz", self.args.eval_deals, seed=10_000 + self.updates))
         mean = point["mean"]
         if mean >= self.best_score:
@@ -481,6 +516,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--snapshot-every", type=int, default=10, help="updates between snapshots")
     p.add_argument("--imitate", default=None, help="warm start: imitate this rule-based agent (DAgger) first")
     p.add_argument("--imitate-share", type=float, default=0.2, help="share of the budget spent imitating")
+    p.add_argument(
+        "--belief-coef",
+        type=float,
+        default=0.0,
+        help="weight of the auxiliary loss predicting where the hidden tiles or cards are (0: no belief head)",
+    )
     p.add_argument("--eval-every", type=int, default=20, help="updates between evaluations")
     p.add_argument("--eval-deals", type=int, default=30, help="duplicate deals per opponent")
     p.add_argument("--final-deals", type=int, default=100, help="deals per opponent choosing final.npz")
@@ -562,6 +603,9 @@ def main(argv: list[str] | None = None) -> dict:
                 "steps/s": f"{(trainer.steps - start_steps) / max(trainer.train_seconds - start_seconds, 1e-9):,.0f}",
                 "entropy": f"{stats['entropy']:.2f}",
             }
+            if trainer.model.belief is not None:
+                postfix["belief nats"] = f"{stats['belief_loss']:.1f}"
+            trainer.belief_loss = stats["belief_loss"]
             if trainer.updates % args.eval_every == 0 or spent() >= budget:
                 point = trainer.evaluate()
                 postfix.update({o: f"{point[o]['score']:.2f}" for o in args.eval_against})

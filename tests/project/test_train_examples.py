@@ -150,6 +150,33 @@ def test_train_beliefs_writes_a_network_infer_reads(tmp_path, capsys):
 
 
 @pytest.mark.train
+def test_selfplay_belief_head_learns_where_the_hidden_tiles_are():
+    """``--belief-coef``: the rollouts carry where each tile the seat cannot see truly is (at a
+    4-player deal's first move, 5 tiles at each other seat and 8 in the boneyard (S5); never a tile
+    in two places), the head's cross-entropy falls as it trains on
+    them, and the exported policy is the ``ppo`` format without the head."""
+    pytest.importorskip("torch", reason="needs the train extra")
+    example = _example("selfplay_ppo")
+    argv = ["--players", "4", "--envs", "4", "--rollout", "32", "--hidden", "32", "--epochs", "1"]
+    args = example.build_parser().parse_args([*argv, "--belief-coef", "1.0", "--lr", "3e-3"])
+    args.reward_scale = example.REWARD_SCALE[args.game]
+    trainer = example.Trainer(args)
+    obs, mask, player = trainer.vec.reset()
+    trainer.assign_roles(np.arange(args.envs))
+    boot = trainer.collect(obs, mask, player)[3]
+    truth = trainer.buf.truth
+    assert truth.shape == (32, 4, 28, 4) and set(np.unique(truth)) <= {0.0, 1.0}
+    assert truth.sum(axis=3).max() == 1
+    np.testing.assert_array_equal(truth[0].sum(axis=1), np.tile([5, 5, 5, 8], (4, 1)))
+    losses = [trainer.update(boot, 0.0)["belief_loss"] for _ in range(6)]
+    assert losses[-1] < losses[0] - 0.5, losses
+    exported = trainer.model.export(trainer.meta)
+    plain = example.ActorCritic(obs.shape[1], mask.shape[1], [32], *trainer.input_scales()).export(trainer.meta)
+    assert [w.shape for w, _ in exported.layers] == [w.shape for w, _ in plain.layers]
+    assert exported.policy_head[0].shape == plain.policy_head[0].shape
+
+
+@pytest.mark.train
 def test_selfplay_ppo_smoke(tmp_path):
     """A few updates of self-play PPO (4-player partnerships, pool in use): checkpoints that load,
     equal the torch network, play legally in the arena; resume continues the step count; a fresh
