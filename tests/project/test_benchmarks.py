@@ -220,6 +220,30 @@ def test_learned_beliefs_benchmark_smoke():
     assert row["speedup"] == row[exact]["ms"] / row["learned"]["ms"]
 
 
+def test_signalling_study_smoke(tmp_path):
+    """``python -m benchmarks.signalling --quick``: for each partner the bits its partner's beliefs
+    gain, the points of every searcher variant on the same deals, the share of the open
+    partnership's value recovered, and the cross-play gap of a mismatched model; a second run
+    adds its rows to the same file."""
+    from benchmarks import signalling
+
+    signalling.main(["--quick", "--partners", "ppo", "greedy", "--workers", "1", "--out", str(tmp_path)])
+    result = json.loads((tmp_path / "signalling.json").read_text())
+    ppo, greedy = result["partners"]["ppo"], result["partners"]["greedy"]
+    assert set(ppo["points"]) == {"rules", "beliefs", "open", "learned"} and "learned" not in greedy["points"]
+    assert set(ppo["bits"]) >= {"beliefs", "learned", "rules_bits"} and ppo["bits"]["decisions"] > 0
+    for row in (ppo, greedy):
+        assert all(len(points) == 2 for points in row["points"].values())
+        gain = np.mean(np.subtract(row["points"]["beliefs"], row["points"]["rules"]))
+        assert row["value"]["beliefs_gain"]["mean"] == pytest.approx(gain)
+    assert set(result["cross_play"]) == {"partner ppo, modelled as greedy", "partner greedy, modelled as ppo"}
+    assert ppo["run"]["command"].startswith("python -m benchmarks.signalling --quick")
+    signalling.main(["--quick", "--partners", "heuristic", "--models", "ppo", "--workers", "1", "--out", str(tmp_path)])
+    merged = json.loads((tmp_path / "signalling.json").read_text())
+    assert set(merged["partners"]) == {"ppo", "greedy", "heuristic"} and merged["partners"]["ppo"] == ppo
+    assert "partner heuristic, modelled as ppo" in merged["cross_play"] and len(merged["cross_play"]) == 3
+
+
 def test_contention_benchmark_smoke(tmp_path):
     """``python -m benchmarks.contention`` at smoke size: every case and setting under every load
     measured, a table printed and the JSON written; the busy process is gone afterwards."""
