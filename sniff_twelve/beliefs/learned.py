@@ -7,9 +7,9 @@ history, ``kernels.shown_by_seat``), the hidden count of each item and the known
 writes one logit per item and place (the other seats relative to the seat, then the boneyard or
 stock). Its marginals are the masked softmax over the places an item may be, balanced
 (Sinkhorn) so that every item's units add up exactly and every hand's size to within
-``PLAY_TOLERANCE`` of a unit. Worlds are drawn
-from them exactly in proportion to the product of their units' probabilities among the deals
-that respect the sizes and voids (``kernels.deal_from_weights``).
+``PLAY_TOLERANCE`` of a unit. Worlds are drawn from them exactly in proportion to the product of
+their units' probabilities among the deals that respect the sizes and voids
+(``kernels.deal_from_weights``).
 
 A network is trained by supervision on self-play, where the truth is known
 (``sniff_twelve.tools.belief_training``); ``examples/train_beliefs.py`` makes the shipped
