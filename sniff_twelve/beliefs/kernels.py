@@ -249,17 +249,10 @@ def deal_from_weights(hooks, now, params, me, weights, rng, worlds_out):
 @nb.njit(cache=True)
 def balance(m, sizes, hidden, rounds, tolerance):
     """Sinkhorn balancing in place, at most ``rounds`` rounds: each ``m[b]``'s columns scaled to
-    ``sizes[b]``, then its rows to ``hidden[b]``, until no column is off by more than
-    ``tolerance`` (``learned.balanced`` at play)."""
+    ``sizes[b]``, then its rows to ``hidden[b]`` (exact: every hidden unit is somewhere), until no
+    column was off by more than ``tolerance`` (``learned.balanced`` at play)."""
     for b in range(m.shape[0]):
         for _ in range(rounds):
-            for i in range(m.shape[1]):
-                total = 0.0
-                for p in range(m.shape[2]):
-                    total += m[b, i, p]
-                scale = hidden[b, i] / max(total, 1e-30)
-                for p in range(m.shape[2]):
-                    m[b, i, p] *= scale
             worst = 0.0
             for p in range(m.shape[2]):
                 total = 0.0
@@ -269,15 +262,15 @@ def balance(m, sizes, hidden, rounds, tolerance):
                 scale = sizes[b, p] / max(total, 1e-30)
                 for i in range(m.shape[1]):
                     m[b, i, p] *= scale
+            for i in range(m.shape[1]):
+                total = 0.0
+                for p in range(m.shape[2]):
+                    total += m[b, i, p]
+                scale = hidden[b, i] / max(total, 1e-30)
+                for p in range(m.shape[2]):
+                    m[b, i, p] *= scale
             if worst <= tolerance:
                 break
-        for i in range(m.shape[1]):  # the rows last: every hidden unit is somewhere, exactly
-            total = 0.0
-            for p in range(m.shape[2]):
-                total += m[b, i, p]
-            scale = hidden[b, i] / max(total, 1e-30)
-            for p in range(m.shape[2]):
-                m[b, i, p] *= scale
 
 
 @nb.njit(cache=True)
