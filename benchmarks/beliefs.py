@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import json
 import statistics
 import time
@@ -38,6 +39,7 @@ from sniff_twelve.agents.belief import BeliefAgent
 from sniff_twelve.beliefs import infer
 from sniff_twelve.beliefs.kernels import world_values
 from sniff_twelve.tools import arena
+from sniff_twelve.tools.belief_training import self_play
 
 from .timing import decision_positions, ms_per_decision
 
@@ -123,26 +125,15 @@ def learned_vs_exact(game: str, players: int, model: str, decisions: int, seed: 
     from sniff_twelve.tools.reveal import log_loss, truth_of
 
     game_cls = importlib.import_module(game).Game
-    agents = game_cls.spec.part("agents")
-    model_agent = agents.make_agent(model)
+    model_agent = game_cls.spec.part("agents").make_agent(model)
     kinds = {
         "rules": {"model": None},
         "exact ε=0.05": {"model": model_agent, "epsilon": 0.05},
         "exact ε=0.3": {"model": model_agent, "epsilon": 0.3},
         "learned": {"learned": "shipped"},
     }
-    positions: list[Any] = []
-    g = 0
-    while len(positions) < decisions:
-        played = game_cls(num_players=players, seed=seed + g)
-        lineup = [agents.make_agent(model) for _ in range(players)]
-        for s, agent in enumerate(lineup):
-            agent.reset((seed + g) * 8 + s)
-        while not played.is_terminal() and len(positions) < decisions:
-            if len(played.legal_actions()) > 1:
-                positions.append(played.clone())
-            played.apply(lineup[played.current_player].act(played))
-        g += 1
+    games = self_play(game_cls, players, model, seed)
+    positions = [game.clone() for game in itertools.islice(games, decisions)]
     out: dict[str, Any] = {"game": game, "players": players, "model": model, "decisions": decisions, "seed": seed}
     for name, options in kinds.items():
         bits, ms = [], []

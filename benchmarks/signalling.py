@@ -42,6 +42,7 @@ from sniff_twelve.beliefs import infer
 from sniff_twelve.beliefs.kernels import world_values
 from sniff_twelve.core.rng import stream_state
 from sniff_twelve.tools.arena import mean_ci
+from sniff_twelve.tools.belief_training import self_play
 from sniff_twelve.tools.reveal import partner_loss, truth_of
 
 from .information import partner_world
@@ -112,20 +113,13 @@ def bits(partner: str, hands: int, seed: int) -> dict[str, Any]:
         kinds["learned"] = {"learned": "shipped"}
     losses: dict[str, list[float]] = {k: [] for k in kinds}
     late: list[bool] = []
-    for h in range(hands):
-        game = sniff_env.Game(num_players=4, seed=seed + h, hand_episode=True)
-        lineup = [make_agent(partner) for _ in range(4)]
-        for seat, agent in enumerate(lineup):
-            agent.reset((seed + h) * 8 + seat)
-        while not game.is_terminal():
-            if len(game.legal_actions()) > 1:
-                view, me = game.seat_view(), game.current_player
-                late.append(len(view.past) >= LATE)
-                for name, options in kinds.items():
-                    believed = infer(view, worlds=256, seed=len(late), **options)
-                    column = believed.places.index((me + 2) % 4)
-                    losses[name].append(partner_loss(believed.marginals, truth_of(game, me, believed.items), column))
-            game.apply(lineup[game.current_player].act(game))
+    for game in self_play(sniff_env.Game, 4, partner, seed, hands, hand_episode=True):
+        view, me = game.seat_view(), game.current_player
+        late.append(len(view.past) >= LATE)
+        for name, options in kinds.items():
+            believed = infer(view, worlds=256, seed=len(late), **options)
+            column = believed.places.index((me + 2) % 4)
+            losses[name].append(partner_loss(believed.marginals, truth_of(game, me, believed.items), column))
     out: dict[str, Any] = {"hands": hands, "decisions": len(late)}
     is_late = np.array(late)
     for name in kinds:

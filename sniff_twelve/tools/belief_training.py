@@ -9,6 +9,7 @@ runs both and writes a network ``infer(view, learned=PATH)`` reads.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -20,6 +21,34 @@ if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
 
 
+def self_play(
+    game_cls: type[KernelGame],
+    num_players: int,
+    model: str,
+    seed: int = 0,
+    games: int | None = None,
+    progress: bool = False,
+    **options: Any,
+) -> Iterator[KernelGame]:
+    """The live game at every decision with a choice while ``model`` (an agent spec) plays every
+    seat: game ``g`` is dealt from ``seed + g``, its seat ``s`` agent reset with ``(seed + g) * 8 +
+    s``; ``games`` games, or without end. Read the game, do not change it: the agent's move is
+    made when the next decision is asked for. ``options`` are the game's."""
+    from tqdm import tqdm
+
+    agents = game_cls.spec.part("agents")
+    rounds = itertools.count() if games is None else range(games)
+    for g in tqdm(rounds, desc="self-play", unit="game", total=games, disable=not progress):
+        game = game_cls(num_players=num_players, seed=seed + g, **options)
+        lineup = [agents.make_agent(model) for _ in range(num_players)]
+        for s, agent in enumerate(lineup):
+            agent.reset((seed + g) * 8 + s)
+        while not game.is_terminal():
+            if len(game.legal_actions()) > 1:
+                yield game
+            game.apply(lineup[game.current_player].act(game))
+
+
 def collect(
     game_cls: type[KernelGame], num_players: int, model: str, games: int, seed: int = 0, progress: bool = False
 ) -> dict[str, np.ndarray]:
@@ -27,29 +56,16 @@ def collect(
     with a choice, the features of the seat to act (``encode``) and where its hidden items truly
     were (``truth``: ``[items, places]`` units, seat-relative, the pool last); ``params`` the
     table's options row, which the network will ask of the views it reads."""
-    from tqdm import tqdm
-
-    agents = game_cls.spec.part("agents")
     rows: dict[str, list] = {"x": [], "hidden": [], "room": [], "truth": []}
     truth = np.empty((1, game_cls.spec.ITEMS, num_players))
-    for g in tqdm(range(games), desc="self-play", unit="game", disable=not progress):
-        game = game_cls(num_players=num_players, seed=seed + g)
-        lineup = [agents.make_agent(model) for _ in range(num_players)]
-        for s, agent in enumerate(lineup):
-            agent.reset((seed + g) * 8 + s)
-        while not game.is_terminal():
-            player = lineup[game.current_player]
-            if len(game.legal_actions()) > 1:
-                view = game.seat_view()
-                x, hidden, room = encode(view)
-                BK.truth_counts(game.spec, game.state_array[None], view.params, np.array([view.seat]), truth)
-                rows["x"].append(x)
-                rows["hidden"].append(hidden)
-                rows["room"].append(room)
-                rows["truth"].append(truth[0].copy())
-                game.apply(player.choose(view))
-            else:
-                game.apply(player.act(game))
+    for game in self_play(game_cls, num_players, model, seed, games, progress):
+        view = game.seat_view()
+        x, hidden, room = encode(view)
+        BK.truth_counts(game.spec, game.state_array[None], view.params, np.array([view.seat]), truth)
+        rows["x"].append(x)
+        rows["hidden"].append(hidden)
+        rows["room"].append(room)
+        rows["truth"].append(truth[0].copy())
     return {k: np.asarray(v, np.float32) for k, v in rows.items()} | {"params": np.asarray(view.params)}
 
 
