@@ -16,7 +16,12 @@ Each round:
    seed and the round's policy, so the labels are the same wherever they are made.
 2. **Distillation.** The network (the ``ppo`` checkpoint layout, ``sniff_twelve.batch.mlp``: ReLU
    MLP, policy head plus action-feature gains, value head) learns the labels by cross-entropy and
-   the outcomes by squared error, ``--epochs`` passes over the newest ``--buffer`` labels.
+   the outcomes by squared error, ``--epochs`` passes over the newest ``--buffer`` labels. With
+   ``--belief-coef C`` an auxiliary head on the trunk also learns, with weight ``C``, where each
+   tile or card the labelled seat could not see truly was (each other seat, relative, or the
+   boneyard or stock; ``beliefs.kernels.truth_counts``), as in ``selfplay_ppo.py``: the policy
+   never reads the head, which gives the trunk a reason to track the hidden hands, and the
+   exported checkpoint is the ``ppo`` layout without it.
 3. **Evaluation.** Every ``--eval-every`` rounds the raw policy — no search — plays
    ``--eval-against`` in the arena on duplicate deals; the best by mean score is kept as ``best.npz``.
 
@@ -50,6 +55,7 @@ import torch
 from torch import nn
 
 from sniff_twelve.batch.mlp import MlpPolicy
+from sniff_twelve.beliefs.kernels import truth_counts
 from sniff_twelve.core.games import game_package
 from sniff_twelve.tools import arena
 from sniff_twelve.tools.cluster import ADDRESS_HELP, map_on_ray
@@ -58,9 +64,10 @@ from sniff_twelve.tools.interrupt import StopRequest, ignore_interrupts
 
 
 class Net(nn.Module):
-    """An ``MlpPolicy`` as a trainable module: the same layers, heads and gains."""
+    """An ``MlpPolicy`` as a trainable module: the same layers, heads and gains, and with
+    ``belief_shape = (items, places)`` a belief head on the trunk that the export leaves out."""
 
-    def __init__(self, policy: MlpPolicy) -> None:
+    def __init__(self, policy: MlpPolicy, belief_shape: tuple[int, int] | None = None) -> None:
         super().__init__()
         self.trunk = nn.ModuleList(_linear(w, b) for w, b in policy.layers)
         self.policy = _linear(*policy.policy_head)
@@ -69,15 +76,19 @@ class Net(nn.Module):
         gains = policy.action_feature_gains
         self.gains = nn.Parameter(torch.as_tensor(np.zeros(0) if gains is None else gains, dtype=torch.float32))
         self.meta = dict(policy.meta)
+        self.belief_shape = belief_shape
+        self.belief = None if belief_shape is None else nn.Linear(width, belief_shape[0] * belief_shape[1])
 
-    def forward(self, obs: torch.Tensor, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, obs: torch.Tensor, features: torch.Tensor, beliefs: bool = False) -> tuple[torch.Tensor, ...]:
+        """``(logits, value)``, and the belief head's ``[B, items, places]`` logits last with ``beliefs``."""
         x = obs
         for layer in self.trunk:
             x = torch.relu(layer(x))
         logits = self.policy(x)
         if self.gains.numel():
             logits = logits + features @ self.gains
-        return logits, self.value(x).squeeze(-1)
+        out = (logits, self.value(x).squeeze(-1))
+        return (*out, self.belief(x).reshape(-1, *self.belief_shape)) if beliefs else out
 
     def export(self, **meta) -> MlpPolicy:
         def numpy(layer: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
@@ -103,9 +114,12 @@ def _linear(w: np.ndarray, b: np.ndarray) -> nn.Linear:
 
 def label_games(job: dict) -> list[dict]:
     """Play ``job["seeds"]`` matches with the policy ``job["policy"]`` and label a share of their
-    decisions by search (see the module docstring): per match, the arrays of its labels."""
+    decisions by search (see the module docstring): per match, the arrays of its labels, with
+    ``job["beliefs"]`` also ``truth``, where the labelled seat's hidden items were."""
     package = game_package(job["game"])
-    agents = package.Game.spec.part("agents")
+    spec = package.Game.spec
+    agents = spec.part("agents")
+    truth = np.empty((1, spec.ITEMS, job["players"]))
     torch.set_num_threads(1)
     out = []
     with tempfile.TemporaryDirectory() as scratch:  # the agents read a checkpoint file
@@ -129,6 +143,9 @@ def label_games(job: dict) -> list[dict]:
                     rows["mask"].append(view.legal_mask())
                     rows["target"].append(target)
                     rows["seat"].append(game.current_player)
+                    if job["beliefs"]:
+                        truth_counts(spec, game.state_array[None], view.params, np.array([view.seat]), truth)
+                        rows.setdefault("truth", []).append(truth[0].astype(np.float32))
                 game.apply(player.act(game))
             outcome = agents.match_outcome(game)["outcome"]  # 1 won, 0 lost, 1/2 truncated, per seat
             if rows["obs"]:
@@ -148,7 +165,8 @@ class Trainer:
         if init is None:
             raise SystemExit(f"error: no shipped {args.game} checkpoint for {args.players} players: pass --init PATH")
         self.start = Path(init)
-        self.net = Net(MlpPolicy.load(self.start))
+        belief_shape = (self.package.Game.spec.ITEMS, args.players) if args.belief_coef > 0 else None
+        self.net = Net(MlpPolicy.load(self.start), belief_shape)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.lr)
         self.buffer: dict[str, np.ndarray] = {}
         self.round = 0
@@ -164,6 +182,7 @@ class Trainer:
             rounds=self.round,
             labels=self.labels,
             train_seconds=round(self.seconds, 1),
+            belief_coef=self.args.belief_coef,
             command=shlex.join(sys.argv),
         )
 
@@ -172,7 +191,7 @@ class Trainer:
         a = self.args
         seeds = [a.seed * 1_000_003 + self.round * a.games + k for k in range(a.games)]
         common = {"game": a.game, "players": a.players, "policy": self.policy(), "iterations": a.iterations}
-        common.update(label_share=a.label_share, temperature=a.temperature)
+        common.update(label_share=a.label_share, temperature=a.temperature, beliefs=self.net.belief is not None)
         chunks = [{**common, "seeds": [seed]} for seed in seeds]  # one match a task
         if a.address:
             return map_on_ray(label_games, chunks, a.address, stopped=lambda: bool(stop))
@@ -182,7 +201,7 @@ class Trainer:
             return [match for batch in pool.map(label_games, chunks) for match in batch]
 
     def add(self, matches: list[dict]) -> None:
-        for key in ("obs", "features", "mask", "target", "outcome"):
+        for key in matches[0] if matches else ():
             new = [match[key] for match in matches]
             self.buffer[key] = np.concatenate([*([self.buffer[key]] if key in self.buffer else []), *new])[
                 -self.args.buffer :
@@ -190,25 +209,31 @@ class Trainer:
         self.labels += sum(len(match["outcome"]) for match in matches)
 
     def train(self) -> dict:
-        """``--epochs`` passes over the buffer: cross-entropy to the labels, squared error to the outcomes."""
+        """``--epochs`` passes over the buffer: cross-entropy to the labels, squared error to the
+        outcomes, and with a belief head the cross-entropy of each hidden unit's true place."""
         a, data = self.args, {key: torch.from_numpy(value) for key, value in self.buffer.items()}
-        total, losses = len(data["outcome"]), []
+        total, losses, with_beliefs = len(data["outcome"]), [], self.net.belief is not None
         for _ in range(a.epochs):
             order = torch.randperm(total)
             for start in range(0, total, a.minibatch):
                 idx = order[start : start + a.minibatch]
-                logits, value = self.net(data["obs"][idx], data["features"][idx])
+                logits, value, *belief = self.net(data["obs"][idx], data["features"][idx], beliefs=with_beliefs)
                 logp = torch.log_softmax(logits.masked_fill(~data["mask"][idx], -1e9), -1)
                 policy_loss = -(data["target"][idx] * logp.masked_fill(~data["mask"][idx], 0.0)).sum(-1).mean()
                 value_loss = ((torch.sigmoid(value) - data["outcome"][idx]) ** 2).mean()
                 loss = policy_loss + a.value_coef * value_loss
+                belief_loss = torch.zeros(())
+                if with_beliefs:
+                    belief_loss = -(data["truth"][idx] * torch.log_softmax(belief[0], -1)).sum((1, 2)).mean()
+                    loss = loss + a.belief_coef * belief_loss
                 self.optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.net.parameters(), 1.0)
                 self.optimizer.step()
-                losses.append((policy_loss.item(), value_loss.item()))
-        policy_loss, value_loss = np.mean(losses, axis=0) if losses else (float("nan"), float("nan"))
-        return {"policy_loss": float(policy_loss), "value_loss": float(value_loss), "samples": total}
+                losses.append((policy_loss.item(), value_loss.item(), belief_loss.item()))
+        names = ("policy_loss", "value_loss", "belief_loss")[: 3 if with_beliefs else 2]
+        means = np.mean(losses, axis=0) if losses else np.full(3, np.nan)
+        return {name: float(value) for name, value in zip(names, means, strict=False)} | {"samples": total}
 
     def evaluate(self) -> dict:
         """The raw policy against each of ``--eval-against`` on duplicate deals; keeps the best."""
@@ -232,12 +257,16 @@ class Trainer:
         out = self.args.out
         state = {"net": self.net.state_dict(), "optimizer": self.optimizer.state_dict(), "round": self.round}
         state.update(labels=self.labels, seconds=self.seconds, evals=self.evals, best=self.best)
+        state["belief_coef"] = self.args.belief_coef
         torch.save(state, out / "trainer.pt")
         np.savez(out / "buffer.npz", **self.buffer)
 
     def load_state(self) -> None:
         out = self.args.out
         state = torch.load(out / "trainer.pt", weights_only=False)
+        trained = state.get("belief_coef", 0.0)
+        if (trained > 0) != (self.args.belief_coef > 0):
+            raise SystemExit(f"error: {out} was trained with --belief-coef {trained:g}: resume with it")
         self.net.load_state_dict(state["net"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.round, self.labels, self.seconds = state["round"], state["labels"], state["seconds"]
@@ -270,6 +299,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--minibatch", type=int, default=1024)
     p.add_argument("--lr", type=float, default=1e-4)
     p.add_argument("--value-coef", type=float, default=0.5)
+    p.add_argument(
+        "--belief-coef",
+        type=float,
+        default=0.0,
+        help="weight of the auxiliary loss predicting where the hidden tiles or cards are (0: no belief head)",
+    )
     p.add_argument("--eval-deals", type=int, default=30, help="duplicate deals per opponent an evaluation")
     p.add_argument("--eval-every", type=int, default=1, help="rounds between evaluations (and after the last)")
     p.add_argument("--eval-against", nargs="+", default=["greedy", "heuristic", "START"], help="START: --init")

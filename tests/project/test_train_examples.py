@@ -459,6 +459,7 @@ def test_expert_iteration_smoke(tmp_path):
     expected = shipped.logits(obs, mask, features)
     np.testing.assert_allclose(logits.detach().numpy()[0][mask], expected[mask], rtol=1e-4, atol=1e-4)
     job = {"game": "sniff", "players": 4, "policy": shipped, "iterations": 4, "label_share": 0.3, "temperature": 2.0}
+    job["beliefs"] = False
     [match] = example.label_games({**job, "seeds": [7]})
     assert np.array_equal(match["target"], example.label_games({**job, "seeds": [7]})[0]["target"])  # pure
     assert np.allclose(match["target"].sum(1), 1) and not match["target"][~match["mask"]].any()
@@ -482,6 +483,39 @@ def test_expert_iteration_smoke(tmp_path):
     table = importlib.import_module("sniff_env.agents").arena_table(4)
     played = arena.run(table, [f"ppo:{tmp_path / 'best.npz'}", "greedy"], deals=1, progress=False)
     assert played["games_played"] == 2
+
+
+@pytest.mark.train
+def test_expert_iteration_belief_head_learns_where_the_hidden_tiles_are(tmp_path, capsys):
+    """``--belief-coef``: every label carries where each tile its seat cannot see truly is (at the
+    deal, 5 tiles at each other seat and 8 in the boneyard (S5); never a tile in two places), the
+    head's cross-entropy falls as it trains, the exported policy is the ``ppo`` layout without the
+    head, and a run resumed without the head it was trained with stops with a clear error."""
+    pytest.importorskip("torch")
+    example = _example("expert_iteration")
+    from sniff_twelve.batch.mlp import MlpPolicy
+
+    shipped = MlpPolicy.load(ROOT / "sniff_env/checkpoints/ppo_4p.npz")
+    job = {"game": "sniff", "players": 4, "policy": shipped, "iterations": 2, "label_share": 1.0, "temperature": 2.0}
+    [match] = example.label_games({**job, "beliefs": True, "seeds": [5]})
+    truth = match["truth"]
+    assert truth.shape == (len(match["obs"]), 28, 4) and set(np.unique(truth)) <= {0.0, 1.0}
+    assert truth.sum(axis=2).max() == 1
+    np.testing.assert_array_equal(truth[0].sum(axis=0), [5, 5, 5, 8])
+    assert "truth" not in example.label_games({**job, "beliefs": False, "seeds": [5]})[0]
+    argv = ["--rounds", "1", "--games", "2", "--iterations", "2", "--label-share", "1", "--eval-deals", "1"]
+    argv += ["--workers", "1", "--belief-coef", "1", "--lr", "3e-3", "--out", str(tmp_path)]
+    example.main(argv)
+    trainer = example.Trainer(example.build_parser().parse_args(argv))
+    trainer.load_state()
+    losses = [trainer.train()["belief_loss"] for _ in range(4)]
+    assert losses[-1] < losses[0] - 0.5, losses
+    exported = MlpPolicy.load(tmp_path / "latest.npz")
+    assert [w.shape for w, _ in exported.layers] == [w.shape for w, _ in shipped.layers]
+    assert exported.policy_head[0].shape == shipped.policy_head[0].shape and exported.meta["belief_coef"] == 1
+    capsys.readouterr()
+    with pytest.raises(SystemExit, match="trained with --belief-coef 1: resume with it"):
+        example.main([*argv[: argv.index("--belief-coef")], "--rounds", "2", "--resume", "--out", str(tmp_path)])
 
 
 @pytest.mark.train
