@@ -231,9 +231,9 @@ class Trainer:
                 nn.utils.clip_grad_norm_(self.net.parameters(), 1.0)
                 self.optimizer.step()
                 losses.append((policy_loss.item(), value_loss.item(), belief_loss.item()))
-        names = ("policy_loss", "value_loss", "belief_loss")[: 3 if with_beliefs else 2]
         means = np.mean(losses, axis=0) if losses else np.full(3, np.nan)
-        return {name: float(value) for name, value in zip(names, means, strict=False)} | {"samples": total}
+        stats = {"policy_loss": float(means[0]), "value_loss": float(means[1]), "samples": total}
+        return stats | ({"belief_loss": float(means[2])} if with_beliefs else {})
 
     def evaluate(self) -> dict:
         """The raw policy against each of ``--eval-against`` on duplicate deals; keeps the best."""
