@@ -8,6 +8,10 @@ torch matrix-product loop, each load in its own subprocess. Ratios are to the qu
 rate of the same case; figures are medians of ``--repeats`` runs, cases and settings taking turns.
 The loads are stopped by their process id when the runs end, Ctrl-C included.
 
+Each way numba's OpenMP threads can wait (``--waits``: the library's short spin, libgomp's own
+default, passive sleep; ``WAITS``) is measured in a process of its own, one after the other in
+the same run, since libgomp reads it once per process.
+
 Writes ``benchmarks/results/contention.json``.
 """
 
@@ -43,6 +47,13 @@ LOADS = {
 }
 #: the ``threads=`` option measured, by name
 SETTINGS = {"default": None, "threads=1": 1}
+#: how numba's OpenMP threads wait, by name: what a run's environment sets
+WAITS = {
+    "library": {},  # spin SPIN_COUNT turns, then sleep (sniff_twelve.batch.threads.start_threads)
+    "openmp": {"GOMP_SPINCOUNT": "300000"},  # libgomp's own default when nothing is set
+    "passive": {"OMP_WAIT_POLICY": "passive"},  # sleep at once
+}
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _vector_game(game: Any, players: int) -> Callable[[int, int | None], Callable[[], int]]:
@@ -132,6 +143,7 @@ def measure(
         "numba_threads": numba.config.NUMBA_NUM_THREADS,
         "threading_layer": numba.threading_layer(),
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY"),
+        "gomp_spincount": os.environ.get("GOMP_SPINCOUNT"),
         "load_average": os.getloadavg(),
         "loads": list(loads),
         "steps_per_second": rates,
@@ -139,17 +151,37 @@ def measure(
     }
 
 
+def measure_waits(waits: tuple[str, ...], num_envs: int, seconds: float, repeats: int, loads: tuple[str, ...]) -> dict:
+    """``measure`` in a fresh process for each of ``waits`` (names of ``WAITS``), one after the
+    other: ``{"date": …, "waits": {name: measure's results}}``."""
+    runs = {}
+    for wait in waits:
+        env = {key: value for key, value in os.environ.items() if key not in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")}
+        env.update(WAITS[wait])
+        code = (
+            "import json; from benchmarks.contention import measure; "
+            f"print(json.dumps(measure({num_envs}, {seconds}, {repeats}, {tuple(loads)!r})))"
+        )
+        done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True)
+        if done.returncode:
+            raise RuntimeError(f"the {wait!r} run failed:\n{done.stderr}")
+        runs[wait] = json.loads(done.stdout.splitlines()[-1])
+    return {"date": datetime.date.today().isoformat(), "waits": runs}
+
+
 def table(results: dict[str, Any]) -> str:
     """The results as a text table: rates in millions of steps per second, then the ratios."""
-    loads = results["loads"]
-    head = f"{'case':22s} {'setting':10s}" + "".join(f"{load:>9s}" for load in loads)
-    head += "".join(f"{load + '/q':>9s}" for load in loads[1:])
-    lines = [head]
-    for case, settings in results["steps_per_second"].items():
-        for name, by_load in settings.items():
-            ratios = results["ratio_to_quiet_default"][case][name]
-            line = f"{case:22s} {name:10s}" + "".join(f"{by_load[load] / 1e6:8.2f}M" for load in loads)
-            lines.append(line + "".join(f"{ratios[load]:9.2f}" for load in loads[1:]))
+    lines = []
+    for wait, run in results["waits"].items():
+        loads = run["loads"]
+        if not lines:
+            head = f"{'wait':8s} {'case':22s} {'setting':10s}" + "".join(f"{load:>9s}" for load in loads)
+            lines.append(head + "".join(f"{load + '/q':>9s}" for load in loads[1:]))
+        for case, settings in run["steps_per_second"].items():
+            for name, by_load in settings.items():
+                ratios = run["ratio_to_quiet_default"][case][name]
+                line = f"{wait:8s} {case:22s} {name:10s}" + "".join(f"{by_load[load] / 1e6:8.2f}M" for load in loads)
+                lines.append(line + "".join(f"{ratios[load]:9.2f}" for load in loads[1:]))
     return "\n".join(lines)
 
 
@@ -159,9 +191,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one run (default: 1)")
     parser.add_argument("--repeats", type=int, default=5, help="runs per figure, median taken (default: 5)")
     parser.add_argument("--loads", nargs="+", choices=("quiet", *LOADS), default=("quiet", *LOADS))
+    parser.add_argument(
+        "--waits", nargs="+", choices=tuple(WAITS), default=("library", "openmp"), help="how OpenMP threads wait"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS, help=f"the JSON written (default: {RESULTS})")
     args = parser.parse_args(argv)
-    results = measure(args.envs, args.seconds, args.repeats, tuple(args.loads))
+    results = measure_waits(tuple(args.waits), args.envs, args.seconds, args.repeats, tuple(args.loads))
     print(table(results))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=1))

@@ -1,24 +1,48 @@
 """How many threads the compiled drivers use, and how a thread that is done waits for the others.
 
 Every driver splits its rows over numba's threads (``prange``) and returns when the last thread is
-done. With numba's OpenMP threading layer a thread that finishes early spins while it waits
-(OpenMP's default wait policy), so when another busy process shares the cores the spinning thread
-takes CPU from the one still working: on 2 cores, one busy process cut ``VectorGame(4096)`` to
-under a tenth of its quiet rate. ``OMP_WAIT_POLICY=passive`` in the environment before the first
-compiled call makes waiting threads sleep instead (the process-wide setting is the user's to make:
-it also reaches torch's OpenMP, and it costs a fifth of the quiet rate). ``threads=`` on the vector games and
-``vector_env`` caps the threads one object's calls use (``thread_count``), e.g. to leave a core to
-a learner; results never depend on it (each row draws from its own stream).
+done. With numba's OpenMP threading layer a thread that finishes early waits by spinning for a while
+(libgomp's ``GOMP_SPINCOUNT``, 300,000 turns by default) before it sleeps; when another busy process
+shares the cores, the spinning thread takes the CPU the one still working needs, and on 2 cores one
+busy process cut ``VectorGame(4096)`` to a quarter of its quiet rate. So the drivers start numba's
+threads with a short spin (``SPIN_COUNT`` turns, then sleep: ``start_threads``), which keeps the quiet
+rate and doubles the rate beside a busy process. The setting is read by libgomp once, when numba
+loads it, and only for numba's copy: the environment is left as it was (torch's OpenMP keeps its
+own), and a ``GOMP_SPINCOUNT`` or ``OMP_WAIT_POLICY`` of the user's wins. ``threads=`` on the
+vector games and ``vector_env`` caps the threads one object's calls use (``thread_count``), e.g. to
+leave a core to a learner; results never depend on it (each row draws from its own stream).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import numba as nb
 
 from sniff_twelve.core.options import as_integer
+
+#: libgomp's spin turns before a waiting thread sleeps, for numba's threads (``start_threads``)
+SPIN_COUNT = 1000
+_started = False
+
+
+def start_threads() -> None:
+    """Start numba's threads once, libgomp's waiting threads spinning ``SPIN_COUNT`` turns before
+    they sleep, unless the environment sets ``GOMP_SPINCOUNT`` or ``OMP_WAIT_POLICY`` (then it
+    rules). Does nothing when numba's threads were started before (by other code)."""
+    global _started
+    if _started:
+        return
+    _started = True
+    if "GOMP_SPINCOUNT" in os.environ or "OMP_WAIT_POLICY" in os.environ:
+        return
+    os.environ["GOMP_SPINCOUNT"] = str(SPIN_COUNT)
+    try:
+        nb.get_num_threads()  # loads the threading layer: libgomp reads its settings now, once
+    finally:
+        del os.environ["GOMP_SPINCOUNT"]
 
 
 def check_threads(threads: int | None) -> int | None:
@@ -35,7 +59,9 @@ def check_threads(threads: int | None) -> int | None:
 
 @contextmanager
 def thread_count(threads: int | None) -> Iterator[None]:
-    """Run the compiled calls inside on ``threads`` threads (``None``: as numba is set)."""
+    """Run the compiled calls inside on ``threads`` threads (``None``: as numba is set), numba's
+    threads started by ``start_threads``."""
+    start_threads()
     if threads is None:
         yield
         return

@@ -182,7 +182,8 @@ class KernelVectorGame:
         """Play ``steps_per_game`` uniformly random legal actions in every row of ``states``,
         starting new games as they end; returns the number of games finished (compiled; each row
         draws from its own stream, so reproducible per seed: the pure engine throughput)."""
-        return batch_random_playouts(cls.game_cls.spec, states, params, steps_per_game)
+        with thread_count(None):
+            return batch_random_playouts(cls.game_cls.spec, states, params, steps_per_game)
 
     def __init__(
         self,

@@ -219,3 +219,46 @@ def test_thread_count_changes_no_result(cls):
 def test_bad_thread_counts_are_rejected_naming_what_is_allowed(threads):
     with pytest.raises(ValueError, match=r"threads must be None .* or an int from 1 to"):
         SniffVector(4, seed=0, threads=threads)
+
+
+_SPIN_SCRIPT = """
+import os, sys
+import numba
+from sniff_env.vector import VectorGame
+{before}
+vg = VectorGame(8, seed=0)
+vg.step(vg.sample_actions())
+print(numba.threading_layer(), os.environ.get("GOMP_SPINCOUNT"), os.environ.get("OMP_WAIT_POLICY"))
+"""
+
+
+@pytest.mark.parametrize(
+    ("env", "before", "shown"),
+    [
+        ({}, "", "GOMP_SPINCOUNT = '1000'"),  # the drivers' short spin
+        ({"GOMP_SPINCOUNT": "77"}, "", "GOMP_SPINCOUNT = '77'"),  # the user's setting wins
+        ({"OMP_WAIT_POLICY": "passive"}, "", "OMP_WAIT_POLICY = 'PASSIVE'"),
+        ({}, "numba.get_num_threads()", "GOMP_SPINCOUNT = '300000'"),  # started before: left alone
+    ],
+    ids=["library", "user-spin", "user-policy", "started-before"],
+)
+def test_openmp_threads_wait_briefly_unless_told_otherwise(env, before, shown):
+    """``start_threads``: numba's libgomp is loaded spinning ``SPIN_COUNT`` turns before a waiting
+    thread sleeps (libgomp prints what it read, ``OMP_DISPLAY_ENV``), the process's environment is
+    left as it was, and a setting of the user's — or threads started by other code — rule."""
+    import os
+    import subprocess
+    import sys
+
+    clean = {k: v for k, v in os.environ.items() if k not in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")}
+    done = subprocess.run(
+        [sys.executable, "-c", _SPIN_SCRIPT.format(before=before)],
+        env={**clean, **env, "OMP_DISPLAY_ENV": "verbose", "NUMBA_THREADING_LAYER": "omp"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert shown in done.stderr
+    layer, spin, policy = done.stdout.split()
+    assert layer == "omp"
+    assert (spin, policy) == (env.get("GOMP_SPINCOUNT", "None"), env.get("OMP_WAIT_POLICY", "None"))

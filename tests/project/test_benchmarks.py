@@ -246,22 +246,26 @@ def test_signalling_study_smoke(tmp_path):
 
 def test_contention_benchmark_smoke(tmp_path):
     """``python -m benchmarks.contention`` at smoke size: every case and setting under every load
-    measured, a table printed and the JSON written; the busy process is gone afterwards."""
+    measured for each way of waiting, each in its own process with its environment, a table
+    printed and the JSON written."""
     from benchmarks import contention
 
     out = tmp_path / "contention.json"
-    contention.main(
-        ["--envs", "16", "--seconds", "0.02", "--repeats", "1", "--loads", "quiet", "spin", "--out", str(out)]
-    )
+    args = ["--envs", "16", "--seconds", "0.02", "--repeats", "1", "--loads", "quiet", "spin"]
+    contention.main([*args, "--waits", "library", "passive", "--out", str(out)])
     results = json.loads(out.read_text())
-    assert results["loads"] == ["quiet", "spin"]
-    for case in contention.CASES:
-        for setting in contention.SETTINGS:
-            assert set(results["steps_per_second"][case][setting]) == {"quiet", "spin"}
-            assert set(results["ratio_to_quiet_default"][case][setting]) == {"spin"}
-    assert results["ratio_to_quiet_default"]["sniff VectorGame 4p"]["default"]["spin"] > 0
+    assert list(results["waits"]) == ["library", "passive"]
+    assert results["waits"]["passive"]["omp_wait_policy"] == "passive"
+    assert results["waits"]["library"]["omp_wait_policy"] is None
+    for run in results["waits"].values():
+        assert run["loads"] == ["quiet", "spin"]
+        for case in contention.CASES:
+            for setting in contention.SETTINGS:
+                assert set(run["steps_per_second"][case][setting]) == {"quiet", "spin"}
+                assert set(run["ratio_to_quiet_default"][case][setting]) == {"spin"}
+        assert run["ratio_to_quiet_default"]["sniff VectorGame 4p"]["default"]["spin"] > 0
     lines = contention.table(results).splitlines()
-    assert len(lines) == 1 + len(contention.CASES) * len(contention.SETTINGS)
+    assert len(lines) == 1 + 2 * len(contention.CASES) * len(contention.SETTINGS)
 
 
 def test_contention_load_is_stopped_by_its_id_on_interrupt(monkeypatch):
