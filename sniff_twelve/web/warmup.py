@@ -1,7 +1,9 @@
-"""The port opens at once: while the game and its agents compile (``Server.warm_up``), the app
-answers every request with what it will be — the page says it is warming up and reloads itself
-each second, the API answers 503 with ``Retry-After: 1`` — and from the moment warm-up ends it
-serves as usual. ``serve`` wraps its app in ``WarmingUp`` and warms up on a thread beside it.
+"""The port opens at once: while the game and its default agent compile (``Server.warm_up``), the
+app answers every request with what it will be — the page says it is warming up and reloads itself
+each second, the API answers 503 with ``Retry-After: 1`` — and from the moment that warm-up ends it
+serves as usual, while the other agents it offers compile on the same thread
+(``Server.warm_up_agents``). ``serve`` wraps its app in ``WarmingUp`` and warms up on a thread
+beside it.
 """
 
 from __future__ import annotations
@@ -45,12 +47,16 @@ class WarmingUp:
         await send({"type": "http.response.body", "body": body})
 
 
-def warm_in_background(warm_up, ready: threading.Event, report) -> threading.Thread:
-    """Run ``warm_up()`` (seconds it took) on a daemon thread, ``report`` them, then set ``ready``."""
+def warm_in_background(warm_up, ready: threading.Event, report, then=None) -> threading.Thread:
+    """Run ``warm_up()`` (seconds it took) on a daemon thread, ``report`` them, set ``ready``, then
+    run ``then``, a pair ``(more_warm_up, its_report)``, if given."""
 
     def run() -> None:
         report(warm_up())
         ready.set()
+        if then is not None:
+            more, more_report = then
+            more_report(more())
 
     thread = threading.Thread(target=run, name="warm-up", daemon=True)
     thread.start()

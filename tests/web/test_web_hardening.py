@@ -5,9 +5,11 @@ are recorded, and ``ppo`` agents share one copy of their checkpoint."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
+import threading
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -202,5 +204,21 @@ def test_the_server_warms_up_beside_the_open_port_and_keeps_nothing_of_it(tmp_pa
     assert ran[0].ready.wait(120)
     out = capsys.readouterr().out
     assert "warming up" in out and "ready in" in out and out.index("http://127.0.0.1:8123/") < out.index("ready in")
+    warm_up = next(t for t in threading.enumerate() if t.name == "warm-up")
+    warm_up.join(300)  # the other agents, after the page is ready
+    assert not warm_up.is_alive() and "every agent ready in" in capsys.readouterr().out
     held = ran[0].app.state.server
     assert len(held.sessions) == 0 and len(held.store) == 0 and not list(tmp_path.glob("*.json"))
+
+
+def test_the_default_game_warms_up_first_and_every_offered_agent_after(tmp_path):
+    """``warm_up`` (before the page is ready) plays the default agent only; ``warm_up_agents``
+    (while the page serves) makes every agent the start page offers at its default table move."""
+    server = create_app(SNIFF, tmp_path).state.server
+    made = []
+    server.spec = dataclasses.replace(SNIFF, make_agent=lambda name: made.append(name) or SNIFF.make_agent(name))
+    server.warm_up(moves=5)
+    assert set(made) == {server.defaults["agent"]}
+    made.clear()
+    server.warm_up_agents()
+    assert made == server.seatable[server.defaults["players"]] and len(made) > 3
