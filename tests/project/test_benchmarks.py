@@ -283,3 +283,33 @@ def test_contention_load_is_stopped_by_its_id_on_interrupt(monkeypatch):
     with pytest.raises(KeyboardInterrupt), contention.busy("spin"):
         raise KeyboardInterrupt
     assert started and started[0].poll() is not None
+
+
+def test_startup_benchmark_times_cold_then_warm_and_names_what_compiles(tmp_path, monkeypatch):
+    """``python -m benchmarks.startup``: each entry point cold (an empty numba cache) then warm
+    (the cache it left), a table and the JSON; ``--kernels`` names what a cold run compiles, from
+    numba's compile events, each kernel's time without the kernels it compiles on the way."""
+    from benchmarks import startup
+
+    program = (
+        "import numba\n@numba.njit\ndef inner(x):\n    return x + 1\n"
+        "@numba.njit\ndef outer(x):\n    return inner(x) * 2\nassert outer(1) == 4\n"
+    )
+    monkeypatch.setattr(startup, "ENTRY_POINTS", {"tiny": ["-c", program]})
+    out = tmp_path / "startup.json"
+    startup.main(["--entries", "tiny", "--kernels", "tiny", "--out", str(out)])
+    results = json.loads(out.read_text())
+    runs = results["entry_points"]["tiny"]
+    assert runs["cold"]["s"] > 0 and runs["warm"]["s"] > 0
+    compiled = results["kernels"]["seconds"]
+    assert set(compiled) == {"__main__.inner", "__main__.outer"} and all(v > 0 for v in compiled.values())
+    assert startup.table(results).splitlines()[1].startswith("tiny ")
+
+
+def test_startup_benchmark_runs_the_readme_quick_tour():
+    """The quick tour timed is the README's own Python, every block of its section."""
+    from benchmarks import startup
+
+    tour = startup.quick_tour()
+    assert "sniff_env.Game(num_players=4, seed=1)" in tour and "VectorGame(4096" in tour
+    assert "```" not in tour
