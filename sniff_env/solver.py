@@ -41,6 +41,17 @@ def _points_left(s, params):
     return MAX_CREDIT * K.tile_count(tiles) + K.pip_count(tiles) + 3 * params[K.P_PLAYERS]
 
 
+@nb.njit(cache=True, inline="always")
+def _end_key(s, k):
+    """What the rest of the hand reads of arm ``k``'s end: the pip it offers (``-1``: none), whether
+    its tile is a double (scored twice, S10) and whether it is the Sniff (S12–S14). Which tile it
+    is otherwise, and which of its halves was matched, decide nothing more."""
+    tile = s[K.END_TILE + k]
+    if s[K.END_PIP + k] < 0:
+        return 0
+    return ((s[K.END_PIP + k] + 1) * 2 + K.is_double(tile)) * 2 + (tile == s[K.SNIFF])
+
+
 class SniffSolverHooks(SniffSpec):
     """Sniff's rules for the shared search (``sniff_twelve.search.solver``)."""
 
@@ -92,9 +103,9 @@ class SniffSolverHooks(SniffSpec):
         for seat in range(n):
             h1, h2 = fold(h1, h2, s[K.HAND + seat])
         for k in (0, 2):  # the two line arms are interchangeable, and so are the two side arms
-            a = (s[K.END_TILE + k] + 1) * 8 + s[K.END_SIDE + k]
-            b = (s[K.END_TILE + k + 1] + 1) * 8 + s[K.END_SIDE + k + 1]
-            h1, h2 = fold(h1, h2, min(a, b) * 512 + max(a, b))
+            a = _end_key(s, k)
+            b = _end_key(s, k + 1)
+            h1, h2 = fold(h1, h2, min(a, b) * 64 + max(a, b))
         h1, h2 = fold(h1, h2, (s[K.SNIFF] + 1) * 2 + s[K.SIDE_ARMS_OPEN])
         reach = _points_left(s, params)
         for side in range(2 if n == 4 else n):
