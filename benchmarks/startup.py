@@ -58,15 +58,15 @@ ENTRY_POINTS: dict[str, list[str]] = {
 }
 
 _KERNELS = """
-import json, runpy, sys
+import json, runpy, sys, time
 from numba.core import event
 
 log = []
 class Spans(event.Listener):
     def on_start(self, ev):
-        log.append(("start", ev.data["dispatcher"].py_func, event.time.perf_counter()))
+        log.append(("start", ev.data["dispatcher"].py_func, time.perf_counter()))
     def on_end(self, ev):
-        log.append(("end", ev.data["dispatcher"].py_func, event.time.perf_counter()))
+        log.append(("end", ev.data["dispatcher"].py_func, time.perf_counter()))
 
 event.register("numba:compile", Spans())
 sys.argv = {argv!r}
