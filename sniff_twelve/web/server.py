@@ -164,7 +164,7 @@ class Server:
         """Compile what the start page's default game needs (or load numba's cache) before a player
         waits for it: ``moves`` moves of a game at the default table against the default agent,
         drawn as the page draws it (nothing is kept or recorded); the seconds it took. The other
-        agents the page offers warm up after it (``warm_up_agents``), while the page serves."""
+        agents the page offers warm up after it, while the page serves (``warmup.warm_up_agents``)."""
         start = time.perf_counter()
         players, agent = self.defaults["players"], self.defaults["agent"]
         game = self.spec.game_cls(num_players=players, seed=0)
@@ -177,16 +177,6 @@ class Server:
                 if not state["moves"]:
                     break
                 session.move(state["moves"][0]["action"], state["version"])
-        return time.perf_counter() - start
-
-    def warm_up_agents(self) -> float:
-        """One position for every agent the start page offers at its default table, so the first
-        game against each does not wait for it to compile; the seconds it took."""
-        start = time.perf_counter()
-        players = self.defaults["players"]
-        game = self.spec.game_cls(num_players=players, seed=0)
-        for name in self.seatable[players]:
-            self.spec.make_agent(name).act(game)
         return time.perf_counter() - start
 
     @contextmanager
@@ -448,13 +438,7 @@ def serve(
     print(f"{spec.ui.title} on http://{host}:{port}/  (records: {Path(records).resolve()}; Ctrl-C stops)", flush=True)
     print("warming up: compiling the game and its agents (once per install); the page says so meanwhile", flush=True)
     ready = threading.Event()
-    held = app.state.server
-    warm_in_background(
-        held.warm_up,
-        ready,
-        lambda s: print(f"ready in {s:.1f} s", flush=True),
-        then=(held.warm_up_agents, lambda s: print(f"every agent ready in {s:.1f} s more", flush=True)),
-    )
+    warm_in_background(app.state.server, ready)
     proxied = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
     options = {"proxy_headers": False, **proxied, **LIMITS}
     uvicorn.run(WarmingUp(app, ready), host=host, port=port, log_level="warning", **options)

@@ -2,7 +2,7 @@
 app answers every request with what it will be — the page says it is warming up and reloads itself
 each second, the API answers 503 with ``Retry-After: 1`` — and from the moment that warm-up ends it
 serves as usual, while the other agents it offers compile on the same thread
-(``Server.warm_up_agents``). ``serve`` wraps its app in ``WarmingUp`` and warms up on a thread
+(``warm_up_agents``). ``serve`` wraps its app in ``WarmingUp`` and warms up on a thread
 beside it.
 """
 
@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from typing import TYPE_CHECKING
 
 from sniff_twelve.web.guard import HEADERS
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Receive, Scope, Send
+
+    from sniff_twelve.web.server import Server
 
 PAGE = (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">'
@@ -47,16 +50,25 @@ class WarmingUp:
         await send({"type": "http.response.body", "body": body})
 
 
-def warm_in_background(warm_up, ready: threading.Event, report, then=None) -> threading.Thread:
-    """Run ``warm_up()`` (seconds it took) on a daemon thread, ``report`` them, set ``ready``, then
-    run ``then``, a pair ``(more_warm_up, its_report)``, if given."""
+def warm_up_agents(server: Server) -> float:
+    """One position for every agent ``server``'s start page offers at its default table, so the
+    first game against each does not wait for it to compile; the seconds it took."""
+    start = time.perf_counter()
+    players = server.defaults["players"]
+    game = server.spec.game_cls(num_players=players, seed=0)
+    for name in server.seatable[players]:
+        server.spec.make_agent(name).act(game)
+    return time.perf_counter() - start
+
+
+def warm_in_background(server: Server, ready: threading.Event) -> threading.Thread:
+    """On a daemon thread: ``server.warm_up()``, then set ``ready`` and say so; then the other
+    agents (``warm_up_agents``), while the page serves, and say so."""
 
     def run() -> None:
-        report(warm_up())
+        print(f"ready in {server.warm_up():.1f} s", flush=True)
         ready.set()
-        if then is not None:
-            more, more_report = then
-            more_report(more())
+        print(f"every agent ready in {warm_up_agents(server):.1f} s more", flush=True)
 
     thread = threading.Thread(target=run, name="warm-up", daemon=True)
     thread.start()

@@ -18,6 +18,7 @@ from starlette.testclient import TestClient
 
 from sniff_env.web import WEB as SNIFF
 from sniff_twelve.web.server import RateLimit, Sessions, create_app
+from sniff_twelve.web.warmup import warm_up_agents
 from tests.web.test_web import make_client, new_session, play_out
 from twelve_env.web import WEB as TWELVE
 
@@ -212,7 +213,7 @@ def test_the_server_warms_up_beside_the_open_port_and_keeps_nothing_of_it(tmp_pa
 
 
 def test_the_default_game_warms_up_first_and_every_offered_agent_after(tmp_path):
-    """``warm_up`` (before the page is ready) plays the default agent only; ``warm_up_agents``
+    """``Server.warm_up`` (before the page is ready) plays the default agent only; ``warm_up_agents``
     (while the page serves) makes every agent the start page offers at its default table move."""
     server = create_app(SNIFF, tmp_path).state.server
     made = []
@@ -220,5 +221,5 @@ def test_the_default_game_warms_up_first_and_every_offered_agent_after(tmp_path)
     server.warm_up(moves=5)
     assert set(made) == {server.defaults["agent"]}
     made.clear()
-    server.warm_up_agents()
+    warm_up_agents(server)
     assert made == server.seatable[server.defaults["players"]] and len(made) > 3
