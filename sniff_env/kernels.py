@@ -262,7 +262,7 @@ def scored_ends(s):
     return out[:count]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _record_scored(s):
     """Store the scored ends in ``LAST_SCORED`` and return their total (S17)."""
     total = 0
@@ -299,14 +299,14 @@ def legal_mask_into(s, params, out):
         out[stuck_action(s, params)] = True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _set_end(s, k, tile, side, pip):
     s[END_TILE + k] = tile
     s[END_SIDE + k] = side
     s[END_PIP + k] = pip
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _place(s, tile, arm):
     """Lay ``tile`` on ``arm`` and update the layout (S8–S13). Legality is the caller's."""
     low = TILE_LOW[tile]
@@ -358,7 +358,7 @@ def lay_tile(s, action):
     return credit
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _anyone_can_play(s, params):
     for seat in range(params[P_PLAYERS]):
         if playable_mask(s, s[HAND + seat]) != 0:
@@ -366,7 +366,7 @@ def _anyone_can_play(s, params):
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _clear_table(s):
     s[PLAYED] = 0
     s[N_PLACED] = 0
@@ -444,7 +444,7 @@ def _settle(s, params, result, out_seat):
     return EV_HAND_END
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _lowest_hand(s, params):
     """Seat with the fewest pips; ``-1`` when seats of different sides tie for it (S4a variant)."""
     n = params[P_PLAYERS]
@@ -461,7 +461,7 @@ def _lowest_hand(s, params):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _all_fives_settlement(s, params, seat):
     """S4a variant: ``seat``'s side scores the other sides' rounded pips (``DEDUCT`` holds them);
     returns whether that wins the match (S25)."""
@@ -482,7 +482,7 @@ def _all_fives_settlement(s, params, seat):
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _blocked(s, params):
     """S21 decision: block as soon as the boneyard is empty and nobody can place."""
     return not can_draw(s, params) and not _anyone_can_play(s, params)
