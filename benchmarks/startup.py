@@ -2,10 +2,11 @@
 
 Each entry point runs in a fresh interpreter, cold into an empty numba cache (it compiles what it
 runs), then warm from the cache that run left; figures are the whole process's wall time, the
-interpreter's start included. ``serve`` is timed to its open port (the warming-up page) and to
-its start page being ready, and then stopped by its process id. ``--kernels ENTRY`` lists what a
-cold run of ``ENTRY`` compiles, kernel by kernel, from numba's own compile events (the time of a
-kernel excludes the kernels it compiles on the way). Writes ``benchmarks/results/startup.json``.
+interpreter's start included. ``serve`` is timed to its open port (the warming-up page) and to its
+start page being ready, and then stopped by its process group (``web_load.stop``). ``--kernels
+ENTRY`` lists what a cold run of ``ENTRY`` compiles, kernel by kernel, from numba's own compile
+events (the time of a kernel excludes the kernels it compiles on the way). Writes
+``benchmarks/results/startup.json``.
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ import datetime
 import json
 import os
 import re
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,8 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from benchmarks.web_load import free_port, stop
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "startup.json"
@@ -99,12 +100,6 @@ def _env(cache_dir: str) -> dict[str, str]:
     return {**os.environ, "NUMBA_CACHE_DIR": cache_dir, "PYTHONPATH": str(ROOT)}
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _answers(url: str) -> int | None:
     try:
         with urllib.request.urlopen(url, timeout=1) as reply:
@@ -125,14 +120,12 @@ def _server(cache_dir: str, port: int) -> Iterator[subprocess.Popen]:
     try:
         yield process
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        process.wait()
+        stop(process)
 
 
 def time_serve(cache_dir: str) -> dict[str, float]:
     """Seconds from the start of ``serve`` to its open port and to its API answering 200."""
-    port = _free_port()
+    port = free_port()
     start = time.perf_counter()
     opened = None
     with _server(cache_dir, port) as process:

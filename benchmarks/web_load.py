@@ -27,7 +27,8 @@ import urllib.request
 from pathlib import Path
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -118,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--records", type=Path, help="the server's records folder (default: a temporary one)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
-        records, port = args.records or Path(scratch), _free_port()
+        records, port = args.records or Path(scratch), free_port()
         server = start(args.game, records, port)
         try:
             outs = [{"latencies": [], "errors": []} for _ in range(args.players)]
