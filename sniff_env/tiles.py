@@ -32,6 +32,14 @@ TILE_LOW = np.array([a for a, _ in TILES], dtype=np.int32)
 TILE_HIGH = np.array([b for _, b in TILES], dtype=np.int32)
 #: ``PIP_TILES[p]``: bit mask of the tiles that carry pip ``p`` on either half.
 PIP_TILES = np.array([sum(1 << i for i, (a, b) in enumerate(TILES) if p in (a, b)) for p in range(7)], dtype=np.int32)
+#: ``BYTE_PIPS[k, b]``: the pips of the tiles whose bits ``8k … 8k+7`` of a tile mask are the byte ``b``.
+BYTE_PIPS = np.array(
+    [
+        [sum(sum(TILES[8 * k + i]) for i in range(8) if b >> i & 1 and 8 * k + i < NUM_TILES) for b in range(256)]
+        for k in range(4)
+    ],
+    dtype=np.int32,
+)
 ARM_NAMES = ("west", "east", "north", "south")
 
 
