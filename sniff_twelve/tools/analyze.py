@@ -49,6 +49,7 @@ from sniff_twelve.tools.interrupt import StopRequest
 
 if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.search.solver import Solution
 
 Solve = Callable[..., Any]
 
@@ -110,9 +111,9 @@ def score_difference(game: KernelGame, seat: int) -> int:
     return 2 * scores[_side(game, seat)] - sum(scores)
 
 
-def par_of(game: KernelGame, solve: Solve, max_nodes: int) -> int | None:
-    """The deal's value under perfect play, from ``par_seat``'s point of view; ``None`` if unsolved."""
-    solution = solve(game, max_nodes=max_nodes)
+def par_of(game: KernelGame, solution: Solution) -> int | None:
+    """The deal's value under perfect play, from ``par_seat``'s point of view, given ``solution``
+    (the solve of its first position, ``game``); ``None`` if unsolved."""
     if not solution.exact:
         return None
     same = _side(game, game.current_player) == _side(game, par_seat(game))
@@ -120,10 +121,12 @@ def par_of(game: KernelGame, solve: Solve, max_nodes: int) -> int | None:
 
 
 def grade(
-    game: KernelGame, action: int, solve: Solve, worlds: int, max_nodes: int, seed: int
+    game: KernelGame, action: int, solve: Solve, worlds: int, max_nodes: int, seed: int, truth: Solution | None = None
 ) -> tuple[list[int], int | None, float | None]:
-    """``(best actions, hindsight loss, expected loss)`` of playing ``action`` in ``game``."""
-    truth = solve(game, max_nodes=max_nodes)
+    """``(best actions, hindsight loss, expected loss)`` of playing ``action`` in ``game``
+    (``truth``: the solve of ``game`` itself, if already made)."""
+    if truth is None:
+        truth = solve(game, max_nodes=max_nodes)
     if not truth.exact:
         return [], None, None
     hindsight = truth.value - truth.action_values[action]
@@ -175,17 +178,18 @@ def grade_record(
         if action is None:
             break
         agents = agents or seat_agents(record, position.num_players)
+        truth = None  # the deal's first position is solved once, for its par and its grade
         if grading.deal_index(position) != deal:
             deal = grading.deal_index(position)
             seat = par_seat(position)
             start = score_difference(position, seat)
-            par = par_of(position, solve, max_nodes)
-            pars.append({"record": r + 1, "deal": deal + 1, "seat": seat, "par": par})
+            truth = solve(position, max_nodes=max_nodes)
+            pars.append({"record": r + 1, "deal": deal + 1, "seat": seat, "par": par_of(position, truth)})
         if len(position.legal_actions()) < 2:
             continue
         seat = position.current_player
         seed = grading.seed * 1_000_003 + (first + len(decisions)) * 997
-        best, hindsight, expected = grade(position, action, solve, grading.worlds, max_nodes, seed)
+        best, hindsight, expected = grade(position, action, solve, grading.worlds, max_nodes, seed, truth)
         position_text = str(position) if hindsight else ""
         number = len(decisions) + 1
         decisions.append(

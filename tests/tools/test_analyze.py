@@ -53,6 +53,24 @@ def test_a_known_blunder_costs_its_points():
     assert set(alice) >= KEYS
 
 
+def test_a_deals_first_position_is_solved_once_for_its_par_and_its_grade():
+    """The blunder record has two decisions, seat 0's opening (the deal's first position) and seat
+    1's reply; each is graded in the true deal and in ``worlds`` worlds, and the opening's true
+    deal is the solve that gave the par: 1 + 3 solves for the opening, 1 + 3 for the reply."""
+    calls = []
+
+    def counting_solve(game, **kwargs):
+        calls.append(game.num_players)
+        return solve(game, **kwargs)
+
+    result = analyze.analyze(
+        [blunder_record()], sniff_env.Game, counting_solve, lambda g: g.hands_played, worlds=3, progress=False
+    )
+    assert result["deals"][0]["par"] == 15 and result["agents"]["alice"]["hindsight_loss"] == 25
+    assert result["agents"]["bob"]["decisions"] == 1
+    assert len(calls) == 8
+
+
 def test_par_r2_is_the_squared_correlation():
     deals = [{"par": p, "result": r} for p, r in ((0, 1), (10, 9), (20, 23), (30, 29))]
     assert analyze.par_r2(deals) == pytest.approx(490**2 / (500 * 491))  # cov 490, variances 500 and 491
