@@ -274,30 +274,58 @@ def _record_scored(s):
     return total
 
 
+@nb.njit(cache=True, inline="always")
+def _fit(s, hand, k):
+    pip = s[END_PIP + k]
+    return np.int64(hand & PIP_TILES[pip]) if pip >= 0 else np.int64(0)
+
+
+@nb.njit(cache=True, inline="always")
+def _fitting(s, hand):
+    """The tiles of ``hand`` that fit arm 0, 1, 2 and 3 (S9: a tile carrying the pip of the arm's
+    free spot; 0 for an arm without one). Before the opening every tile opens, on arm 0 (S8)."""
+    if s[N_PLACED] == 0:
+        return np.int64(hand), np.int64(0), np.int64(0), np.int64(0)
+    return _fit(s, hand, 0), _fit(s, hand, 1), _fit(s, hand, 2), _fit(s, hand, 3)
+
+
 @nb.njit(cache=True)
 def legal_mask_into(s, params, out):
     """Write the legal actions of the seat to act into the bool array ``out`` (S8, S18–S21)."""
     out[:] = False
     if s[STATUS] != LIVE:
         return
-    hand = s[HAND + s[CUR]]  # S20 holds by itself: after a draw only the drawn tile can fit
-    if s[N_PLACED] == 0:
-        for t in range(NUM_TILES):
-            if (hand >> t) & 1:
-                out[t * 4] = True  # S8: any tile opens, on arm 0
+    fits = _fitting(s, s[HAND + s[CUR]])  # S20 holds by itself: after a draw only the drawn tile can fit
+    if (fits[0] | fits[1] | fits[2] | fits[3]) == 0:
+        out[stuck_action(s, params)] = True
         return
-    any_move = False
     for k in range(4):
-        pip = s[END_PIP + k]
-        if pip < 0:
-            continue
-        cand = np.int64(hand & PIP_TILES[pip])
+        cand = np.int64(fits[k])
         while cand:
             out[lowest_tile(cand) * 4 + k] = True
             cand &= cand - 1
-            any_move = True
-    if not any_move:
-        out[stuck_action(s, params)] = True
+
+
+@nb.njit(cache=True)
+def legal_actions_into(s, params, out):
+    """The legal actions of ``legal_mask_into`` as a list: written to ``out`` in increasing order,
+    returns how many (what a search walks, without scanning all 114 ids)."""
+    if s[STATUS] != LIVE:
+        return 0
+    fits = _fitting(s, s[HAND + s[CUR]])
+    cand = np.int64(fits[0] | fits[1] | fits[2] | fits[3])
+    if cand == 0:
+        out[0] = stuck_action(s, params)
+        return 1
+    count = 0
+    while cand:
+        tile = lowest_tile(cand)
+        cand &= cand - 1
+        for k in range(4):
+            if (fits[k] >> tile) & 1:
+                out[count] = tile * 4 + k
+                count += 1
+    return count
 
 
 @nb.njit(cache=True, inline="always")

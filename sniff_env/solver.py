@@ -60,6 +60,11 @@ class SniffSolverHooks(SniffSpec):
 
     @staticmethod
     @nb.njit(cache=True)
+    def legal_actions(s, params, mask, out):
+        return K.legal_actions_into(s, params, out)
+
+    @staticmethod
+    @nb.njit(cache=True)
     def shorten(s, cards):
         s[K.BONE_LEN] = min(s[K.BONE_LEN], s[K.BONE_HEAD] + cards)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sniff_twelve.search.solver import fold, game_solver
+from sniff_twelve.search.solver import fold, game_solver, listed
 from twelve_env import kernels as K
 from twelve_env.cards import MAX_RANKS
 from twelve_env.game import Game
@@ -37,6 +37,12 @@ class TwelveSolverHooks(TwelveSpec):
 
     MAX_CHILDREN = MAX_RANKS  # one action per rank held (T7)
     MAX_DEPTH = 52  # every action plays a card
+
+    @staticmethod
+    @nb.njit(cache=True)
+    def legal_actions(s, params, mask, out):
+        K.legal_mask_into(s, params, mask)
+        return listed(mask, out)
 
     @staticmethod
     @nb.njit(cache=True)

@@ -10,6 +10,8 @@ The search is one compiled function for both games; a game hands in a subclass o
 
 - ``MAX_CHILDREN`` (most legal actions in any position), ``MAX_DEPTH`` (most actions before the
   search ends);
+- ``legal_actions(s, params, mask, out)``: the legal actions in increasing order into ``out``,
+  returning how many (``mask``: a scratch legal mask; ``listed`` reads one);
 - ``ends(s, params, events)``: whether the search stops after the action that returned ``events``
   (Sniff: the hand is over or the match won; "12": the game is over);
 - ``score_difference(s, params, root)``: the root's score minus the other side's (two sides) or
@@ -101,37 +103,38 @@ class Workspace:
         return self.generation - count + 1
 
 
-@nb.njit(cache=True, inline="always")
-def _legal_count(g, params, s, mask):
-    """Fill ``mask`` with the legal actions of ``s``; returns how many there are and the last one."""
-    g.legal_mask_into(s, params, mask)
-    count, last = 0, -1
-    for a in range(g.MAX_ACTIONS):
-        if mask[a]:
-            count += 1
-            last = a
-    return count, last
-
-
-@nb.njit(cache=True, inline="always")
-def _expand(g, params, s, depth, root, kids, moves, mask):
-    """Apply every action of ``s`` legal in ``mask`` into the children's rows at ``depth``, with
-    its action, its gain (change of the score difference) and whether the search ends there.
-    Returns the count. (The hot loops index the work arrays with scalars: an array view costs
-    reference counting.)"""
-    base = g.score_difference(s, params, root)
+@nb.njit(cache=True)
+def listed(mask, out):
+    """The actions set in the legal ``mask``, in increasing order, into ``out``; returns how many
+    (a game's ``legal_actions`` when it has no list of its own)."""
     count = 0
-    for a in range(g.MAX_ACTIONS):
+    for a in range(mask.shape[0]):
         if mask[a]:
-            kid = kids[depth, count]
-            for k in range(s.shape[0]):  # (a slice copy may allocate)
-                kid[k] = s[k]
-            events = g.apply_action(kid, params, a)
-            moves[depth, count, 0] = a
-            moves[depth, count, 1] = g.score_difference(kid, params, root) - base
-            moves[depth, count, 2] = 1 if g.ends(kid, params, events) else 0
+            out[count] = a
             count += 1
     return count
+
+
+@nb.njit(cache=True, inline="always")
+def _legal_count(g, params, s, mask, depth, moves):
+    """The legal actions of ``s`` in ``moves[depth, :, 0]`` (``mask`` is scratch); returns how many."""
+    return g.legal_actions(s, params, mask, moves[depth, :, 0])
+
+
+@nb.njit(cache=True, inline="always")
+def _expand(g, params, s, depth, count, root, kids, moves):
+    """Apply each of the ``count`` actions ``_legal_count`` listed at ``depth`` into the children's
+    rows there, with its gain (change of the score difference) and whether the search ends
+    there. (The hot loops index the work arrays with scalars: an array view costs reference
+    counting.)"""
+    base = g.score_difference(s, params, root)
+    for i in range(count):
+        kid = kids[depth, i]
+        for k in range(s.shape[0]):  # (a slice copy may allocate)
+            kid[k] = s[k]
+        events = g.apply_action(kid, params, moves[depth, i, 0])
+        moves[depth, i, 1] = g.score_difference(kid, params, root) - base
+        moves[depth, i, 2] = 1 if g.ends(kid, params, events) else 0
 
 
 @nb.njit(cache=True, inline="always")
@@ -198,7 +201,7 @@ def _open(g, params, s, depth, alpha, beta, root, table, kids, moves, order, for
         if max_nodes > 0 and counters[NODES] > max_nodes:
             counters[ABORTED] = 1
             return True, 0
-        count, last = _legal_count(g, params, row, mask)
+        count = _legal_count(g, params, row, mask, depth, moves)
         if count > 1:
             break
         # forced: played through here, so the table never holds it (no key, no probe)
@@ -206,7 +209,7 @@ def _open(g, params, s, depth, alpha, beta, root, table, kids, moves, order, for
         for k in range(row.shape[0]):
             played[k] = row[k]
         base = g.score_difference(played, params, root)
-        events = g.apply_action(played, params, last)
+        events = g.apply_action(played, params, moves[depth, 0, 0])
         offset += g.score_difference(played, params, root) - base
         if g.ends(played, params, events):
             return True, offset
@@ -217,7 +220,7 @@ def _open(g, params, s, depth, alpha, beta, root, table, kids, moves, order, for
     if settled:
         counters[HITS] += 1
         return True, offset + v
-    count = _expand(g, params, row, depth, root, kids, moves, mask)
+    _expand(g, params, row, depth, count, root, kids, moves)
     maximize = g.maximizes(row, params, root)
     _order(moves, depth, count, first, maximize, order)
     frames[depth, F_ALPHA], frames[depth, F_BETA], frames[depth, F_ALPHA0], frames[depth, F_BETA0] = lo, hi, lo, hi
@@ -311,8 +314,8 @@ def _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved
     solved[:] = False
     kids, moves, order = w[1], w[2], w[4]
     mask = w[3][0]
-    _legal_count(g, params, s, mask)
-    count = _expand(g, params, s, 0, root, kids, moves, mask)
+    count = _legal_count(g, params, s, mask, 0, moves)
+    _expand(g, params, s, 0, count, root, kids, moves)
     _order(moves, 0, count, -1, True, order)
     guess = 0
     for j in range(count):
@@ -341,8 +344,8 @@ def _principal_variation(g, params, s, root, w, gen, counters, values, solved, p
     row = s.copy()
     kids, moves = w[1], w[2]
     for step in range(pv.shape[0]):
-        _legal_count(g, params, row, w[3][0])
-        count = _expand(g, params, row, 0, root, kids, moves, w[3][0])
+        count = _legal_count(g, params, row, w[3][0], 0, moves)
+        _expand(g, params, row, 0, count, root, kids, moves)
         maximize = g.maximizes(row, params, root)
         chosen = 0
         for i in range(count if count > 1 else 0):

@@ -1,13 +1,14 @@
 """Differential test: the compiled engine (``sniff_env.Game``) against the independent pure-Python
 reference of one hand (``tests/reference/sniff_ref.py``, written from docs/rules.md Part S only).
 
-Random matches (actions drawn by a seeded ``random.Random``) are played in both. At every hand
-start a fresh ``SniffHandReference`` is built from the ``Game``'s hands, boneyard, opener, scores,
-target and S4a variant options; at every step the legal actions, the layout (``describe()``, lists
-as multisets), the seat to act, the scores, the hidden hands/boneyard and the score events of the
-hand (``("credit", side, points)``, ``("deduct", seat, points)``) must agree; at every hand end the
-settlement (S23/S24, or the S4a All Fives credit), the result (S22/S25: domino → the out player opens
-next, S6; won → the match is over with that winner; blocked) and the hand count must agree.
+Random matches (actions drawn by a seeded ``random.Random``) are played in both. At every hand start
+a fresh ``SniffHandReference`` is built from the ``Game``'s hands, boneyard, opener, scores, target
+and S4a variant options; at every step the legal actions (the mask and the solver's list), the
+layout (``describe()``, lists as multisets), the seat to act, the scores, the hidden hands/boneyard
+and the score events of the hand (``("credit", side, points)``, ``("deduct", seat, points)``) must
+agree; at every hand end the settlement (S23/S24, or the S4a All Fives credit), the result (S22/S25:
+domino → the out player opens next, S6; won → the match is over with that winner; blocked) and the
+hand count must agree.
 
 The match-level limits are tracked here, the reference models one hand: S26 truncation after
 ``max_steps`` applied actions (DRAW and PASS count) or after ``max_hands`` settled hands — the match
@@ -35,9 +36,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from sniff_env import Game
+from sniff_env import kernels as K
 from tests.reference.sniff_ref import PASS, TILES, SniffHandReference, pips
 
 pytestmark = pytest.mark.slow
@@ -68,6 +71,9 @@ def check_same(game: Game, ref: SniffHandReference, where: str) -> None:
     assert game.current_player == ref.current_player, where
     assert game.scores == ref.scores, where
     assert game.legal_actions() == ref.legal_actions(), where
+    listed = np.empty(28, dtype=np.int32)  # the solver's list (sniff_env.solver: at most 28 children)
+    count = K.legal_actions_into(np.array(game.state_array), game._params, listed)
+    assert listed[:count].tolist() == ref.legal_actions(), where
     got, want = game.describe(), ref.describe()
     assert got["tiles"] == want["tiles"], where
     assert as_multisets(got) == as_multisets(want), where
