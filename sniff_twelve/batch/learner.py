@@ -253,7 +253,7 @@ def learner_reset(g, params, mode, learner, use_features, seating, buf):
     the number of rows where ``MAX_REDEALS`` deals never reached one."""
     failures = 0
     for i in nb.prange(buf.states.shape[0]):
-        if not _reset_row(g, params, mode, learner, use_features, seating, buf, i):
+        if not _reset_row(g, params, mode, learner, use_features, seating, buf, np.int64(i)):
             failures += 1
     return failures
 
@@ -263,7 +263,7 @@ def learner_step(g, params, mode, learner, use_features, seating, buf, actions):
     """Apply the learner's action in every row, play on to its next decision; a finished game's
     last learner observation goes to ``buf.final_obs`` and the row is dealt again (same call)."""
     for i in nb.prange(buf.states.shape[0]):
-        _step_row(g, params, mode, learner, use_features, seating, buf, i, actions[i])
+        _step_row(g, params, mode, learner, use_features, seating, buf, np.int64(i), actions[i])
 
 
 def pack_policies(policies: dict[int, Any], num_players: int) -> tuple[np.ndarray, np.ndarray]:
