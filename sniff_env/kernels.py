@@ -155,7 +155,7 @@ def is_double(tile):
     return TILE_LOW[tile] == TILE_HIGH[tile]
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def pip_count(mask):
     """Total pips of the tiles in ``mask`` (S2), a byte of the mask at a time."""
     return (
@@ -200,7 +200,7 @@ def forced_move(s, params):
     """DRAW or PASS when that is all the seat to act can do (S19, S21), else ``-1``: the one
     place the forced-move rule is written (the env's ``forced="auto"``, ``VectorGame.step``, the
     single-seat env and the learner all ask it)."""
-    if s[STATUS] != LIVE or playable_mask(s, s[HAND + s[CUR]]) != 0:
+    if s[STATUS] != LIVE or playable_mask(s, np.int64(s[HAND + s[CUR]])) != 0:
         return -1
     return stuck_action(s, params)
 
@@ -390,7 +390,7 @@ def lay_tile(s, action):
 @nb.njit(cache=True, inline="always")
 def _anyone_can_play(s, params):
     for seat in range(params[P_PLAYERS]):
-        if playable_mask(s, s[HAND + seat]) != 0:
+        if playable_mask(s, np.int64(s[HAND + seat])) != 0:
             return True
     return False
 
@@ -441,12 +441,15 @@ def new_match(s, params, rng_hi, rng_lo):
     s[LAST_OUT] = -1
     s[VOIDS_HELD] = -1
     s[LAST_SCORED : LAST_SCORED + 4] = -1
-    deal_hand(s, params, -1)
+    deal_hand(s, params, np.int64(-1))
 
 
 @nb.njit(cache=True)
 def _settle(s, params, result, out_seat):
-    """End the hand (S22–S24, S6) and deal the next one unless the match or episode is over."""
+    """End the hand (S22–S24, S6) and deal the next one unless the match or episode is over.
+    Its callers pass int64 arguments, as they do to ``deal_hand`` and ``playable_mask``: numba
+    compiles a kernel once per argument types, and a literal or an int32 read from the row would
+    each compile another copy."""
     n = params[P_PLAYERS]
     for seat in range(4):
         s[DEDUCT + seat] = 0
@@ -536,7 +539,7 @@ def apply_action(s, params, action):
         else:
             s[VOIDS + cur] = open_pips(s)  # the unseen new tile may carry older voids
             if _blocked(s, params):
-                events = EV_BLOCKED | _settle(s, params, BLOCKED, -1)
+                events = EV_BLOCKED | _settle(s, params, np.int64(BLOCKED), np.int64(-1))
     elif action == PASS:  # S21
         s[VOIDS + cur] |= open_pips(s)
         s[CUR] = (cur + 1) % n
@@ -552,11 +555,11 @@ def apply_action(s, params, action):
             s[WINNER] = side
             events = EV_WON
         elif s[HAND + cur] == 0:  # S22: domino
-            events = _settle(s, params, DOMINO, cur)
+            events = _settle(s, params, np.int64(DOMINO), np.int64(cur))
         else:
             s[CUR] = (cur + 1) % n  # S7
             if _blocked(s, params):
-                events = EV_BLOCKED | _settle(s, params, BLOCKED, -1)
+                events = EV_BLOCKED | _settle(s, params, np.int64(BLOCKED), np.int64(-1))
     s[STEPS] += 1
     if s[STATUS] == LIVE and params[P_MAX_STEPS] > 0 and s[STEPS] >= params[P_MAX_STEPS]:
         s[STATUS] = TRUNCATED  # S26
