@@ -167,7 +167,7 @@ def _advance(g, s, params, mode, learner, seating, buf, i):
     total, status = 0.0, LIVE
     before, rewards = buf.scratch[i], buf.seat_rewards[i]
     while True:
-        cur = s[g.CUR]
+        cur = np.int64(s[g.CUR])  # int64, as the Python layers pass a seat: one compiled copy of each kernel
         if cur == learner:
             a = g.forced_action(s, params, buf.work_masks[i, : g.MAX_ACTIONS])
             if a < 0:

@@ -51,7 +51,7 @@ def game_setup(game_cls: type[KernelGame], num_players: int, reward: str | None 
 @nb.njit(cache=True)
 def _present(g, s, params, obs, mask):
     """Write the seat to act's observation and legal mask; returns that seat."""
-    cur = s[g.CUR]
+    cur = np.int64(s[g.CUR])  # int64, as the Python layers pass a seat: one compiled copy of each kernel
     g.write_observation(s, params, cur, obs)
     g.legal_mask_into(s, params, mask)
     return cur

@@ -372,7 +372,7 @@ def solve_row(g, params, s, w, gen, max_nodes, values, solved, pv):
     action ``a`` (``solved[a]`` set for each one finished within ``max_nodes``, 0 = no budget),
     ``pv`` the principal variation (``-1`` after its end). Returns ``(nodes, aborted, hits)``."""
     counters = np.zeros(3, dtype=np.int64)
-    root = s[g.CUR]
+    root = np.int64(s[g.CUR])  # int64, as pimc passes its seat: one compiled copy of the search
     pv[:] = -1
     _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved)
     if not counters[ABORTED]:
