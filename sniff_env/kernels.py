@@ -300,7 +300,7 @@ def legal_mask_into(s, params, out):
         out[stuck_action(s, params)] = True
         return
     for k in range(4):
-        cand = np.int64(fits[k])
+        cand = fits[k]
         while cand:
             out[lowest_tile(cand) * 4 + k] = True
             cand &= cand - 1
@@ -313,7 +313,7 @@ def legal_actions_into(s, params, out):
     if s[STATUS] != LIVE:
         return 0
     fits = _fitting(s, s[HAND + s[CUR]])
-    cand = np.int64(fits[0] | fits[1] | fits[2] | fits[3])
+    cand = fits[0] | fits[1] | fits[2] | fits[3]
     if cand == 0:
         out[0] = stuck_action(s, params)
         return 1
