@@ -41,6 +41,7 @@ import pytest
 
 from sniff_env import Game
 from sniff_env import kernels as K
+from sniff_env.solver import HOOKS
 from tests.reference.sniff_ref import PASS, TILES, SniffHandReference, pips
 
 pytestmark = pytest.mark.slow
@@ -71,7 +72,7 @@ def check_same(game: Game, ref: SniffHandReference, where: str) -> None:
     assert game.current_player == ref.current_player, where
     assert game.scores == ref.scores, where
     assert game.legal_actions() == ref.legal_actions(), where
-    listed = np.empty(28, dtype=np.int32)  # the solver's list (sniff_env.solver: at most 28 children)
+    listed = np.empty(HOOKS.MAX_CHILDREN, dtype=np.int32)  # the solver's list of the legal actions
     count = K.legal_actions_into(np.array(game.state_array), game._params, listed)
     assert listed[:count].tolist() == ref.legal_actions(), where
     got, want = game.describe(), ref.describe()
