@@ -291,7 +291,7 @@ def _search(g, params, s, depth, alpha, beta, root, w, gen, counters, max_nodes)
         _take(frames, d, moves[d, i, 1] + value, moves[d, i, 0])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _mtd(g, params, s, root, w, gen, counters, max_nodes, guess):
     """The exact value of ``s`` by null-window searches closing in on it from ``guess`` (MTD(f))."""
     lower, upper, v = -INF, INF, guess
@@ -332,7 +332,7 @@ def _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved
     return count
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _principal_variation(g, params, s, root, w, gen, counters, values, solved, pv):
     """From the solved root, follow at every step a child whose value equals its parent's: one
     null-window test a child (no child of a maximising node is worth more than it, none of a
@@ -343,6 +343,7 @@ def _principal_variation(g, params, s, root, w, gen, counters, values, solved, p
             target = values[a]
     row = s.copy()
     kids, moves = w[1], w[2]
+    unbounded = np.int64(0)  # no budget, typed as solve_row's: one compiled copy of the search
     for step in range(pv.shape[0]):
         count = _legal_count(g, params, row, w[3][0], 0, moves)
         _expand(g, params, row, 0, count, root, kids, moves)
@@ -353,9 +354,9 @@ def _principal_variation(g, params, s, root, w, gen, counters, values, solved, p
             if moves[0, i, 2]:
                 reached = need == 0
             elif maximize:
-                reached = _search(g, params, kids[0, i], 1, need - 1, need, root, w, gen, counters, 0) >= need
+                reached = _search(g, params, kids[0, i], 1, need - 1, need, root, w, gen, counters, unbounded) >= need
             else:
-                reached = _search(g, params, kids[0, i], 1, need, need + 1, root, w, gen, counters, 0) <= need
+                reached = _search(g, params, kids[0, i], 1, need, need + 1, root, w, gen, counters, unbounded) <= need
             if reached:
                 chosen = i
                 break
