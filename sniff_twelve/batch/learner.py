@@ -140,7 +140,7 @@ def learner_buffers(
 # --- the compiled drivers: one learning seat per row, the game's kernels from its ``GameSpec`` ---
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _agent_move(g, s, params, cur, seating, buf, i):
     """The compiled agent of seat ``cur`` in row ``i``, on that seat's view."""
     code, view, feats = seating.codes[cur], buf.views[i], buf.feats[i]
@@ -183,7 +183,7 @@ def _advance(g, s, params, mode, learner, seating, buf, i):
     return total, status
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _deal_learner(g, s, params, mode, learner, seating, buf, i):
     """Deal from the row's stream until a game reaches the learner's first decision (at most
     ``MAX_REDEALS`` deals) → (the learner's reward before that decision, whether one came)."""
@@ -195,7 +195,7 @@ def _deal_learner(g, s, params, mode, learner, seating, buf, i):
     return 0.0, False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _present_learner(g, s, params, learner, use_features, buf, i, obs):
     """The learner's observation ``obs`` (from its view), legal mask and, optionally, action features."""
     view, feats = buf.views[i], buf.feats[i]
@@ -211,59 +211,80 @@ def _present_learner(g, s, params, learner, use_features, buf, i, obs):
 
 
 @nb.njit(cache=True)
-def _reset_row(g, params, mode, learner, use_features, seating, buf, i):
-    """Deal row ``i`` from its stream and play to the learner's first decision → whether one came."""
+def _play_row(g, params, mode, learner, use_features, seating, buf, i, actions, reset):
+    """Row ``i``: with ``reset``, deal it from its stream; else the learner's ``actions[i]``, the
+    other seats on to its next decision, and a new deal when the game ends (its last learner
+    observation to ``buf.final_obs``). Returns whether a deal reached a learner decision."""
     s = buf.states[i]
-    s[g.RNG], s[g.RNG + 1] = buf.streams[i, 0], buf.streams[i, 1]
-    buf.pending[i], ok = _deal_learner(g, s, params, mode, learner, seating, buf, i)
+    deal = reset
+    if reset:
+        s[g.RNG], s[g.RNG + 1] = buf.streams[i, 0], buf.streams[i, 1]
+    else:
+        before, rewards = buf.scratch[i], buf.seat_rewards[i]
+        g.snapshot(s, before)
+        g.apply_action(s, params, actions[i])
+        status = g.write_rewards(s, params, before, mode, rewards)
+        total = rewards[learner] + buf.pending[i]
+        buf.pending[i] = 0.0
+        if status == LIVE:
+            more, status = _advance(g, s, params, mode, learner, seating, buf, i)
+            total += more
+        buf.rewards[i] = total
+        buf.terminated[i] = status == TERMINATED
+        buf.truncated[i] = status == TRUNCATED
+        if status != LIVE:
+            _present_learner(g, s, params, learner, use_features, buf, i, buf.final_obs[i])
+            deal = True
+    reached = True
+    if deal:
+        buf.pending[i], reached = _deal_learner(g, s, params, mode, learner, seating, buf, i)
     _present_learner(g, s, params, learner, use_features, buf, i, buf.obs[i])
-    return ok
+    return reached
 
 
-@nb.njit(cache=True)
-def _step_row(g, params, mode, learner, use_features, seating, buf, i, action):
-    """Row ``i``: the learner's ``action``, then play on to its next decision, dealing again when
-    the game ends (its last learner observation to ``buf.final_obs``)."""
-    s, before, rewards = buf.states[i], buf.scratch[i], buf.seat_rewards[i]
-    g.snapshot(s, before)
-    g.apply_action(s, params, action)
-    status = g.write_rewards(s, params, before, mode, rewards)
-    total = rewards[learner] + buf.pending[i]
-    buf.pending[i] = 0.0
-    if status == LIVE:
-        more, status = _advance(g, s, params, mode, learner, seating, buf, i)
-        total += more
-    buf.rewards[i] = total
-    buf.terminated[i] = status == TERMINATED
-    buf.truncated[i] = status == TRUNCATED
-    if status != LIVE:
-        _present_learner(g, s, params, learner, use_features, buf, i, buf.final_obs[i])
-        buf.pending[i], _ = _deal_learner(g, s, params, mode, learner, seating, buf, i)
-    _present_learner(g, s, params, learner, use_features, buf, i, buf.obs[i])
-
-
-# Each prange body is one call of a per-row function. Written inline, the row's body lost stores
+# The prange body is one call of the per-row function. Written inline, the row's body lost stores
 # into arrays reached through ``buf`` under numba 0.68's parfor pass (terminated rows reported as
 # live); tests/envs/test_vector_env.py compares every row with single_agent_env and catches it.
+# Reset and step are one compiled kernel: each kernel numba compiles optimises and generates code
+# for everything it calls, the whole game included, and a parallel one twice.
 
 
 @nb.njit(cache=True, parallel=True)
-def learner_reset(g, params, mode, learner, use_features, seating, buf):
-    """Deal every row from ``buf.streams`` and play up to the learner's first decision; returns
-    the number of rows where ``MAX_REDEALS`` deals never reached one."""
+def _play_rows(g, params, mode, learner, use_features, seating, buf, actions, reset):
+    """``_play_row`` on every row → the number of rows where ``MAX_REDEALS`` deals never reached
+    a learner decision."""
     failures = 0
     for i in nb.prange(buf.states.shape[0]):
-        if not _reset_row(g, params, mode, learner, use_features, seating, buf, np.int64(i)):
+        if not _play_row(g, params, mode, learner, use_features, seating, buf, np.int64(i), actions, reset):
             failures += 1
     return failures
 
 
-@nb.njit(cache=True, parallel=True)
-def learner_step(g, params, mode, learner, use_features, seating, buf, actions):
-    """Apply the learner's action in every row, play on to its next decision; a finished game's
-    last learner observation goes to ``buf.final_obs`` and the row is dealt again (same call)."""
-    for i in nb.prange(buf.states.shape[0]):
-        _step_row(g, params, mode, learner, use_features, seating, buf, np.int64(i), actions[i])
+_NO_ACTIONS = np.zeros(0, dtype=np.int64)
+
+
+def learner_reset(
+    g: GameSpec, params: np.ndarray, mode: int, learner: int, use_features: bool, seating: Seating, buf: LearnerBuffers
+) -> int:
+    """Deal every row from ``buf.streams`` and play up to the learner's first decision; returns
+    the number of rows where ``MAX_REDEALS`` deals never reached one."""
+    return _play_rows(g, params, mode, learner, use_features, seating, buf, _NO_ACTIONS, True)
+
+
+def learner_step(
+    g: GameSpec,
+    params: np.ndarray,
+    mode: int,
+    learner: int,
+    use_features: bool,
+    seating: Seating,
+    buf: LearnerBuffers,
+    actions: np.ndarray,
+) -> None:
+    """Apply the learner's ``actions`` (int64) in every row, play on to its next decision; a
+    finished game's last learner observation goes to ``buf.final_obs`` and the row is dealt again
+    (same call)."""
+    _play_rows(g, params, mode, learner, use_features, seating, buf, actions, False)
 
 
 def pack_policies(policies: dict[int, Any], num_players: int) -> tuple[np.ndarray, np.ndarray]:
