@@ -58,24 +58,25 @@ def _present(g, s, params, obs, mask):
 
 
 @nb.njit(cache=True, parallel=True)
-def batch_reset(g, states, params, streams, obs, mask, player):
-    for i in nb.prange(states.shape[0]):
-        g.new_game(states[i], params, streams[i, 0], streams[i, 1])
-        player[i] = _present(g, states[i], params, obs[i], mask[i])
-
-
-@nb.njit(cache=True, parallel=True)
-def batch_step(g, states, params, modes, actions, scratch, obs, mask, player, rewards, terminated, truncated):
+def batch_play(
+    g, states, params, modes, reset, streams, actions, scratch, obs, mask, player, rewards, terminated, truncated
+):
+    """With ``reset``, deal every row afresh from ``streams``, else apply ``actions``: one compiled
+    kernel for both, since numba optimises and generates code for everything a kernel calls, the
+    whole game included, and a parallel kernel twice."""
     for i in nb.prange(states.shape[0]):
         s = states[i]
-        g.snapshot(s, scratch[i])
-        g.apply_action(s, params, actions[i])
-        g.play_forced(s, params, modes)
-        status = g.write_rewards(s, params, scratch[i], modes[0], rewards[i])
-        terminated[i] = status == TERMINATED
-        truncated[i] = status == TRUNCATED
-        if status != LIVE:
-            g.new_game(s, params, s[g.RNG], s[g.RNG + 1])
+        if reset:
+            g.new_game(s, params, streams[i, 0], streams[i, 1])
+        else:
+            g.snapshot(s, scratch[i])
+            g.apply_action(s, params, actions[i])
+            g.play_forced(s, params, modes)
+            status = g.write_rewards(s, params, scratch[i], modes[0], rewards[i])
+            terminated[i] = status == TERMINATED
+            truncated[i] = status == TRUNCATED
+            if status != LIVE:
+                g.new_game(s, params, s[g.RNG], s[g.RNG + 1])
         player[i] = _present(g, s, params, obs[i], mask[i])
 
 
@@ -143,6 +144,10 @@ def sample_legal(mask, streams, out):
     its own stream ``streams[i]``, so the choice is reproducible whatever the thread count)."""
     for i in nb.prange(mask.shape[0]):
         out[i] = pick_legal(mask[i], streams[i], 0)
+
+
+_NO_STREAMS = np.zeros((0, 2), dtype=np.int32)
+_NO_ACTIONS = np.zeros(0, dtype=np.int64)
 
 
 def read_only(array: np.ndarray) -> np.ndarray:
@@ -289,8 +294,7 @@ class KernelVectorGame:
         streams = np.empty((self.num_envs, 2), dtype=np.int32)
         stream_states(key, 0, streams)
         stream_states(key, self.num_envs, self._sample_streams)
-        with thread_count(self.threads):
-            batch_reset(self._hooks, self._states, self._params, streams, self._obs, self._mask, self._player)
+        self._play(True, streams, _NO_ACTIONS)
         self._rewards[:] = 0.0
         self._terminated[:] = False
         self._truncated[:] = False
@@ -324,12 +328,18 @@ class KernelVectorGame:
                 f"action {int(actions[bad])} is illegal in game {bad} (seat {int(self._player[bad])} "
                 f"to act); legal there: {legal}"
             )
+        self._play(False, _NO_STREAMS, np.ascontiguousarray(actions, dtype=np.int64))
+        return self.obs, self.mask, self.player, self.rewards, self.terminated, self.truncated
+
+    def _play(self, reset: bool, streams: np.ndarray, actions: np.ndarray) -> None:
         with thread_count(self.threads):
-            batch_step(
+            batch_play(
                 self._hooks,
                 self._states,
                 self._params,
                 self._modes,
+                reset,
+                streams,
                 actions,
                 self._scratch,
                 self._obs,
@@ -339,7 +349,6 @@ class KernelVectorGame:
                 self._terminated,
                 self._truncated,
             )
-        return self.obs, self.mask, self.player, self.rewards, self.terminated, self.truncated
 
 
 class SpecVectorGame(KernelVectorGame):
