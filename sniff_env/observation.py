@@ -99,7 +99,7 @@ def observation_bounds(params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _write_tiles(mask, out, offset):
     for t in range(NUM_TILES):
         out[offset + t] = (mask >> t) & 1

@@ -188,7 +188,7 @@ def _deal_learner(g, s, params, mode, learner, seating, buf, i):
     """Deal from the row's stream until a game reaches the learner's first decision (at most
     ``MAX_REDEALS`` deals) → (the learner's reward before that decision, whether one came)."""
     for _ in range(MAX_REDEALS):
-        g.new_game(s, params, s[g.RNG], s[g.RNG + 1])
+        g.new_game(s, params, np.int64(s[g.RNG]), np.int64(s[g.RNG + 1]))
         pending, status = _advance(g, s, params, mode, learner, seating, buf, i)
         if status == LIVE:
             return pending, True

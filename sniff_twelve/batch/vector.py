@@ -67,7 +67,7 @@ def batch_play(
     for i in nb.prange(states.shape[0]):
         s = states[i]
         if reset:
-            g.new_game(s, params, streams[i, 0], streams[i, 1])
+            g.new_game(s, params, np.int64(streams[i, 0]), np.int64(streams[i, 1]))
         else:
             g.snapshot(s, scratch[i])
             g.apply_action(s, params, actions[i])
@@ -76,7 +76,7 @@ def batch_play(
             terminated[i] = status == TERMINATED
             truncated[i] = status == TRUNCATED
             if status != LIVE:
-                g.new_game(s, params, s[g.RNG], s[g.RNG + 1])
+                g.new_game(s, params, np.int64(s[g.RNG]), np.int64(s[g.RNG + 1]))
         player[i] = _present(g, s, params, obs[i], mask[i])
 
 
@@ -124,7 +124,7 @@ def batch_random_playouts(g, states, params, steps_per_game):
             g.apply_action(s, params, a)
             if s[g.STATUS] != g.LIVE:
                 finished += 1
-                g.new_game(s, params, s[g.RNG], s[g.RNG + 1])
+                g.new_game(s, params, np.int64(s[g.RNG]), np.int64(s[g.RNG + 1]))
     return finished
 
 

@@ -293,10 +293,10 @@ class KernelAECEnv(AECEnv, EzPickle):
         state = self.game._state
         observation = np.empty(self._obs_size, dtype=np.float32)
         spec.write_observation(state, self._params, seat, observation)
-        mask = np.zeros(self._num_actions, dtype=np.int8)
+        mask = np.zeros(self._num_actions, dtype=np.bool_)  # the kernels' own mask type: one compiled copy
         if seat == state[self._cur_slot]:
             spec.legal_mask_into(state, self._params, mask)  # all zero once the game is over
-        return {"observation": observation, "action_mask": mask}
+        return {"observation": observation, "action_mask": mask.view(np.int8)}
 
     def state(self) -> np.ndarray:
         out = np.empty(self._critic_size, dtype=np.float32)
