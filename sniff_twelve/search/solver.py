@@ -132,7 +132,7 @@ def _expand(g, params, s, depth, count, root, kids, moves):
         kid = kids[depth, i]
         for k in range(s.shape[0]):  # (a slice copy may allocate)
             kid[k] = s[k]
-        events = g.apply_action(kid, params, moves[depth, i, 0])
+        events = g.apply_action(kid, params, np.int64(moves[depth, i, 0]))  # int64, as Game passes it
         moves[depth, i, 1] = g.score_difference(kid, params, root) - base
         moves[depth, i, 2] = 1 if g.ends(kid, params, events) else 0
 
@@ -209,7 +209,7 @@ def _open(g, params, s, depth, alpha, beta, root, table, kids, moves, order, for
         for k in range(row.shape[0]):
             played[k] = row[k]
         base = g.score_difference(played, params, root)
-        events = g.apply_action(played, params, moves[depth, 0, 0])
+        events = g.apply_action(played, params, np.int64(moves[depth, 0, 0]))
         offset += g.score_difference(played, params, root) - base
         if g.ends(played, params, events):
             return True, offset
