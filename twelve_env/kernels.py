@@ -68,7 +68,7 @@ def num_ranks(params):
     return 13 if params[P_DECK] == 0 else 11
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def hand_size(s, seat):
     total = 0
     for r in range(MAX_RANKS):
@@ -87,7 +87,7 @@ def legal_mask_into(s, params, out):
         out[r] = s[base + r] > 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _draw(s, seat):
     """Move the next stock card into ``seat``'s hand, if there is one."""
     if s[STOCK_HEAD] < s[STOCK_LEN]:
@@ -95,7 +95,7 @@ def _draw(s, seat):
         s[STOCK_HEAD] += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _turn_up(s):
     """Start a new face-up pile from the stock (T5, T10)."""
     card = s[STOCK + s[STOCK_HEAD]]
