@@ -70,7 +70,7 @@ def below(state, slot, n):
     return np.int64((z * np.uint64(n)) >> np.uint64(32))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def shuffle(state, slot, items, n):
     """Fisher–Yates shuffle of ``items[:n]`` in place, drawing from the stream at ``slot``."""
     for i in range(n - 1, 0, -1):
@@ -78,7 +78,7 @@ def shuffle(state, slot, items, n):
         items[i], items[j] = items[j], items[i]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def pick_legal(mask, state, slot):
     """A uniformly random index among the ``True`` entries of the bool vector ``mask``, drawn
     from the stream at ``state[slot]``; ``mask`` must have at least one."""
