@@ -100,7 +100,7 @@ def action_features(s, params, out):
     1 if it surely ends the hand or wins the match (``surely_ends_hand``). ``s`` is the acting
     seat's view."""
     n = params[K.P_PLAYERS]
-    me = s[K.CUR]
+    me = np.int64(s[K.CUR])
     nxt = (me + 1) % n
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     K.legal_mask_into(s, params, mask)
@@ -127,7 +127,7 @@ def heuristic_action(s, params):
     partner lacks against; a placement that surely ends the hand comes first; the heaviest tile
     breaks ties. ``s`` is the acting seat's view."""
     n = params[K.P_PLAYERS]
-    me = s[K.CUR]
+    me = np.int64(s[K.CUR])
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     K.legal_mask_into(s, params, mask)
     features = np.empty((NUM_ACTIONS, NUM_FEATURES))

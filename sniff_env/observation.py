@@ -145,7 +145,7 @@ def write_observation(s, params, me, out):
 def write_state(s, params, out):
     """Fill ``out[:CRITIC_SIZE]`` (``CRITIC``): the observation of the seat to act plus every hidden tile."""
     n = params[K.P_PLAYERS]
-    me = s[K.CUR]
+    me = np.int64(s[K.CUR])
     write_observation(s, params, me, out)
     out[OBS_SIZE:CRITIC_SIZE] = 0.0
     for r in range(1, n):

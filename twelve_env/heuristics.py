@@ -52,7 +52,7 @@ ACTION_FEATURES = ("captured",)
 def action_features(s, params, out):
     """``out[r, 0]``: the cards the seat to act captures at once by playing rank ``r`` (T8–T11), 0
     for ranks it does not hold or that capture nothing — the look-ahead ``greedy`` uses."""
-    me = s[K.CUR]
+    me = np.int64(s[K.CUR])
     scratch = np.empty_like(s)
     out[:MAX_RANKS] = 0.0
     for r in range(K.num_ranks(params)):
@@ -66,7 +66,7 @@ def action_features(s, params, out):
 def greedy_action(s, params):
     """Capture if possible (6 on 6 first: the others draw, T11); else the card the fewest unseen
     cards could capture."""
-    me = s[K.CUR]
+    me = np.int64(s[K.CUR])
     unseen = np.zeros(MAX_RANKS, dtype=np.int64)
     _unseen(s, params, me, unseen)
     best, best_key = -1, -1e9
@@ -109,7 +109,7 @@ def heuristic_action(s, params):
 def _heuristic(s, params, unseen):
     """``heuristic_action`` with a caller's scratch row for the unseen counts (rollouts reuse one)."""
     n = params[K.P_PLAYERS]
-    me = s[K.CUR]
+    me = np.int64(s[K.CUR])
     nxt = (me + 1) % n
     _unseen(s, params, me, unseen)
     pool = unseen.sum()

@@ -33,16 +33,12 @@ offset  size   field        meaning
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numba as nb
+import numpy as np
 
 from sniff_twelve.core.layout import Layout
 from twelve_env import kernels as K
 from twelve_env.cards import MAX_RANKS
-
-if TYPE_CHECKING:
-    import numpy as np
 
 OBS = Layout(
     ("hand", "R", "my hand: cards held of each rank"),
@@ -144,7 +140,7 @@ def write_state(s, params, out):
     """Fill ``out[:critic_size]`` (``CRITIC``): the observation of the seat to act plus every hidden card."""
     n = params[K.P_PLAYERS]
     r = K.num_ranks(params)
-    me = s[K.CUR]
+    me = np.int64(s[K.CUR])
     write_observation(s, params, me, out)
     hands, stock = _at(_HIDDEN_HANDS, r), _at(_STOCK, r)
     out[hands : _at(_CRITIC_END, r)] = 0.0

@@ -30,7 +30,7 @@ def observe(hooks, rows, params, with_features, observations, masks, features):
     """What a policy reads of each view row (its seat to act): observation, legal moves and,
     if ``with_features``, the action features."""
     for i in range(rows.shape[0]):
-        hooks.write_observation(rows[i], params, rows[i, hooks.CUR], observations[i])
+        hooks.write_observation(rows[i], params, np.int64(rows[i, hooks.CUR]), observations[i])
         hooks.legal_mask_into(rows[i], params, masks[i])
         if with_features:
             hooks.action_features(rows[i], params, features[i])

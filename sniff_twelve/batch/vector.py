@@ -84,7 +84,7 @@ def batch_play(
 def batch_action_features(g, states, params, views, out):
     """``Game.action_features`` of every row → ``out[N, A, F]``."""
     for i in nb.prange(states.shape[0]):
-        g.write_view(states[i], params, states[i, g.CUR], views[i])
+        g.write_view(states[i], params, np.int64(states[i, g.CUR]), views[i])
         g.action_features(views[i], params, out[i])
 
 
@@ -102,7 +102,7 @@ def batch_agent_actions(g, states, params, rows, agent, views, out):
     """``agent`` 0: greedy, 1: heuristic (``RULE_AGENTS``), each on the seat's view."""
     for j in nb.prange(rows.shape[0]):
         v = views[rows[j]]
-        g.write_view(states[rows[j]], params, states[rows[j], g.CUR], v)
+        g.write_view(states[rows[j]], params, np.int64(states[rows[j], g.CUR]), v)
         out[j] = g.greedy_action(v, params) if agent == 0 else g.heuristic_action(v, params)
 
 

@@ -60,7 +60,7 @@ def _what_was_seen(hooks, past, actions, now, params, me):
     for t in range(steps):
         before = past[t]
         after = now if t == steps - 1 else past[t + 1]
-        actor = before[hooks.CUR]
+        actor = np.int64(before[hooks.CUR])
         shown = hooks.shown_item(before, params, actions[t])
         hooks.hidden_items(before, params, me, seen[t, SEEN_HIDDEN_BEFORE])
         hooks.hidden_items(after, params, me, hidden_after)
@@ -280,7 +280,7 @@ def shown_by_seat(hooks, past, actions, params, me, out):
     n = params[0]
     out[:] = 0.0
     for t in range(actions.shape[0]):
-        actor = past[t][hooks.CUR]
+        actor = np.int64(past[t][hooks.CUR])
         shown = hooks.shown_item(past[t], params, actions[t])
         if actor != me and shown >= 0:
             out[(actor - me) % n - 1, shown] += 1.0
@@ -379,7 +379,7 @@ def sample_worlds(
         for t in range(steps - 1, -1, -1):
             before = past[t]
             after = now if t == steps - 1 else past[t + 1]
-            actor = before[hooks.CUR]
+            actor = np.int64(before[hooks.CUR])
             action = actions[t]
             shown = hooks.shown_item(before, params, action)
             drawn[:] = 0

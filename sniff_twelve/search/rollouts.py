@@ -13,7 +13,7 @@ def resampled_rollouts(s, params, hooks, actions, iterations, rng, greedy_rate, 
     """``iterations`` times: a world drawn from the view ``s`` of the seat to act (the game's
     ``resample``), and every one of ``actions`` rolled out on it (its ``world_rollouts``, paired);
     ``values[i]`` adds up ``actions[i]``'s rollout values."""
-    me = s[hooks.CUR]
+    me = np.int64(s[hooks.CUR])
     world = np.empty_like(s)
     for _ in range(iterations):
         hooks.resample(s, params, me, world, rng)
