@@ -246,7 +246,7 @@ def _play_row(g, params, mode, learner, use_features, seating, buf, i, actions, 
 # into arrays reached through ``buf`` under numba 0.68's parfor pass (terminated rows reported as
 # live); tests/envs/test_vector_env.py compares every row with single_agent_env and catches it.
 # Reset and step are one compiled kernel: each kernel numba compiles optimises and generates code
-# for everything it calls, the whole game included, and a parallel one twice.
+# for everything it calls, the whole game included, and a parallel one several times over.
 
 
 @nb.njit(cache=True, parallel=True)

@@ -63,7 +63,7 @@ def batch_play(
 ):
     """With ``reset``, deal every row afresh from ``streams``, else apply ``actions``: one compiled
     kernel for both, since numba optimises and generates code for everything a kernel calls, the
-    whole game included, and a parallel kernel twice."""
+    whole game included, and a parallel kernel several times over."""
     for i in nb.prange(states.shape[0]):
         s = states[i]
         if reset:
@@ -321,6 +321,7 @@ class KernelVectorGame:
             raise ArgumentTypeError(f"actions must be an integer array; got dtype {actions.dtype}")
         if actions.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},); got {actions.shape}")
+        actions = np.ascontiguousarray(actions, dtype=np.int64)  # the one type the compiled step takes
         bad = first_illegal(self._mask, actions)
         if bad >= 0:
             legal = np.flatnonzero(self._mask[bad]).tolist()
@@ -328,7 +329,7 @@ class KernelVectorGame:
                 f"action {int(actions[bad])} is illegal in game {bad} (seat {int(self._player[bad])} "
                 f"to act); legal there: {legal}"
             )
-        self._play(False, _NO_STREAMS, np.ascontiguousarray(actions, dtype=np.int64))
+        self._play(False, _NO_STREAMS, actions)
         return self.obs, self.mask, self.player, self.rewards, self.terminated, self.truncated
 
     def _play(self, reset: bool, streams: np.ndarray, actions: np.ndarray) -> None:

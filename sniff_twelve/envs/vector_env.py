@@ -152,7 +152,7 @@ class KernelVectorEnv(VectorEnv):
             raise ArgumentTypeError(f"actions must be an integer array; got dtype {actions.dtype}")
         if actions.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},); got {actions.shape}")
-        actions = actions.astype(np.int64, copy=False)
+        actions = np.ascontiguousarray(actions, dtype=np.int64)  # the one type the compiled step takes
         bad = first_illegal(self._buf.mask, actions)
         if bad >= 0:
             legal = np.flatnonzero(self._buf.mask[bad]).tolist()
