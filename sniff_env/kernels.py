@@ -49,6 +49,7 @@ import numpy as np
 from sniff_env.tiles import BYTE_PIPS, DRAW, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
 from sniff_twelve.core.layout import Layout
 from sniff_twelve.core.rng import below, shuffle
+from sniff_twelve.core.seats import seat_after
 
 # --- options row -------------------------------------------------------------------------------
 P_PLAYERS, P_TARGET, P_MAX_HANDS, P_MAX_STEPS, P_HAND_EPISODE, P_ALL_FIVES, P_UNDRAWN = range(7)
@@ -542,7 +543,7 @@ def apply_action(s, params, action):
                 events = EV_BLOCKED | _settle(s, params, np.int64(BLOCKED), np.int64(-1))
     elif action == PASS:  # S21
         s[VOIDS + cur] |= open_pips(s)
-        s[CUR] = (cur + 1) % n
+        s[CUR] = seat_after(cur, 1, n)
     else:
         credit = lay_tile(s, action)
         if s[VOIDS_HELD] >= 0:
@@ -557,7 +558,7 @@ def apply_action(s, params, action):
         elif s[HAND + cur] == 0:  # S22: domino
             events = _settle(s, params, np.int64(DOMINO), np.int64(cur))
         else:
-            s[CUR] = (cur + 1) % n  # S7
+            s[CUR] = seat_after(cur, 1, n)  # S7
             if _blocked(s, params):
                 events = EV_BLOCKED | _settle(s, params, np.int64(BLOCKED), np.int64(-1))
     s[STEPS] += 1

@@ -38,6 +38,7 @@ import numpy as np
 from sniff_env import kernels as K
 from sniff_env.tiles import NUM_TILES, TILE_LOW
 from sniff_twelve.core.layout import Layout
+from sniff_twelve.core.seats import seat_after
 
 OBS = Layout(
     ("hand", 28, "my hand: 1 for each tile held (tile index order)"),
@@ -131,14 +132,14 @@ def write_observation(s, params, me, out):
     out[BONEYARD_SIZE] = s[K.BONE_LEN] - s[K.BONE_HEAD]
     target = params[K.P_TARGET]
     for r in range(n):
-        seat = (me + r) % n
+        seat = seat_after(me, r, n)
         out[SCORES + r] = s[K.SCORE + K.side_of(params, seat)] / target
         if r > 0:
             out[HAND_SIZES + r - 1] = K.tile_count(s[K.HAND + seat])
             voids = s[K.VOIDS + seat]
             for p in range(7):
                 out[KNOWN_VOIDS + 7 * (r - 1) + p] = (voids >> p) & 1
-    out[TURN_POSITION + (me - s[K.OPENER]) % n] = 1.0
+    out[TURN_POSITION + seat_after(me, n - s[K.OPENER], n)] = 1.0
 
 
 @nb.njit(cache=True)
@@ -149,7 +150,7 @@ def write_state(s, params, out):
     write_observation(s, params, me, out)
     out[OBS_SIZE:CRITIC_SIZE] = 0.0
     for r in range(1, n):
-        _write_tiles(s[K.HAND + (me + r) % n], out, _HIDDEN_HANDS + NUM_TILES * (r - 1))
+        _write_tiles(s[K.HAND + seat_after(me, r, n)], out, _HIDDEN_HANDS + NUM_TILES * (r - 1))
     bone = 0
     for i in range(s[K.BONE_HEAD], s[K.BONE_LEN]):
         bone |= 1 << s[K.BONE + i]

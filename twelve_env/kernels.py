@@ -33,6 +33,7 @@ import numpy as np
 
 from sniff_twelve.core.layout import Layout
 from sniff_twelve.core.rng import below, shuffle
+from sniff_twelve.core.seats import seat_after
 from twelve_env.cards import COPIES, MAX_RANKS, SIX, VALUES
 
 P_PLAYERS, P_DECK, P_EXTRA_TURN = range(3)
@@ -158,11 +159,11 @@ def apply_action(s, params, rank):
     if hand_size(s, cur) == 0:
         s[STATUS] = OVER  # T12: the play counts, nothing is drawn after it
         return 1
-    nxt = (cur + 1) % n
+    nxt = seat_after(cur, 1, n)
     if capture:
         if rank == SIX and top == SIX:  # T11: the others draw, in turn order, first
             for i in range(1, n):
-                _draw(s, (cur + i) % n)
+                _draw(s, seat_after(cur, i, n))
         if s[STOCK_HEAD] >= s[STOCK_LEN]:
             s[STATUS] = OVER  # T14: no card can be turned face up
             return 1

@@ -37,6 +37,7 @@ import numba as nb
 import numpy as np
 
 from sniff_twelve.core.layout import Layout
+from sniff_twelve.core.seats import seat_after
 from twelve_env import kernels as K
 from twelve_env.cards import MAX_RANKS
 
@@ -126,7 +127,7 @@ def write_observation(s, params, me, out):
     out[_at(PILE_SIZE, r)] = pile
     out[_at(STOCK_SIZE, r)] = s[K.STOCK_LEN] - s[K.STOCK_HEAD]
     for rel in range(n):
-        seat = (me + rel) % n
+        seat = seat_after(me, rel, n)
         if rel > 0:
             out[_at(HAND_SIZES, r) + rel - 1] = K.hand_size(s, seat)
         out[_at(CAPTURED, r) + rel] = s[K.CAPTURED + seat]
@@ -145,7 +146,7 @@ def write_state(s, params, out):
     hands, stock = _at(_HIDDEN_HANDS, r), _at(_STOCK, r)
     out[hands : _at(_CRITIC_END, r)] = 0.0
     for rel in range(1, n):
-        seat = (me + rel) % n
+        seat = seat_after(me, rel, n)
         for k in range(r):
             out[hands + (rel - 1) * r + k] = s[K.HAND + MAX_RANKS * seat + k]
     for i in range(s[K.STOCK_HEAD], s[K.STOCK_LEN]):
