@@ -268,8 +268,22 @@ class KernelGame:
         self._after_apply(actor, a, events)
 
     def clone(self) -> KernelGame:
-        """An independent copy: applying to one never changes the other."""
-        return copy.deepcopy(self)
+        """An independent copy: applying to one never changes the other.
+
+        Arrays are copied and lists copied one level deep, since their items (actions, event
+        tuples, the stored rows of the deal) are never changed in place; anything else is
+        deep-copied. So a clone costs the same late in a match as early, where a deep copy of
+        the whole history grew with it.
+        """
+        twin = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, np.ndarray):
+                setattr(twin, name, value.copy())
+            elif isinstance(value, list):
+                setattr(twin, name, list(value))
+            elif not isinstance(value, (bool, int, float, str, tuple, type(None))):
+                setattr(twin, name, copy.deepcopy(value))
+        return twin
 
     # --- hooks ---------------------------------------------------------------------------------
     def action_name(self, action: int) -> str:
