@@ -411,7 +411,9 @@ def _clear_table(s):
 def deal_hand(s, params, opener):
     """Shuffle the set and deal a new hand (S5); ``opener < 0`` draws the opener by lot (S6)."""
     n = params[P_PLAYERS]
-    tiles = np.arange(NUM_TILES, dtype=np.int32)
+    tiles = s[BONE : BONE + NUM_TILES]  # the set is shuffled in the boneyard's slots, no allocation
+    for t in range(NUM_TILES):
+        tiles[t] = t
     shuffle(s, RNG, tiles, NUM_TILES)
     size = HAND_SIZE[n]
     for seat in range(4):
@@ -420,8 +422,8 @@ def deal_hand(s, params, opener):
         for j in range(size):
             s[HAND + seat] |= 1 << tiles[seat * size + j]
     rest = NUM_TILES - n * size
-    for j in range(rest):
-        s[BONE + j] = tiles[n * size + j]
+    for j in range(NUM_TILES):
+        tiles[j] = tiles[n * size + j] if j < rest else 0  # what is left over, moved to the front
     s[BONE_HEAD] = 0
     s[BONE_LEN] = rest
     _clear_table(s)

@@ -29,7 +29,6 @@ offset  size  field       meaning
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from sniff_twelve.core.layout import Layout
 from sniff_twelve.core.rng import below, shuffle
@@ -126,15 +125,15 @@ def new_game(s, params, rng_hi, rng_lo):
     s[RNG + 1] = rng_lo
     n = params[P_PLAYERS]
     ranks = num_ranks(params)
-    deck = np.empty(ranks * COPIES, dtype=np.int32)
+    deck = s[STOCK : STOCK + ranks * COPIES]  # the deck is shuffled in the stock's slots, no allocation
     for i in range(ranks * COPIES):
         deck[i] = i // COPIES
     shuffle(s, RNG, deck, ranks * COPIES)
     for i in range(n * HAND_SIZE):
         s[HAND + MAX_RANKS * (i // HAND_SIZE) + deck[i]] += 1
     rest = ranks * COPIES - n * HAND_SIZE
-    for i in range(rest):
-        s[STOCK + i] = deck[n * HAND_SIZE + i]
+    for i in range(ranks * COPIES):
+        deck[i] = deck[n * HAND_SIZE + i] if i < rest else 0  # what is left over, moved to the front
     s[STOCK_LEN] = rest
     start_game(s, params, below(s, RNG, n))
 
