@@ -200,8 +200,10 @@ class GameSpec(GameHooks):
         return modes[check_choice("reward", next(iter(modes)) if reward is None else reward, tuple(modes))]
 
     def widths(self, params: np.ndarray) -> tuple[int, int, int]:
-        """``(observation, critic state, actions)`` widths under the options row ``params``."""
-        return int(self.obs_size(params)), int(self.critic_size(params)), int(self.num_actions(params))
+        """``(observation, critic state, actions)`` widths under the options row ``params``, from
+        the hooks' Python originals (``py_func``): a cold start compiles nothing for three integers."""
+        hooks = (self.obs_size, self.critic_size, self.num_actions)
+        return tuple(int(getattr(hook, "py_func", hook)(params)) for hook in hooks)  # type: ignore[return-value]
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
