@@ -81,11 +81,14 @@ def shuffle(state, slot, items, n):
 @nb.njit(cache=True, inline="always")
 def pick_legal(mask, state, slot):
     """A uniformly random index among the ``True`` entries of the bool vector ``mask``, drawn
-    from the stream at ``state[slot]``; ``mask`` must have at least one."""
-    k = below(state, slot, mask.sum())
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
+    from the stream at ``state[slot]``; ``-1`` when it has none. The scan subtracts each entry
+    rather than testing it: one unpredictable branch a call instead of one a legal action."""
+    legal = mask.sum()
+    if legal == 0:
+        return -1
+    k = below(state, slot, legal) + 1
+    a = -1
+    while k > 0:
+        a += 1
+        k -= np.int64(mask[a])
+    return a
