@@ -28,19 +28,22 @@ def credit_after(s, params, action, scratch):
 @nb.njit(cache=True)
 def greedy_action(s, params):
     """Highest immediate credit; ties go to the heaviest tile, then the lowest action id."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    K.legal_mask_into(s, params, mask)
-    return _greedy(s, params, mask, np.empty_like(s))
+    return _greedy(s, params, np.empty_like(s))
 
 
 @nb.njit(cache=True)
-def _greedy(s, params, mask, scratch):
+def _greedy(s, params, scratch):
+    """``greedy_action`` of the live position ``s``, trying each placement on ``scratch``."""
     best, best_key = -1, -1
-    for a in range(DRAW):
-        if mask[a]:
-            tile = a // 4
+    fits = K.fitting(s, s[K.HAND + s[K.CUR]]) if s[K.STATUS] == K.LIVE else (0, 0, 0, 0)
+    for k in range(4):  # the tiles that fit each arm (S9), as legal_mask_into lists them
+        cand = fits[k]
+        while cand:
+            tile = K.lowest_tile(cand)
+            cand &= cand - 1
+            a = tile * 4 + k
             key = credit_after(s, params, a, scratch) * 64 + TILE_LOW[tile] + TILE_HIGH[tile]
-            if key > best_key:
+            if key > best_key or (key == best_key and a < best):
                 best, best_key = a, key
     if best >= 0:
         return best
@@ -176,7 +179,7 @@ def rollout(d, params, me, first, mask, scratch, rng, greedy_rate):
     while d[K.STATUS] == K.LIVE and d[K.HANDS_DONE] == hand:
         K.legal_mask_into(d, params, mask)
         if below(rng, SEARCH_RNG, 1000) < greedy_rate:
-            a = _greedy(d, params, mask, scratch)
+            a = _greedy(d, params, scratch)
         else:
             a = pick_legal(mask, rng, SEARCH_RNG)
         K.apply_action(d, params, a)

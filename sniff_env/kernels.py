@@ -282,7 +282,7 @@ def _fit(s, hand, k):
 
 
 @nb.njit(cache=True, inline="always")
-def _fitting(s, hand):
+def fitting(s, hand):
     """The tiles of ``hand`` that fit arm 0, 1, 2 and 3 (S9: a tile carrying the pip of the arm's
     free spot; 0 for an arm without one). Before the opening every tile opens, on arm 0 (S8)."""
     if s[N_PLACED] == 0:
@@ -296,7 +296,7 @@ def legal_mask_into(s, params, out):
     out[:] = False
     if s[STATUS] != LIVE:
         return
-    fits = _fitting(s, s[HAND + s[CUR]])  # S20 holds by itself: after a draw only the drawn tile can fit
+    fits = fitting(s, s[HAND + s[CUR]])  # S20 holds by itself: after a draw only the drawn tile can fit
     if (fits[0] | fits[1] | fits[2] | fits[3]) == 0:
         out[stuck_action(s, params)] = True
         return
@@ -313,7 +313,7 @@ def legal_actions_into(s, params, out):
     returns how many (what a search walks, without scanning all 114 ids)."""
     if s[STATUS] != LIVE:
         return 0
-    fits = _fitting(s, s[HAND + s[CUR]])
+    fits = fitting(s, s[HAND + s[CUR]])
     cand = fits[0] | fits[1] | fits[2] | fits[3]
     if cand == 0:
         out[0] = stuck_action(s, params)
