@@ -310,7 +310,9 @@ class Game(KernelGame):
 
     def scored(self) -> list[tuple[tuple[int, int], int]]:
         """``(tile, contribution)`` of every currently scored end (S10, S14), zeros included."""
-        return [(TILES[tile], contribution) for tile, contribution in K.scored_ends(self._state).tolist()]
+        ends = np.empty((4, 2), dtype=np.int64)
+        count = K.scored_ends(self._state, ends)
+        return [(TILES[tile], contribution) for tile, contribution in ends[:count].tolist()]
 
     def last_scored(self) -> list[tuple[tuple[int, int], int]]:
         """The scored ends right after the last placement, even if it ended the hand (S17)."""

@@ -251,9 +251,9 @@ def arm_contribution(s, k):
 
 
 @nb.njit(cache=True)
-def scored_ends(s):
-    """``[[tile, contribution], …]`` of every currently scored end, zeros included (S10, S14)."""
-    out = np.empty((4, 2), dtype=np.int32)
+def scored_ends(s, out):
+    """Write ``[tile, contribution]`` of every currently scored end, zeros included, into the
+    rows of ``out`` (``[4, 2]``) and return how many (S10, S14)."""
     count = 0
     for k in range(4):
         c = arm_contribution(s, k)
@@ -261,7 +261,7 @@ def scored_ends(s):
             out[count, 0] = s[END_TILE + k]
             out[count, 1] = c
             count += 1
-    return out[:count]
+    return count
 
 
 @nb.njit(cache=True, inline="always")
