@@ -309,10 +309,11 @@ class Game(KernelGame):
         }
 
     def scored(self) -> list[tuple[tuple[int, int], int]]:
-        """``(tile, contribution)`` of every currently scored end (S10, S14), zeros included."""
-        ends = np.empty((4, 2), dtype=np.int64)
-        count = K.scored_ends(self._state, ends)
-        return [(TILES[tile], contribution) for tile, contribution in ends[:count].tolist()]
+        """``(tile, contribution)`` of every currently scored end (S10, S14), zeros included: the
+        rule's kernel run as Python (``py_func``), since a display has nothing to gain from a compile."""
+        s = self._state
+        contributions = [K.arm_contribution.py_func(s, k) for k in range(4)]
+        return [(TILES[int(s[K.END_TILE + k])], int(c)) for k, c in enumerate(contributions) if c >= 0]
 
     def last_scored(self) -> list[tuple[tuple[int, int], int]]:
         """The scored ends right after the last placement, even if it ended the hand (S17)."""

@@ -250,20 +250,6 @@ def arm_contribution(s, k):
     return pip
 
 
-@nb.njit(cache=True)
-def scored_ends(s, out):
-    """Write ``[tile, contribution]`` of every currently scored end, zeros included, into the
-    rows of ``out`` (``[4, 2]``) and return how many (S10, S14)."""
-    count = 0
-    for k in range(4):
-        c = arm_contribution(s, k)
-        if c >= 0:
-            out[count, 0] = s[END_TILE + k]
-            out[count, 1] = c
-            count += 1
-    return count
-
-
 @nb.njit(cache=True, inline="always")
 def _record_scored(s):
     """Store the scored ends in ``LAST_SCORED`` and return their total (S17)."""
