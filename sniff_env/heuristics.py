@@ -16,6 +16,7 @@ from sniff_env import kernels as K
 from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, PIP_TILES, TILE_HIGH, TILE_LOW
 from sniff_env.view import SEARCH_RNG, unseen_tiles
 from sniff_twelve.core.rng import below, pick_legal
+from sniff_twelve.core.seats import seat_after
 
 
 @nb.njit(cache=True)
@@ -104,7 +105,7 @@ def action_features(s, params, out):
     seat's view."""
     n = params[K.P_PLAYERS]
     me = np.int64(s[K.CUR])
-    nxt = (me + 1) % n
+    nxt = seat_after(me, 1, n)
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     K.legal_mask_into(s, params, mask)
     after = np.empty_like(s)

@@ -14,6 +14,7 @@ import numba as nb
 import numpy as np
 
 from sniff_twelve.core.rng import below, pick_legal
+from sniff_twelve.core.seats import seat_after
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS, SIX, VALUES
 from twelve_env.view import SEARCH_RNG
@@ -110,7 +111,7 @@ def _heuristic(s, params, unseen):
     """``heuristic_action`` with a caller's scratch row for the unseen counts (rollouts reuse one)."""
     n = params[K.P_PLAYERS]
     me = np.int64(s[K.CUR])
-    nxt = (me + 1) % n
+    nxt = seat_after(me, 1, n)
     _unseen(s, params, me, unseen)
     pool = unseen.sum()
     nxt_hand = K.hand_size(s, nxt)

@@ -38,6 +38,7 @@ import numba as nb
 import numpy as np
 
 from sniff_twelve.core.rng import below, shuffle
+from sniff_twelve.core.seats import seat_after
 
 #: how the other seats are modelled inside the compiled loop
 MODEL_NONE, MODEL_RANDOM, MODEL_GREEDY, MODEL_HEURISTIC, MODEL_OUTSIDE = range(5)
@@ -90,7 +91,7 @@ def _replays(
             counts[i] -= holdings[place, i]
     size = 0
     for k in range(n + 1):  # the draws in turn order from the actor, then what is turned up
-        seat = (actor + k) % n
+        seat = seat_after(actor, k, n)
         for i in range(items):
             if k == n:
                 c = seen[t, SEEN_TURNED, i]
@@ -283,7 +284,7 @@ def shown_by_seat(hooks, past, actions, params, me, out):
         actor = np.int64(past[t][hooks.CUR])
         shown = hooks.shown_item(past[t], params, actions[t])
         if actor != me and shown >= 0:
-            out[(actor - me) % n - 1, shown] += 1.0
+            out[seat_after(actor, n - me, n) - 1, shown] += 1.0
 
 
 @nb.njit(cache=True)
@@ -298,7 +299,7 @@ def truth_counts(hooks, states, params, seats, out):
         me = seats[b]
         hooks.hidden_items(states[b], params, me, hidden)
         for r in range(1, n):
-            hooks.held_items(states[b], params, (me + r) % n, held)
+            hooks.held_items(states[b], params, seat_after(me, r, n), held)
             for i in range(items):
                 out[b, i, r - 1] = held[i]
                 hidden[i] -= held[i]
