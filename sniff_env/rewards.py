@@ -30,7 +30,8 @@ def write_rewards(s, params, scores_before, mode, out):
     """
     n = params[K.P_PLAYERS]
     status, winner = s[K.STATUS], s[K.WINNER]
-    loser = -0.5 if n == 3 else -1.0  # the other sides share -1
+    sides = 2 if n == 4 else n
+    loser = -1.0 / (sides - 1)  # the other sides share -1
     # one loop and one exit: numba's pass that drops the reference counting of the arrays handed
     # in recognises this shape (two loops in branches kept four atomic increments a call)
     for seat in range(n):
