@@ -80,10 +80,17 @@ class GameHooksType(types.Type):
         return getattr(getattr(importlib.import_module(module), qualname), name, None)
 
 
+_TYPES: dict[type, GameHooksType] = {}
+
+
 @typeof_impl.register(GameHooks)
 def _typeof_hooks(val, c):
+    """Made once per class: numba types the hooks in Python at every driver call (about 4 µs to
+    make the type afresh, a batch of one row's whole step)."""
     cls = type(val)
-    return GameHooksType(f"{cls.__module__}:{cls.__qualname__}", hooks_fingerprint(cls))
+    if cls not in _TYPES:
+        _TYPES[cls] = GameHooksType(f"{cls.__module__}:{cls.__qualname__}", hooks_fingerprint(cls))
+    return _TYPES[cls]
 
 
 register_model(GameHooksType)(models.OpaqueModel)  # no data: every hook is resolved at compile time
