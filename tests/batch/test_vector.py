@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
@@ -213,6 +214,22 @@ def test_thread_count_changes_no_result(cls):
         runs.append(trace)
     for other in runs[1:]:
         assert all(np.array_equal(a, b) for a, b in zip(runs[0], other, strict=True))
+
+
+def test_calls_leave_numbas_thread_count_as_they_found_it():
+    """``threads=1`` holds for the object's own calls only; the default (``None``) keeps
+    numba's setting, whatever it is."""
+    before = numba.get_num_threads()
+    one, default = SniffVector(4, seed=0, threads=1), SniffVector(4, seed=0)
+    one.step(one.sample_actions())
+    one.reset(seed=1)
+    assert numba.get_num_threads() == before
+    numba.set_num_threads(1)
+    try:
+        default.step(default.sample_actions())
+        assert numba.get_num_threads() == 1
+    finally:
+        numba.set_num_threads(before)
 
 
 @pytest.mark.parametrize("threads", [0, -1, 10**6])
