@@ -23,6 +23,7 @@ as numba does not cover them for a plain cached function either.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib
 import sys
@@ -46,25 +47,20 @@ class GameHooks:
     """Base of a game's hooks (see the module docstring); pass an instance to the drivers."""
 
 
-_FINGERPRINTS: dict[type, str] = {}
-
-
 def hooks_fingerprint(cls: type) -> str:
     """A digest of the source files of ``cls``, its ``GameHooks`` bases and every kernel it lists
-    (computed once per class and process)."""
-    if cls not in _FINGERPRINTS:
-        bases = [base for base in cls.__mro__ if issubclass(base, GameHooks)]
-        files = {getattr(sys.modules.get(base.__module__), "__file__", None) for base in bases}  # None: no file
-        for name in dir(cls):
-            value = getattr(cls, name, None)
-            if isinstance(value, Dispatcher):
-                files.add(value.py_func.__code__.co_filename)
-        digest = hashlib.sha256()
-        for path in sorted(filter(None, files)):
-            with contextlib.suppress(OSError):  # a file that cannot be read (a zip import) adds nothing
-                digest.update(Path(path).read_bytes())
-        _FINGERPRINTS[cls] = digest.hexdigest()[:16]
-    return _FINGERPRINTS[cls]
+    (read once per class and process: ``_hooks_type`` keeps the type it names)."""
+    bases = [base for base in cls.__mro__ if issubclass(base, GameHooks)]
+    files = {getattr(sys.modules.get(base.__module__), "__file__", None) for base in bases}  # None: no file
+    for name in dir(cls):
+        value = getattr(cls, name, None)
+        if isinstance(value, Dispatcher):
+            files.add(value.py_func.__code__.co_filename)
+    digest = hashlib.sha256()
+    for path in sorted(filter(None, files)):
+        with contextlib.suppress(OSError):  # a file that cannot be read (a zip import) adds nothing
+            digest.update(Path(path).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 class GameHooksType(types.Type):
@@ -80,17 +76,16 @@ class GameHooksType(types.Type):
         return getattr(getattr(importlib.import_module(module), qualname), name, None)
 
 
-_TYPES: dict[type, GameHooksType] = {}
+@functools.cache
+def _hooks_type(cls: type) -> GameHooksType:
+    """The type of ``cls``'s instances, made once per class: numba types the hooks in Python at
+    every driver call, and making the type afresh took about 4 µs, a third of a one-row step."""
+    return GameHooksType(f"{cls.__module__}:{cls.__qualname__}", hooks_fingerprint(cls))
 
 
 @typeof_impl.register(GameHooks)
 def _typeof_hooks(val, c):
-    """The type, made once per class: numba types the hooks in Python at every driver call, and
-    making the type afresh took about 4 µs, a third of a one-row step."""
-    cls = type(val)
-    if cls not in _TYPES:
-        _TYPES[cls] = GameHooksType(f"{cls.__module__}:{cls.__qualname__}", hooks_fingerprint(cls))
-    return _TYPES[cls]
+    return _hooks_type(type(val))
 
 
 register_model(GameHooksType)(models.OpaqueModel)  # no data: every hook is resolved at compile time
