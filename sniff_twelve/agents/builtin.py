@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 
 from sniff_twelve.agents.external import FORM, import_agent, installed_agents, is_import_spec
+from sniff_twelve.batch.threads import check_threads
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError, check_int
 from sniff_twelve.core.rng import stream_state
 from sniff_twelve.search.rollouts import resampled_rollouts
-from sniff_twelve.search.solver import given_worlds_values, pimc_values, workspace
+from sniff_twelve.search.solver import draw_worlds
+from sniff_twelve.search.worlds import WorldValues, resolve_threads, world_values
 
 if TYPE_CHECKING:
     from sniff_twelve.core.spec import GameSpec
@@ -95,8 +97,9 @@ class RolloutAgent(Agent):
 class PimcAgent(Agent):
     """Perfect-Information Monte Carlo (GIB's method in bridge): sample ``iterations`` worlds
     consistent with the seat's view (``SeatView.sample``'s compiled resampler: hand sizes and known
-    voids kept), solve every legal action exactly in each world (``sniff_twelve.search.solver``), play the best
-    mean value (ties: the lowest action id). Only the view is read; the worlds are its guesses.
+    voids kept), solve them exactly (``sniff_twelve.search.worlds``: each action only as far as
+    telling the best mean needs), play the best mean value (ties: the lowest action id). Only the
+    view is read; the worlds are its guesses.
 
     A world whose solve needs more than ``max_nodes`` nodes is replaced by another draw (at most
     ``2 * iterations`` draws), so a move's time is bounded; the rare move none of whose worlds
@@ -114,6 +117,8 @@ class PimcAgent(Agent):
         model: ``None`` (worlds by the rules: sizes and known voids) or the model of the beliefs.
         epsilon: the beliefs' softening of the model (``infer``'s ``epsilon``).
         belief_worlds: the weighted worlds the beliefs keep.
+        threads: the threads the worlds are solved on (``None``: numba's thread count); the
+            choices are the same for every count.
     """
 
     name = "pimc"
@@ -133,7 +138,9 @@ class PimcAgent(Agent):
         model: str | None = None,
         epsilon: float = 0.3,
         belief_worlds: int = 128,
+        threads: int | None = None,
     ) -> None:
+        self.threads = check_threads(threads)
         self.iterations = check_int("iterations", self.default_worlds if iterations is None else iterations, 1, 100_000)
         self.max_nodes = check_int("max_nodes", self.default_max_nodes if max_nodes is None else max_nodes, 1, 1 << 62)
         if model is not None and (not isinstance(model, str) or "+" in model or not model):
@@ -167,18 +174,34 @@ class PimcAgent(Agent):
         points minus the others', from now to the end of the hand or game); ``None`` when no
         world was solved within the budget."""
         legal = view.legal_actions()
+        found = self._world_values(view, legal, refine=False)
+        return {a: float(found.totals[a] / found.worlds) for a in legal} if found.worlds else None
+
+    def _world_values(self, view: SeatView, legal: list[int], refine: bool) -> WorldValues:
+        """The worlds' sums (``sniff_twelve.search.worlds``): every action exact, or with ``refine``
+        only as far as ranking the first one needs."""
         hooks = self.solver_hooks
-        ws = workspace(hooks)
-        out = np.zeros(hooks.MAX_ACTIONS)
-        gen = ws.next_generation(2 * self.iterations)
+        wanted = np.full(hooks.MAX_ACTIONS, not refine, dtype=np.bool_)
         if self.model is None:
-            args = (self.iterations, self.horizon, self.max_nodes, self._rng, ws.tables, gen, out)
-            _, solved = view.run(pimc_values, hooks, view.seat, *args)
+
+            def rows(count: int) -> np.ndarray:
+                worlds = np.empty((count, hooks.ROW_SIZE), dtype=np.int32)
+                view.run(draw_worlds, hooks, view.seat, self._rng, worlds)
+                return worlds
+
         else:
-            states = self._belief_worlds(view, 2 * self.iterations)
-            args = (self.iterations, self.horizon, self.max_nodes, ws.tables, gen, out)
-            _, solved = given_worlds_values(states, view.params, hooks, view.seat, *args)
-        return {a: float(out[a]) for a in legal} if solved else None
+            states, taken = self._belief_worlds(view, 2 * self.iterations), 0
+
+            def rows(count: int) -> np.ndarray:
+                nonlocal taken
+                taken += count
+                return states[taken - count : taken]
+
+        limit, threads = 2 * self.iterations, resolve_threads(self.threads)
+        return world_values(
+            hooks, view.params, view.seat, legal, rows, self.iterations, limit, self.max_nodes, wanted,
+            self.horizon, refine, threads,
+        )  # fmt: skip
 
     def _belief_worlds(self, view: SeatView, count: int) -> np.ndarray:
         """``count`` full positions drawn from the seat's beliefs (the rules' worlds when ``infer``
@@ -196,10 +219,10 @@ class PimcAgent(Agent):
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        values = self.action_values(view)
-        if values is None:
+        found = self._world_values(view, legal, refine=True)
+        if not found.worlds:
             return int(view.run(view.spec.greedy_action))
-        return max(legal, key=lambda a: (values[a], -a))
+        return found.ranked_first(legal)
 
     def __repr__(self) -> str:
         model = "" if self.model is None else f", model={self.model!r}"

@@ -30,7 +30,8 @@ calls and made stale by a generation number, so a call does not clear it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -62,9 +63,11 @@ class Solution:
 
     ``value``: the exact minimax value when ``exact``; else the best value proved so far (a lower
     bound, ``lower``); ``upper``: an upper bound (equal to ``value`` when exact). ``action_values``:
-    every legal action's exact value (when not exact, only the actions solved before the budget
-    ran out). ``best``: the actions with the top value. ``pv``: the principal variation, every
-    action (forced ones included) to the end under optimal play on all sides."""
+    the exact value of every legal action, or with ``solve(moves=...)`` of the best ones and the
+    listed ones (when not exact, only the actions solved before the budget ran out);
+    ``action_bounds``: for each legal action left out of ``action_values`` by ``moves``, a value it
+    cannot exceed (below ``value``). ``best``: the actions with the top value. ``pv``: the principal
+    variation, every action (forced ones included) to the end under optimal play on all sides."""
 
     value: int
     action_values: dict[int, int]
@@ -74,6 +77,7 @@ class Solution:
     lower: int
     upper: int
     pv: list[int] = field(default_factory=list)
+    action_bounds: dict[int, int] = field(default_factory=dict)
 
 
 class Workspace:
@@ -308,25 +312,40 @@ def _mtd(g, params, s, root, w, gen, counters, max_nodes, guess):
 
 
 @nb.njit(cache=True)
-def _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved):
-    """Exact value of every legal action of ``s`` (a full window each), the likeliest best first;
-    stops when the budget runs out (``solved`` marks the finished ones). Returns the count."""
+def _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved, upper, wanted):
+    """Value the legal actions of ``s``, the likeliest best first: exactly (a full window each,
+    MTD(f)) every action set in ``wanted`` and the first one searched; any other only as far as
+    it takes to tell whether it reaches the best value so far (one null-window test: if it does,
+    it is valued exactly too, else ``upper[a]`` holds a bound its value cannot exceed). So the
+    best value and every action that reaches it are always exact. Stops when the budget runs out
+    (``solved`` marks the exact values). Returns the count of legal actions."""
     solved[:] = False
     kids, moves, order = w[1], w[2], w[4]
     mask = w[3][0]
     count = _legal_count(g, params, s, mask, 0, moves)
     _expand(g, params, s, 0, count, root, kids, moves)
     _order(moves, 0, count, -1, True, order)
-    guess = 0
+    guess, best = 0, -INF
     for j in range(count):
         i = order[0, j]
         a, gain = moves[0, i, 0], moves[0, i, 1]
         v = gain
         if not moves[0, i, 2]:
-            v += _mtd(g, params, kids[0, i], root, w, gen, counters, max_nodes, guess - gain)
+            if wanted[a] or best == -INF:
+                v += _mtd(g, params, kids[0, i], root, w, gen, counters, max_nodes, guess - gain)
+            else:
+                need = best - gain  # what the rest after action a must be worth to reach the best
+                reached = _search(g, params, kids[0, i], 1, need - 1, need, root, w, gen, counters, max_nodes)
+                if counters[ABORTED]:
+                    break
+                if reached < need:
+                    upper[a] = gain + reached
+                    continue
+                v += _mtd(g, params, kids[0, i], root, w, gen, counters, max_nodes, reached)
         if counters[ABORTED]:
             break
         guess = v
+        best = max(best, v)
         values[a] = v
         solved[a] = True
     return count
@@ -367,86 +386,53 @@ def _principal_variation(g, params, s, root, w, gen, counters, values, solved, p
             return
 
 
-@nb.njit(cache=True)
-def solve_row(g, params, s, w, gen, max_nodes, values, solved, pv):
-    """Solve the position ``s`` for its seat to act: ``values[a]`` the exact value of every legal
-    action ``a`` (``solved[a]`` set for each one finished within ``max_nodes``, 0 = no budget),
-    ``pv`` the principal variation (``-1`` after its end). Returns ``(nodes, aborted, hits)``."""
+@nb.njit(cache=True, nogil=True)
+def solve_row(g, params, s, w, gen, max_nodes, values, solved, upper, wanted, pv):
+    """Solve the position ``s`` for its seat to act (``_root_values``: the best actions and those
+    set in ``wanted`` exactly, the others at least bounded by ``upper``; ``solved[a]`` set for the
+    exact values found within ``max_nodes``, 0 = no budget), ``pv`` the principal variation (``-1``
+    after its end). Returns ``(nodes, aborted, hits)``."""
     counters = np.zeros(3, dtype=np.int64)
     root = np.int64(s[g.CUR])  # int64, as pimc passes its seat: one compiled copy of the search
     pv[:] = -1
-    _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved)
+    _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved, upper, wanted)
     if not counters[ABORTED]:
         _principal_variation(g, params, s, root, w, gen, counters, values, solved, pv)
     return counters[NODES], counters[ABORTED], counters[HITS]
 
 
-@nb.njit(cache=True)
-def _add_world(g, params, world, seat, horizon, max_nodes, w, gen, counters, values, solved, out):
-    """Solve every legal action of ``world`` (its draw pile cut to ``horizon`` cards if > 0) and
-    add each solved value to ``out``; returns the nodes searched and whether it fitted ``max_nodes``."""
-    if horizon > 0:
-        g.shorten(world, horizon)
-    counters[:] = 0
-    _root_values(g, params, world, seat, w, gen, counters, max_nodes, values, solved)
-    if counters[ABORTED]:
-        return counters[NODES], False
-    for a in range(g.MAX_ACTIONS):
-        if solved[a]:
-            out[a] += values[a]
-    return counters[NODES], True
-
-
-@nb.njit(cache=True)
-def given_worlds_values(states, params, g, seat, worlds, horizon, max_nodes, w, gen, out):
-    """``pimc_values`` on the full positions ``states`` (``[k, row]``, drawn by the caller — from a
-    seat's beliefs, say) instead of worlds it resamples: ``out[a]`` is every legal action's mean
-    exact value over the first ``worlds`` rows whose solve fits ``max_nodes`` (the others are
-    skipped). Returns the nodes searched and the worlds solved."""
-    out[:] = 0.0
-    values = np.zeros(g.MAX_ACTIONS, dtype=np.int64)
-    solved = np.zeros(g.MAX_ACTIONS, dtype=np.bool_)
+@nb.njit(cache=True, nogil=True)
+def value_world(g, params, world, seat, max_nodes, w, gen, values, solved, upper, wanted):
+    """``_root_values`` of ``world`` for ``seat`` (a world of ``pimc`` or ``analyze``): returns the
+    nodes searched and whether the search fitted ``max_nodes`` (0 = no budget)."""
     counters = np.zeros(3, dtype=np.int64)
-    nodes, done = 0, 0
-    for k in range(states.shape[0]):
-        if done == worlds:
-            break
-        searched, fitted = _add_world(
-            g, params, states[k].copy(), seat, horizon, max_nodes, w, gen + k, counters, values, solved, out
-        )
-        nodes += searched
-        done += fitted
-    if done > 0:
-        out /= done
-    return nodes, done
+    _root_values(g, params, world, seat, w, gen, counters, max_nodes, values, solved, upper, wanted)
+    return counters[NODES], counters[ABORTED] == 0
 
 
-@nb.njit(cache=True)
-def pimc_values(view, params, g, seat, worlds, horizon, max_nodes, rng, w, gen, out):
-    """``out[a]``: the mean, over ``worlds`` worlds sampled from ``seat``'s view (``g.resample``),
-    of every legal action's exact value. A world whose solve needs more than ``max_nodes`` nodes
-    is dropped and another drawn, ``2 * worlds`` draws at most; draw ``k`` searches with table
-    generation ``gen + k``. ``horizon > 0`` cuts each world's draw pile to that many cards
-    (``g.shorten``). Returns the nodes searched and the worlds solved (``out`` is all zero when
-    none was). ``view`` comes first so that ``SeatView.run`` can call it."""
-    out[:] = 0.0
-    values = np.zeros(g.MAX_ACTIONS, dtype=np.int64)
-    solved = np.zeros(g.MAX_ACTIONS, dtype=np.bool_)
-    world = np.empty_like(view)
+@nb.njit(cache=True, nogil=True)
+def value_action(g, params, world, seat, action, max_nodes, w, gen):
+    """The exact value of the legal ``action`` in ``world`` for ``seat``: returns ``(value, nodes,
+    fitted)`` (``fitted`` false when ``max_nodes`` cut the search)."""
     counters = np.zeros(3, dtype=np.int64)
-    nodes, done = 0, 0
-    for k in range(2 * worlds):
-        if done == worlds:
-            break
-        g.resample(view, params, seat, world, rng)
-        searched, fitted = _add_world(
-            g, params, world, seat, horizon, max_nodes, w, gen + k, counters, values, solved, out
-        )
-        nodes += searched
-        done += fitted
-    if done > 0:
-        out /= done
-    return nodes, done
+    kids, moves = w[1], w[2]
+    count = _legal_count(g, params, world, w[3][0], 0, moves)
+    _expand(g, params, world, 0, count, seat, kids, moves)
+    value = 0
+    for i in range(count):
+        if moves[0, i, 0] == action:
+            value = moves[0, i, 1]
+            if not moves[0, i, 2]:
+                value += _mtd(g, params, kids[0, i], seat, w, gen, counters, max_nodes, 0)
+    return value, counters[NODES], counters[ABORTED] == 0
+
+
+@nb.njit(cache=True, nogil=True)
+def draw_worlds(view, params, g, seat, rng, worlds):
+    """Fill the rows of ``worlds`` with worlds sampled from ``seat``'s view (``g.resample``), in
+    order from ``rng``. ``view`` comes first so that ``SeatView.run`` can call it."""
+    for k in range(worlds.shape[0]):
+        g.resample(view, params, seat, worlds[k], rng)
 
 
 @nb.njit(cache=True, inline="always")
@@ -458,15 +444,17 @@ def fold(h1, h2, x):
     )
 
 
-_WORKSPACES: dict[type, Workspace] = {}
+_LOCAL = threading.local()
 
 
 def workspace(hooks: GameSpec) -> Workspace:
-    """The process's one ``Workspace`` for a game's hooks (made at first use)."""
+    """The calling thread's ``Workspace`` for a game's hooks (made at its first use there): the
+    kernels release the GIL, so threads search at once, each in its own tables."""
+    tables = _LOCAL.__dict__.setdefault("workspaces", {})
     cls = type(hooks)
-    if cls not in _WORKSPACES:
-        _WORKSPACES[cls] = Workspace(hooks)
-    return _WORKSPACES[cls]
+    if cls not in tables:
+        tables[cls] = Workspace(hooks)
+    return tables[cls]
 
 
 def checked_game(game: object, game_cls: type) -> KernelGame:
@@ -487,17 +475,36 @@ def check_budget(max_nodes: int | None) -> int:
     return 0 if max_nodes is None else check_int("max_nodes", max_nodes, 1, 1 << 62)
 
 
-def solve_game(game: KernelGame, hooks: GameSpec, ws: Workspace, max_nodes: int | None) -> Solution:
+def wanted_mask(game: KernelGame, size: int, moves: Iterable[int] | None) -> np.ndarray:
+    """The actions ``solve`` must value exactly, as a mask of ``size``: every one for ``moves=None``,
+    else the listed ones; ``ValueError`` naming the legal actions for one that is not legal."""
+    if moves is None:
+        return np.ones(size, dtype=np.bool_)
+    legal = game.legal_actions()
+    listed = [int(a) for a in moves]
+    wrong = [a for a in listed if a not in legal]
+    if wrong:
+        raise ValueError(f"moves must be legal actions of the position; {wrong} are not (legal: {legal})")
+    mask = np.zeros(size, dtype=np.bool_)
+    mask[listed] = True
+    return mask
+
+
+def solve_game(
+    game: KernelGame, hooks: GameSpec, ws: Workspace, max_nodes: int | None, moves: Iterable[int] | None = None
+) -> Solution:
     """``solve`` for a game whose class checks are done (``game_solver``)."""
     budget = check_budget(max_nodes)
     if game.is_terminal():
         raise ValueError("cannot solve a finished game: it has no seat to act")
+    wanted = wanted_mask(game, hooks.MAX_ACTIONS, moves)
     s = game._state.copy()
     values = np.zeros(hooks.MAX_ACTIONS, dtype=np.int64)
+    upper = np.zeros(hooks.MAX_ACTIONS, dtype=np.int64)
     solved = np.zeros(hooks.MAX_ACTIONS, dtype=np.bool_)
     pv = np.empty(hooks.MAX_DEPTH + 1, dtype=np.int64)
     gen = ws.next_generation()
-    nodes, aborted, _ = solve_row(hooks, game._params, s, ws.tables, gen, budget, values, solved, pv)
+    nodes, aborted, _ = solve_row(hooks, game._params, s, ws.tables, gen, budget, values, solved, upper, wanted, pv)
     action_values = {int(a): int(values[a]) for a in np.flatnonzero(solved)}
     bound = int(hooks.bound(s, game._params))
     if aborted:
@@ -506,23 +513,31 @@ def solve_game(game: KernelGame, hooks: GameSpec, ws: Workspace, max_nodes: int 
         return Solution(lower, action_values, best, int(nodes), False, lower, bound)
     value = max(action_values.values())
     best = [a for a, v in action_values.items() if v == value]
-    return Solution(value, action_values, best, int(nodes), True, value, value, [int(a) for a in pv if a >= 0])
+    bounds = {int(a): int(upper[a]) for a in game.legal_actions() if a not in action_values}
+    pv_list = [int(a) for a in pv if a >= 0]
+    return Solution(value, action_values, best, int(nodes), True, value, value, pv_list, bounds)
 
 
 def game_solver(hooks: GameSpec, game_cls: type[KernelGame]) -> Callable[..., Solution]:
     """The ``solve`` of one game (``sniff_env.solver.solve``, ``twelve_env.solver.solve``): ``hooks``
     its solver rules, ``game_cls`` its ``Game``; the game's solver module says what a value counts."""
 
-    def solve(game: KernelGame, *, max_nodes: int | None = None) -> Solution:
+    def solve(game: KernelGame, *, moves: Iterable[int] | None = None, max_nodes: int | None = None) -> Solution:
         """Solve the rest of ``game`` exactly (its solver module's docstring says what the value counts).
 
         Args:
             game: a live ``Game`` of the game (the referee's state: every hand, the draw pile in order).
+            moves: the legal actions whose values are wanted (``None``: every one). ``value`` and
+                ``best`` stay exact; the other actions are only shown to fall short of the best
+                (``action_bounds``), which is what grading one decision needs and far cheaper when
+                a bad move would take long to value exactly.
             max_nodes: stop after this many nodes; the result then has ``exact=False`` and bounds.
 
         Raises ``TypeError`` for anything but the game's ``Game`` (a seat view above all),
-        ``ValueError`` for a finished game or a budget below 1.
+        ``ValueError`` for a finished game, an illegal listed move or a budget below 1.
+
+        The release of the GIL lets threads solve at once (each in its own tables).
         """
-        return solve_game(checked_game(game, game_cls), hooks, workspace(hooks), max_nodes)
+        return solve_game(checked_game(game, game_cls), hooks, workspace(hooks), max_nodes, moves)
 
     return solve

@@ -43,6 +43,7 @@ import numpy as np
 
 from sniff_twelve.core.options import check_int
 from sniff_twelve.core.records import parse_record, replay_steps, split_records
+from sniff_twelve.search.worlds import resolve_threads, thread_map
 from sniff_twelve.tools.arena import mean_ci
 from sniff_twelve.tools.cluster import map_on_ray
 from sniff_twelve.tools.interrupt import StopRequest
@@ -121,24 +122,52 @@ def par_of(game: KernelGame, solution: Solution) -> int | None:
 
 
 def grade(
-    game: KernelGame, action: int, solve: Solve, worlds: int, max_nodes: int, seed: int, truth: Solution | None = None
+    game: KernelGame,
+    action: int,
+    solve: Solve,
+    worlds: int,
+    max_nodes: int,
+    seed: int,
+    truth: Solution | None = None,
+    threads: int | None = 1,
 ) -> tuple[list[int], int | None, float | None]:
     """``(best actions, hindsight loss, expected loss)`` of playing ``action`` in ``game``
-    (``truth``: the solve of ``game`` itself, if already made)."""
+    (``truth``: the solve of ``game`` itself with ``action`` among its ``moves``, if already made).
+    Each solve values exactly only what the grade needs (``solve(moves=...)``): the best actions
+    and ``action``; over the worlds, the action with the best mean is found as ``pimc`` finds it
+    (``sniff_twelve.search.worlds``). The worlds are solved on ``threads`` threads."""
     if truth is None:
-        truth = solve(game, max_nodes=max_nodes)
+        truth = solve(game, moves=[action], max_nodes=max_nodes)
     if not truth.exact:
         return [], None, None
     hindsight = truth.value - truth.action_values[action]
     view = game.seat_view(past=False)
-    totals: dict[int, float] = dict.fromkeys(truth.action_values, 0.0)
-    for k in range(worlds):
-        world = solve(view.sample(seed + k), max_nodes=max_nodes)
-        if not world.exact:
-            return truth.best, hindsight, None
-        for a, v in world.action_values.items():
-            totals[a] += v / worlds
-    return truth.best, hindsight, max(totals.values()) - totals[action]
+    samples = [view.sample(seed + k) for k in range(worlds)]
+    wanted = [{action} for _ in samples]
+
+    def solve_world(k: int) -> Solution:
+        return solve(samples[k], moves=sorted(wanted[k]), max_nodes=max_nodes)
+
+    pool = thread_map(resolve_threads(threads))
+    solved = pool(solve_world, range(worlds))
+    legal = game.legal_actions()
+    while all(world.exact for world in solved):
+        sums = {a: sum(world.action_values.get(a, world.action_bounds.get(a, 0)) for world in solved) for a in legal}
+        first = max(legal, key=lambda a: (sums[a], -a))
+        lacking = [k for k, world in enumerate(solved) if first not in world.action_values]
+        if not lacking:
+            break
+        for k in lacking:
+            wanted[k].add(first)
+        for k, world in zip(lacking, pool(solve_world, lacking), strict=True):
+            solved[k] = world
+    else:
+        return truth.best, hindsight, None
+    totals = dict.fromkeys((first, action), 0.0)
+    for world in solved:
+        for a in totals:
+            totals[a] += world.action_values[a] / worlds
+    return truth.best, hindsight, totals[first] - totals[action]
 
 
 @dataclass(frozen=True)
@@ -151,6 +180,7 @@ class Grading:
     worlds: int
     max_nodes: int
     seed: int
+    threads: int | None = None  # the threads a decision's worlds are solved on (None: numba's count)
 
 
 def grade_record(
@@ -183,13 +213,15 @@ def grade_record(
             deal = grading.deal_index(position)
             seat = par_seat(position)
             start = score_difference(position, seat)
-            truth = solve(position, max_nodes=max_nodes)
+            truth = solve(position, moves=[action], max_nodes=max_nodes)
             pars.append({"record": r + 1, "deal": deal + 1, "seat": seat, "par": par_of(position, truth)})
         if len(position.legal_actions()) < 2:
             continue
         seat = position.current_player
         seed = grading.seed * 1_000_003 + (first + len(decisions)) * 997
-        best, hindsight, expected = grade(position, action, solve, grading.worlds, max_nodes, seed, truth)
+        best, hindsight, expected = grade(
+            position, action, solve, grading.worlds, max_nodes, seed, truth, grading.threads
+        )
         position_text = str(position) if hindsight else ""
         number = len(decisions) + 1
         decisions.append(

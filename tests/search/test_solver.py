@@ -130,6 +130,34 @@ def test_budget_gives_bounds_around_the_exact_value():
     assert set(cut.best) <= set(cut.action_values)
 
 
+@pytest.mark.parametrize(("name", "players"), [("sniff", 4), ("sniff", 2), ("twelve", 2)])
+def test_listed_moves_get_the_full_solves_values(name, players):
+    """``solve(moves=...)`` from the deal and on through each hand: the value, the best actions and
+    the listed actions' values are the full solve's; every other action's bound is at least its
+    value and below the best — in far fewer nodes where a bad move is costly to value exactly."""
+    solve, make = (solve_sniff, sniff_env.Game) if name == "sniff" else (solve_twelve, twelve_env.Game)
+    rng = random.Random(players)
+    positions = bounded = fewer = 0
+    for seed in range(6):
+        game = make(num_players=players, seed=seed)
+        while not game.is_terminal() and positions < 12 * (seed + 1):
+            legal = game.legal_actions()
+            if len(legal) > 1 and (name == "sniff" or game.stock_size <= 8):
+                full = solve(game, max_nodes=3_000_000)
+                listed = rng.sample(legal, 1)
+                part = solve(game, moves=listed, max_nodes=3_000_000)
+                if full.exact:
+                    positions += 1
+                    assert part.exact and (part.value, sorted(part.best)) == (full.value, sorted(full.best))
+                    assert all(part.action_values[a] == full.action_values[a] for a in [*listed, *full.best])
+                    for a, bound in part.action_bounds.items():
+                        assert full.action_values[a] <= bound < full.value
+                    bounded += len(part.action_bounds)
+                    fewer += part.nodes < full.nodes
+            game.apply(rng.choice(legal))
+    assert positions >= 20 and bounded > 0 and fewer > 0
+
+
 def test_solving_leaves_the_game_as_it_was():
     game = sniff_env.Game(num_players=4, seed=5)
     game.apply(game.legal_actions()[0])
@@ -150,6 +178,9 @@ def test_bad_input_is_refused(solve, make):
         solve(game.state_array)
     with pytest.raises(ValueError, match="max_nodes"):
         solve(game, max_nodes=0)
+    illegal = next(a for a in range(200) if a not in game.legal_actions())
+    with pytest.raises(ValueError, match=rf"\[{illegal}\] are not \(legal: \[{game.legal_actions()[0]}, "):
+        solve(game, moves=[illegal])
     other = twelve_env.Game(seed=1) if solve is solve_sniff else sniff_env.Game(seed=1)
     with pytest.raises(TypeError, match="Game"):
         solve(other)

@@ -80,6 +80,25 @@ class Run:
         self.stats: Counter = Counter()
         self.mismatches: list[str] = []
 
+    def compare_listed(self, solve: Any, game: Any, want: Solution) -> list[str]:
+        """``solve(moves=...)`` with a few of the legal actions (none, one, several, in turn): the
+        value, the best actions and the listed actions' values as the reference's; every other
+        action only bounded, by a bound at least its true value and below the best."""
+        legal = game.legal_actions()
+        listed = random.Random(self.positions).sample(legal, self.positions % min(len(legal) + 1, 4))
+        got = solve(game, moves=listed)
+        problems = []
+        if got.value != want.value or sorted(got.best) != sorted(want.best) or not got.exact:
+            problems.append(f"moves={listed}: value {got.value}, best {got.best} differ")
+        if any(got.action_values.get(a) != want.action_values[a] for a in [*listed, *want.best]):
+            problems.append(f"moves={listed}: a listed or best action's value differs")
+        for a in set(legal) - set(got.action_values):
+            if not want.action_values[a] <= got.action_bounds[a] < want.value:
+                problems.append(f"moves={listed}: action {a}'s bound {got.action_bounds[a]} is not below the best")
+        self.stats["roots solved with moves="] += 1
+        self.stats["actions only bounded"] += len(set(legal) - set(got.action_values))
+        return problems
+
     def compare(self, solve: Any, game: Any, want: Solution, repro: str) -> None:
         """One position: the solver's answer for ``game`` must equal the reference's ``want``."""
         legal = game.legal_actions()
@@ -108,6 +127,7 @@ class Run:
             problems.append("value differs")
         if sorted(int(a) for a in got.best) != sorted(want.best):
             problems.append("best differs")
+        problems += self.compare_listed(solve, game, want)
         self.positions += 1
         self.stats["roots with a choice"] += len(legal) > 1
         self.stats["roots where the choice matters"] += len(set(want.action_values.values())) > 1
@@ -258,6 +278,7 @@ def test_sniff_solver_matches_reference(n: int, kind: str) -> None:
     run.report(SNIFF_MIN_POSITIONS[kind])
     s = run.stats
     assert s["roots where the choice matters"] >= run.positions // 10, s
+    assert s["actions only bounded"] > 0, s
     for event in ("credit", "domino", "blocked", "won by a placement", "draw", "pass", "draw of a playable tile"):
         assert s[event] > 0, (event, s)
     for event in ("all fives credit", "blocked with undrawn tiles", "deduction"):
@@ -361,6 +382,7 @@ def test_twelve_solver_matches_reference(n: int) -> None:
     for kind in TWELVE_KINDS:
         assert s[f"positions, {kind}"] >= TWELVE_MIN_POSITIONS[kind], s
     assert s["roots where the choice matters"] >= run.positions // 10, s
+    assert s["actions only bounded"] > 0, s
     assert s["roots, bridge deck"] > 0 and s["roots, numbers deck"] > 0 and s["roots, extra-turn variant"] > 0, s
     for event in ("capture", "extra turn", "six on six", "six on six, stock short for the draws", "last card"):
         assert s[event] > 0, (event, s)
