@@ -238,15 +238,20 @@ class Sessions:
         with self._lock:
             self._items[token] = session
             self._used[token] = self.clock()
-            while len(self._items) > self.limit:
-                self._evict(keep=token)
+            self._trim(keep=token)
         return token
 
-    def _evict(self, keep: str) -> None:
-        now = self.clock()
-        oldest = next(t for t in self._items if t != keep)
-        token = next((t for t in self._items if t != keep and now - self._used[t] >= self.idle), oldest)
-        del self._items[token], self._used[token]
+    def _trim(self, keep: str) -> None:
+        """Drop sessions past the limit, never ``keep`` nor one whose lock is held (a move in flight
+        would be saved from a dropped copy while an older one is rebuilt from disk): with every
+        other session busy, the limit waits for the next call."""
+        while len(self._items) > self.limit:
+            now = self.clock()
+            free = [t for t, session in self._items.items() if t != keep and not _busy(session)]
+            if not free:
+                return
+            token = next((t for t in free if now - self._used[t] >= self.idle), free[0])
+            del self._items[token], self._used[token]
 
     def __len__(self) -> int:
         return len(self._items)
@@ -282,8 +287,7 @@ class Sessions:
                     if session is not None:
                         self._items[token] = session
                         self._touch(token)
-                        while len(self._items) > self.limit:
-                            self._evict(keep=token)
+                        self._trim(keep=token)
             if session is None:
                 raise RequestError(404, "unknown session: the link is wrong or the game has ended long ago")
             return session
@@ -292,6 +296,12 @@ class Sessions:
         self._items.move_to_end(token)
         self._used[token] = self.clock()
         return self._items[token]
+
+
+def _busy(session: Any) -> bool:
+    """Whether ``session``'s lock is held (something is changing or reading it)."""
+    lock = getattr(session, "lock", None)
+    return lock is not None and lock.locked()
 
 
 class RateLimit:
