@@ -103,6 +103,8 @@ async def read_json(request: Request) -> Any:
     if timer.cancelled_caught:
         raise RequestError(408, f"the request body did not arrive within {BODY_SECONDS} s")
     try:
-        return json.loads(body)
+        value = json.loads(body)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")  # no lone surrogate ("\\ud800") anywhere
     except (ValueError, RecursionError) as error:  # not JSON, not UTF-8, a number too long, nesting too deep
         raise RequestError(400, f"the request body is not JSON the server can read: {type(error).__name__}") from None
+    return value

@@ -31,7 +31,8 @@ from sniff_twelve.web.errors import RequestError
 if TYPE_CHECKING:
     from sniff_twelve.web.table import WebGame
 
-RECORD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.json")
+MAX_NAME = 200  #: characters a record's name may have (file systems take 255 bytes)
+RECORD_NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{MAX_NAME - 6}}}\.json")
 STEP = re.compile(r"[0-9]{1,9}")
 
 

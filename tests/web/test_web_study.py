@@ -5,10 +5,14 @@ can be private and each game has one record however often its end is replayed.""
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from sniff_env.web import WEB as SNIFF
 from tests.web.gated import Gate, Gated
 from tests.web.test_web import make_client, new_session
 from twelve_env.web import WEB as TWELVE
@@ -62,3 +66,55 @@ def test_a_game_with_a_move_in_flight_is_not_evicted(tmp_path, gate):
     assert stale.status_code == 409
     client.get(f"/api/sessions/{a}")  # the next load trims back to the limit
     assert len(server.sessions) == 2
+
+
+# --- input no parser expects ------------------------------------------------------------------------
+AS_JSON = {"content-type": "application/json"}
+
+
+def test_a_lone_surrogate_and_an_over_long_record_name_are_a_4xx(tmp_path):
+    client, server = make_client(SNIFF, tmp_path)
+    token = new_session(client, players=2, seed=1)
+    for body in ('{"\\ud800": 1}', '{"options": {"\\udfff": 1}}', '{"agents": {"1": "\\ud800"}}'):
+        response = client.post("/api/sessions", content=body, headers=AS_JSON)
+        assert response.status_code == 400 and "not JSON the server can read" in response.json()["error"], body
+        response = client.post(f"/api/sessions/{token}/move", content=body, headers=AS_JSON)
+        assert response.status_code == 400, body
+    assert len(server.sessions) == 1
+    for name in ("a" * 300 + ".json", "a" * 300, "b" * 251 + ".json"):
+        assert client.get(f"/api/records/{name}").status_code == 403, name
+        assert client.get(f"/api/records?before={name}").status_code == 400, name
+
+
+FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SURROGATES = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)  # no text alone: JSON escapes them
+ANY_TEXT = st.lists(st.characters() | SURROGATES, max_size=6).map("".join)
+NAME_CHARS = "abcXYZ019._-"
+NAMES = (st.text(NAME_CHARS, min_size=1, max_size=20) | st.text(NAME_CHARS, min_size=190, max_size=400)).map(
+    lambda name: f"{name}.json"
+)
+
+
+@pytest.fixture(scope="module")
+def fuzzed(tmp_path_factory):
+    client, _ = make_client(SNIFF, tmp_path_factory.mktemp("records"), new_games_per_minute=10**9)
+    return client, new_session(client, players=2, seed=5)
+
+
+@FUZZ
+@given(keys=st.lists(ANY_TEXT, min_size=1, max_size=3), nested=st.booleans())
+def test_fuzzed_unicode_keys_never_get_a_5xx(fuzzed, keys, nested):
+    client, token = fuzzed
+    body = dict.fromkeys(keys, 1)
+    body = {"options": body, "agents": body} if nested else body
+    for url in ("/api/sessions", f"/api/sessions/{token}/move"):
+        response = client.post(url, content=json.dumps(body), headers=AS_JSON)  # "\\ud800" escaped as JSON has it
+        assert response.status_code < 500, (body, response.text)
+
+
+@FUZZ
+@given(name=NAMES)
+def test_fuzzed_record_names_never_get_a_5xx(fuzzed, name):
+    client, _ = fuzzed
+    assert client.get(f"/api/records/{name}").status_code in (403, 404)
+    assert client.get("/api/records", params={"before": name}).status_code in (200, 400)
