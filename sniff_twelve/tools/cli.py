@@ -431,7 +431,7 @@ def run_serve(args: argparse.Namespace, spec: WebGame) -> int:
         for module in ("starlette", "uvicorn"):
             optional_import(module, "web", "serve")
         from sniff_twelve.web.server import serve
-        from sniff_twelve.web.store import DamagedStoreError
+        from sniff_twelve.web.store import DamagedStoreError, UnwritableError
     except MissingExtraError as err:
         fail(err)
     for path in args.checkpoint:
@@ -458,7 +458,7 @@ def run_serve(args: argparse.Namespace, spec: WebGame) -> int:
             seed_choice=not args.no_seed_choice,
             forwarded_allow_ips=args.forwarded_allow_ips,
         )
-    except DamagedStoreError as err:
+    except (DamagedStoreError, UnwritableError) as err:
         fail(err)
     return 0
 

@@ -65,7 +65,7 @@ from sniff_twelve.web.guard import HEADERS, Guard, read_json
 from sniff_twelve.web.index import RecordIndex
 from sniff_twelve.web.records import replay
 from sniff_twelve.web.sessions import MAX_SESSIONS, NEW_GAMES_PER_MINUTE, RateLimit, Session, Sessions
-from sniff_twelve.web.store import SessionStore
+from sniff_twelve.web.store import SessionStore, check_writable
 from sniff_twelve.web.table import parse_option
 from sniff_twelve.web.warmup import WarmingUp, warm_in_background
 
@@ -121,8 +121,9 @@ class Server:
             for option in spec.game_cls.spec.options
             if not option.web and option.name in self.defaults
         }
+        check_writable(self.records)  # a folder it cannot write stops the server here (UnwritableError)
         self.store = SessionStore(self.records / "sessions.sqlite3")
-        self.store.check()  # a damaged file stops the server here (DamagedStoreError), before it serves
+        self.store.check()  # and so does a damaged or read-only store (DamagedStoreError, UnwritableError)
         self.index = RecordIndex(self.records, self.store)
         self.sessions = Sessions(max_sessions, load=self._restore)
 

@@ -636,13 +636,14 @@ def test_while_warming_up_the_page_says_so_and_the_api_asks_to_retry(tmp_path):
     from sniff_twelve.web.warmup import WarmingUp
 
     ready = threading.Event()
-    client = TestClient(WarmingUp(create_app(SNIFF, tmp_path), ready), base_url="http://127.0.0.1")
+    app = create_app(SNIFF, tmp_path)
+    client = TestClient(WarmingUp(app, ready), base_url="http://127.0.0.1")
     page = client.get("/")
     assert page.status_code == 200 and "Warming up" in page.text and 'http-equiv="refresh"' in page.text
     assert page.headers["x-frame-options"] == "DENY"
     api = client.post("/api/sessions", json={"players": 2})
     assert api.status_code == 503 and api.headers["retry-after"] == "1" and "warming up" in api.json()["error"]
-    assert not any(tmp_path.iterdir())  # no game was made
+    assert len(app.state.server.store) == 0 and not list(tmp_path.glob("*.json"))  # no game was made
     ready.set()
     assert "Warming up" not in client.get("/").text and client.get("/api/config").status_code == 200
 

@@ -6,6 +6,7 @@ can be private and each game has one record however often its end is replayed.""
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sniff_env.web import WEB as SNIFF
+from sniff_twelve.web.server import create_app
 from tests.web.gated import Gate, Gated
 from tests.web.test_web import make_client, new_session
 from twelve_env.web import WEB as TWELVE
@@ -118,3 +120,58 @@ def test_fuzzed_record_names_never_get_a_5xx(fuzzed, name):
     client, _ = fuzzed
     assert client.get(f"/api/records/{name}").status_code in (403, 404)
     assert client.get("/api/records", params={"before": name}).status_code in (200, 400)
+
+
+# --- the store and the records folder are probed for writing at start -------------------------------------
+def _read_only_store(monkeypatch) -> None:
+    """Every connection of the store opens its file read-only, as for a user who may not write it
+    (the tests may run as root, whom file modes do not stop)."""
+    from sniff_twelve.web import store
+
+    connect = sqlite3.connect
+    monkeypatch.setattr(
+        store.sqlite3, "connect", lambda path, **kwargs: connect(f"file:{path}?mode=ro", uri=True, **kwargs)
+    )
+
+
+def _stopped_store(records) -> None:
+    """A store with a game in it, closed as a stopped server leaves it."""
+    client, server = make_client(SNIFF, records)
+    new_session(client, players=2, seed=1)
+    server.store.close()
+
+
+@pytest.mark.parametrize("wal", [True, False], ids=["wal", "rollback-journal"])
+def test_a_read_only_store_is_refused_at_start_as_read_only_not_damaged(tmp_path, monkeypatch, capsys, wal):
+    from sniff_env.__main__ import main
+    from sniff_twelve.web import server as web_server
+    from tests.bounds import usage_error
+
+    _stopped_store(tmp_path)
+    if not wal:  # a store SQLite must first switch to WAL: the switch itself is a write
+        with sqlite3.connect(tmp_path / "sessions.sqlite3") as db:
+            db.execute("PRAGMA journal_mode=DELETE")
+    _read_only_store(monkeypatch)
+    with pytest.raises(ValueError, match=r"sessions\.sqlite3 cannot be written") as refused:
+        create_app(SNIFF, tmp_path)
+    said = str(refused.value)
+    assert "\n" not in said and "writable" in said and "damaged" not in said and "move it aside" not in said
+    monkeypatch.setattr(web_server.uvicorn, "run", lambda app, **kwargs: pytest.fail("it served"))
+    line = usage_error(capsys, main, ["serve", "--records", str(tmp_path)])
+    assert "sessions.sqlite3 cannot be written" in line and "\n" not in line
+
+
+def test_a_records_folder_that_cannot_be_written_is_refused_at_start(tmp_path, monkeypatch, capsys):
+    from sniff_env.__main__ import main
+    from sniff_twelve.web import server as web_server
+    from tests.bounds import usage_error
+
+    (tmp_path / "plain").write_text("a file, not a folder")
+    records = tmp_path / "plain" / "records"
+    with pytest.raises(ValueError, match=r"the records folder .* cannot be written") as refused:
+        create_app(SNIFF, records)
+    assert "\n" not in str(refused.value) and "--records" in str(refused.value)
+    monkeypatch.setattr(web_server.uvicorn, "run", lambda app, **kwargs: pytest.fail("it served"))
+    line = usage_error(capsys, main, ["serve", "--records", str(records)])
+    assert "cannot be written" in line and str(records) in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plain"]
