@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -63,7 +62,7 @@ from sniff_twelve.core.options import check_int
 from sniff_twelve.web.errors import RequestError
 from sniff_twelve.web.guard import HEADERS, Guard, read_json
 from sniff_twelve.web.index import RecordIndex
-from sniff_twelve.web.records import replay
+from sniff_twelve.web.records import replay, write_record
 from sniff_twelve.web.sessions import MAX_SESSIONS, NEW_GAMES_PER_MINUTE, RateLimit, Session, Sessions
 from sniff_twelve.web.store import SessionStore, check_writable
 from sniff_twelve.web.table import parse_option
@@ -148,7 +147,7 @@ class Server:
         """Seat ``agents`` (named by ``specs``) around ``human`` in ``game``, let them move until the
         human is to act; the new session's token. With a ``recipe`` (how ``game`` was dealt: players
         and options, beside ``seed``) the game is kept on disk and survives a restart."""
-        session = Session(self.spec, game, human, agents, specs, seed, self.records, seed_chosen, recipe)
+        session = Session(self.spec, game, human, agents, specs, seed, seed_chosen, recipe)
         with session.lock:
             session.advance()
             token = self.sessions.add(session)
@@ -159,6 +158,7 @@ class Server:
                 LOG.exception("a new game could not be saved")
                 said = f"the new game could not be saved ({type(error).__name__}): try again"
                 raise RequestError(503, said) from None
+            self._write_record(token, session)
         return token
 
     def warm_up(self, moves: int = 40) -> float:
@@ -170,14 +170,13 @@ class Server:
         players, agent = self.defaults["players"], self.defaults["agent"]
         game = self.spec.game_cls(num_players=players, seed=0)
         others = {seat: self.spec.make_agent(agent) for seat in range(1, players)}
-        with tempfile.TemporaryDirectory() as scratch:  # a game that ends here leaves no record
-            session = Session(self.spec, game, 0, others, dict.fromkeys(others, agent), 0, Path(scratch))
-            session.advance()
-            for _ in range(moves):
-                state = session.state()
-                if not state["moves"]:
-                    break
-                session.move(state["moves"][0]["action"], state["version"])
+        session = Session(self.spec, game, 0, others, dict.fromkeys(others, agent), 0)  # no record is written
+        session.advance()
+        for _ in range(moves):
+            state = session.state()
+            if not state["moves"]:
+                break
+            session.move(state["moves"][0]["action"], state["version"])
         return time.perf_counter() - start
 
     @contextmanager
@@ -200,28 +199,39 @@ class Server:
 
     def _change(self, token: str, change: Callable[[Session], None], what: str) -> dict[str, Any]:
         """``change`` session ``token`` and keep it; if that fails past the checks (``RequestError``
-        changes nothing), the game goes back to its last saved state and a 503 says so."""
+        changes nothing), the game goes back to its last saved state and a 503 says so. A game that
+        ended is written to its record once the store holds its end."""
         with self.locked(token) as session:
-            record = session.record
             try:
                 change(session)
                 self.keep(token, session)
             except RequestError:
                 raise
             except Exception as error:
-                if session.record != record:  # the game's end was written: it did not happen
-                    (self.records / session.record).unlink(missing_ok=True)
                 if session.recipe is not None:  # the store has the game as it was: fetched again
                     self.sessions.drop(token, session)
                 LOG.exception("session %s: the %s could not be saved", token[:6], what)
                 said = f"the {what} could not be saved: nothing changed ({type(error).__name__}: {error}); try again"
                 raise RequestError(503, said) from None
+            self._write_record(token, session)
             return session.state()
 
     def keep(self, token: str, session: Session) -> None:
         """Write ``session`` to the store (games dealt from a recipe only)."""
         if session.recipe is not None:
             self.store.save(token, session.doc())
+
+    def _write_record(self, token: str, session: Session) -> None:
+        """Write a finished game's record if its file is not there yet. A failure is logged and the
+        game let go from memory (it is in the store), so its next request writes the record again."""
+        if session.record is None or (self.records / session.record).exists():
+            return
+        try:
+            write_record(self.records, session.record, session.record_doc())
+        except OSError:
+            LOG.exception("session %s: its record %s could not be written", token[:6], session.record)
+            if session.recipe is not None:
+                self.sessions.drop(token, session)
 
     def _restore(self, token: str) -> Session | None:
         """A kept game, dealt again and replayed (``None`` if there is none, or it will not replay)."""
@@ -235,13 +245,15 @@ class Server:
             agents = {seat: self.spec.make_agent(name) for seat, name in specs.items()}
             for seat, agent in agents.items():
                 agent.reset(seed * 1000 + seat)
-            session = Session(self.spec, game, human, agents, specs, seed, self.records, doc["seed_chosen"], recipe)
+            session = Session(self.spec, game, human, agents, specs, seed, doc["seed_chosen"], recipe, doc.get("id"))
             session.replay(doc["actions"])
         except (KeyError, TypeError, ValueError):
             return None
         session.think_ms, session.started, session.record = doc["think_ms"], doc["started"], doc["record"]
+        session.finished = doc.get("finished")
         if doc.get("resigned"):
             session.mark_resigned()
+        self._write_record(token, session)  # a server stopped between the store and the file
         return session
 
     def new_game(self, body: Any, client: str = "") -> str:

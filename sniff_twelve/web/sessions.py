@@ -4,7 +4,8 @@ A ``Session`` is one game: the human's seat, the agents at the others, what happ
 human's last move. While the game runs, what the page gets is built from the human seat's public
 game (``sniff_twelve.web.table.public_game``) and the public moves alone; only a finished game is
 shown face up, and a hand that has just ended as it was counted (``WebGame.hand_end``). A finished
-game is saved as a record (``sniff_twelve.web.records``).
+game is named its record (``sniff_twelve.web.records``), which the server writes once the game is
+in the store.
 
 The server holds at most ``MAX_SESSIONS`` games in memory; past that the least recently used game
 idle for ``IDLE_SECONDS`` goes first, and a game someone played in the last ``IDLE_SECONDS`` goes
@@ -23,12 +24,10 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from sniff_twelve.web.errors import RequestError
-from sniff_twelve.web.records import now, write_record
+from sniff_twelve.web.records import now, record_name
 from sniff_twelve.web.table import public_game
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from sniff_twelve.core.agent import Agent
     from sniff_twelve.core.game import KernelGame
     from sniff_twelve.web.table import WebGame
@@ -50,12 +49,13 @@ class Session:
         agents: dict[int, Agent],
         specs: dict[int, str],
         seed: int | None,
-        records: Path,
         seed_chosen: bool = False,
         recipe: dict[str, Any] | None = None,
+        game_id: str | None = None,
     ) -> None:
         self.spec, self.game, self.human = spec, game, human
-        self.agents, self.specs, self.seed, self.records = agents, specs, seed, records
+        self.agents, self.specs, self.seed = agents, specs, seed
+        self.id = game_id or secrets.token_hex(4)  # names the game's record: one file however often it ends
         self.seed_chosen = seed_chosen
         self.recipe = recipe  # how the game was dealt (players, options): what a restart needs
         partner = spec.partner(game.num_players, human)
@@ -71,7 +71,8 @@ class Session:
         self.started = now()
         self.think_ms: list[list[int]] = []  # [action index, milliseconds] per human move
         self.asked_at = time.monotonic()
-        self.record: str | None = None
+        self.record: str | None = None  # the record's name, once the game is over
+        self.finished: str | None = None
 
     @property
     def version(self) -> int:
@@ -83,13 +84,13 @@ class Session:
         return self.resigned or self.game.is_terminal()
 
     def advance(self) -> None:
-        """Let the agents move until the human is to act or the game is over (then save it)."""
+        """Let the agents move until the human is to act or the game is over (then name its record)."""
         game = self.game
         while not game.is_terminal() and game.current_player != self.human:
             seat = game.current_player
             self._apply(seat, self.agents[seat].act(game))
         if game.is_terminal():
-            self._save()
+            self._finish()
         self.asked_at = time.monotonic()
 
     def _apply(self, seat: int, action: int) -> None:
@@ -133,11 +134,11 @@ class Session:
         self.advance()
 
     def resign(self) -> None:
-        """End the game where it stands and save it (``RequestError`` 409 if it is over already)."""
+        """End the game where it stands (``RequestError`` 409 if it is over already)."""
         if self.over:
             raise RequestError(409, "the game is over: start a new one")
         self.mark_resigned()
-        self._save()
+        self._finish()
 
     def mark_resigned(self) -> None:
         self.resigned, self.hand_end = True, None
@@ -156,6 +157,8 @@ class Session:
             "think_ms": self.think_ms,
             "started": self.started,
             "record": self.record,
+            "finished": self.finished,
+            "id": self.id,
             "resigned": self.resigned,
         }
 
@@ -198,8 +201,12 @@ class Session:
             "record": self.record,
         }
 
-    def _save(self) -> None:
-        """Write the finished game to ``records`` (the format: ``sniff_twelve.web.records``)."""
+    def _finish(self) -> None:
+        self.finished = now()
+        self.record = record_name(self.spec.name, self.started, self.id)
+
+    def record_doc(self) -> dict[str, Any]:
+        """The finished game's record (the format: ``sniff_twelve.web.records``)."""
         doc = self.game.to_record()
         doc["human_seat"] = self.human
         doc["agents"] = {str(seat): name for seat, name in sorted(self.specs.items())}
@@ -208,10 +215,10 @@ class Session:
             "seed_chosen": self.seed_chosen,
             "resigned": self.resigned,
             "started": self.started,
-            "finished": now(),
+            "finished": self.finished,
             "think_ms": self.think_ms,
         }
-        self.record = write_record(self.records, self.spec.name, doc)
+        return doc
 
 
 class Sessions:

@@ -175,3 +175,62 @@ def test_a_records_folder_that_cannot_be_written_is_refused_at_start(tmp_path, m
     line = usage_error(capsys, main, ["serve", "--records", str(records)])
     assert "cannot be written" in line and str(records) in line
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plain"]
+
+
+# --- one record per game, written once the store holds its end -----------------------------------------
+class Crash(BaseException):
+    """The server dies here: nothing after it runs, no handler tidies up."""
+
+
+def _crash(*args, **kwargs):
+    raise Crash
+
+
+def _play_until_crash(server, token: str) -> None:
+    """Play the first offered move until one crashes the server (``server.move`` directly)."""
+    with pytest.raises(Crash):
+        for _ in range(10_000):
+            server.move(token, *_first(server.sessions.get(token).state()))
+    server.store.close()  # the process is gone: so is its connection
+
+
+def _first(state: dict) -> tuple[int, int]:
+    return state["moves"][0]["action"], state["version"]
+
+
+def _records(folder) -> list[str]:
+    return sorted(p.name for p in folder.glob("*.json"))
+
+
+def test_a_crash_before_the_end_is_in_the_store_leaves_no_record_and_the_replay_writes_one(tmp_path, monkeypatch):
+    client, server = make_client(SNIFF, tmp_path)
+    token = new_session(client, players=2, seed=7, options={"target": 5})
+    save = server.store.save
+    monkeypatch.setattr(server.store, "save", lambda t, doc: _crash() if doc["record"] else save(t, doc))
+    _play_until_crash(server, token)
+    client, server = make_client(SNIFF, tmp_path)  # the restart
+    state = client.get(f"/api/sessions/{token}").json()
+    assert not state["over"]
+    action, version = _first(state)
+    reply = client.post(f"/api/sessions/{token}/move", json={"action": action, "version": version})
+    assert reply.status_code == 200 and reply.json()["over"]
+    assert _records(tmp_path) == [reply.json()["record"]]
+
+
+def test_a_crash_after_the_end_is_in_the_store_writes_the_record_when_the_game_is_opened(tmp_path, monkeypatch):
+    from sniff_twelve.web import server as web_server
+    from sniff_twelve.web import sessions
+
+    client, server = make_client(SNIFF, tmp_path)
+    token = new_session(client, players=2, seed=7, options={"target": 5})
+    for module in (web_server, sessions):
+        monkeypatch.setattr(module, "write_record", _crash, raising=False)
+    _play_until_crash(server, token)
+    monkeypatch.undo()
+    assert _records(tmp_path) == []
+    client, server = make_client(SNIFF, tmp_path)  # the restart
+    state = client.get(f"/api/sessions/{token}").json()
+    assert state["over"] and _records(tmp_path) == [state["record"]]
+    assert client.get(f"/api/records/{state['record']}").status_code == 200
+    client.get(f"/api/sessions/{token}")
+    assert _records(tmp_path) == [state["record"]]
