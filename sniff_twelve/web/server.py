@@ -63,7 +63,14 @@ from sniff_twelve.web.errors import RequestError
 from sniff_twelve.web.guard import HEADERS, Guard, read_json
 from sniff_twelve.web.index import RecordIndex
 from sniff_twelve.web.records import replay, write_record
-from sniff_twelve.web.sessions import MAX_SESSIONS, NEW_GAMES_PER_MINUTE, RateLimit, Session, Sessions
+from sniff_twelve.web.sessions import (
+    MAX_SESSIONS,
+    NEW_GAMES_PER_MINUTE,
+    RateLimit,
+    Session,
+    Sessions,
+    client_key,
+)
 from sniff_twelve.web.store import SessionStore, check_writable
 from sniff_twelve.web.table import parse_option
 from sniff_twelve.web.warmup import WarmingUp, warm_in_background
@@ -258,7 +265,8 @@ class Server:
 
     def new_game(self, body: Any, client: str = "") -> str:
         """Start a game from the start page's choices (see ``config``); ``RequestError`` 400 if any is
-        bad, 429 if ``client`` started too many games in the last minute."""
+        bad, 429 if ``client`` (an address: IPv6 counts by its /64, ``client_key``) started too
+        many games in the last minute."""
         spec = self.spec
         if not isinstance(body, dict):
             raise RequestError(400, "a new game is a JSON object: players, seat, agents, options, seed")
@@ -302,7 +310,7 @@ class Server:
                 agents[other].reset(seed * 1000 + other)
         except (ValueError, TypeError, OverflowError) as error:
             raise RequestError(400, str(error)) from None
-        self.new_games.check(client)
+        self.new_games.check(client_key(client))
         return self.start(game, seat, agents, specs, seed, seed_chosen, {"players": players, "options": kwargs})
 
     def config(self) -> dict[str, Any]:

@@ -10,11 +10,13 @@ in the store.
 The server holds at most ``MAX_SESSIONS`` games in memory; past that the least recently used game
 idle for ``IDLE_SECONDS`` goes first, and a game someone played in the last ``IDLE_SECONDS`` goes
 only when no idle one is left. An evicted game stays on disk and is rebuilt on its next request.
-One client may start ``NEW_GAMES_PER_MINUTE`` games a minute (429 past it, with ``Retry-After``).
+One client may start ``NEW_GAMES_PER_MINUTE`` games a minute (429 past it, with ``Retry-After``): a
+client is its IPv4 address, or its IPv6 address's /64 (``client_key``).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 import threading
 import time
@@ -309,6 +311,21 @@ def _busy(session: Any) -> bool:
     """Whether ``session``'s lock is held (something is changing or reading it)."""
     lock = getattr(session, "lock", None)
     return lock is not None and lock.locked()
+
+
+def client_key(address: str) -> str:
+    """What a client's new games are counted under: its IPv4 address, or the /64 network of its
+    IPv6 address (one home or host is given a /64 and may use any address in it); anything
+    else as given."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
 
 
 class RateLimit:

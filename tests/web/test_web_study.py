@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sniff_env.web import WEB as SNIFF
+from sniff_twelve.web.errors import RequestError
 from sniff_twelve.web.server import create_app
 from tests.web.gated import Gate, Gated
 from tests.web.test_web import make_client, new_session
@@ -234,3 +235,21 @@ def test_a_crash_after_the_end_is_in_the_store_writes_the_record_when_the_game_i
     assert client.get(f"/api/records/{state['record']}").status_code == 200
     client.get(f"/api/sessions/{token}")
     assert _records(tmp_path) == [state["record"]]
+
+
+# --- the new-game limit keys IPv6 by /64 ------------------------------------------------------------------
+def test_new_games_are_counted_per_ipv6_64_and_per_ipv4_address(tmp_path):
+    _, server = make_client(SNIFF, tmp_path, new_games_per_minute=2)
+    body = {"players": 2}
+    for client in ("2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:fffe"):  # one /64: two addresses
+        server.new_game(body, client)
+    for client in ("2001:db8:1:2::abcd", "2001:DB8:1:2:0:0:0:7"):
+        with pytest.raises(RequestError) as refused:
+            server.new_game(body, client)
+        assert refused.value.status == 429
+    server.new_game(body, "2001:db8:1:3::1")  # the next /64 is another client
+    for client in ("192.0.2.1", "::ffff:192.0.2.1"):  # an IPv4 address, also written as IPv6
+        server.new_game(body, client)
+    with pytest.raises(RequestError):
+        server.new_game(body, "192.0.2.1")
+    server.new_game(body, "192.0.2.2")
