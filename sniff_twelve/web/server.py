@@ -64,6 +64,7 @@ from sniff_twelve.web.guard import HEADERS, Guard, read_json
 from sniff_twelve.web.index import RecordIndex
 from sniff_twelve.web.records import replay, write_record
 from sniff_twelve.web.sessions import (
+    KEEP_DAYS,
     MAX_SESSIONS,
     NEW_GAMES_PER_MINUTE,
     RateLimit,
@@ -99,7 +100,9 @@ STATIC = {"app.js": "text/javascript; charset=utf-8", "page.html": "text/html; c
 class Server:
     """The routes' work: ``spec``'s games, records in ``records``, ``checkpoints`` offered as
     ``ppo:PATH`` agents and ``agents`` (more specs, e.g. ``py:package.module:Name``) beside the
-    built-ins, ``defaults`` (players and game options) on the start page."""
+    built-ins, ``defaults`` (players and game options) on the start page. With
+    ``private_records`` no one lists the finished games and a record replays only with its
+    game's token."""
 
     def __init__(
         self,
@@ -111,9 +114,13 @@ class Server:
         agents: Sequence[str] = (),
         seed_choice: bool = True,
         new_games_per_minute: int = NEW_GAMES_PER_MINUTE,
+        private_records: bool = False,
+        keep_days: int = KEEP_DAYS,
     ) -> None:
         self.spec = spec
+        self.keep_days = check_int("keep_days", keep_days, 1, 100 * 365)
         self.seed_choice = seed_choice
+        self.private_records = private_records
         self.new_games = RateLimit(new_games_per_minute)
         self.records = Path(records)
         self.agents = [*spec.agents, *(f"ppo:{path}" for path in checkpoints), *agents]
@@ -263,6 +270,14 @@ class Server:
         self._write_record(token, session)  # a server stopped between the store and the file
         return session
 
+    def purge(self) -> int:
+        """Remove from the store every game nobody moved in for ``keep_days`` days, finished or not,
+        but one held in memory and used within them (or busy now); how many went."""
+        days = self.keep_days * 86_400
+        gone = self.store.purge(time.time() - days, spare=self.sessions.recent(days))
+        self.sessions.forget(gone)
+        return len(gone)
+
     def new_game(self, body: Any, client: str = "") -> str:
         """Start a game from the start page's choices (see ``config``); ``RequestError`` 400 if any is
         bad, 429 if ``client`` (an address: IPv6 counts by its /64, ``client_key``) started too
@@ -313,6 +328,23 @@ class Server:
         self.new_games.check(client_key(client))
         return self.start(game, seat, agents, specs, seed, seed_chosen, {"players": players, "options": kwargs})
 
+    def records_page(self, limit: str | None, before: str | None) -> tuple[list[dict], str | None]:
+        """A page of the records list (``RecordIndex.page``); ``RequestError`` 403 if they are private."""
+        if self.private_records:
+            raise RequestError(403, "the finished games on this server are private: no one lists them")
+        return self.index.page(self.spec.name, limit, before)
+
+    def replay(self, name: str, step: str | None, token: str | None = None) -> dict[str, Any]:
+        """Record ``name`` replayed (``records.replay``); if records are private, only with ``token``,
+        its game's token (``RequestError`` 403 otherwise)."""
+        if self.private_records:
+            doc = self.store.load(token) if token else None
+            if doc is None or doc.get("record") != name:
+                raise RequestError(
+                    403, "the finished games on this server are private: a game replays from its own page"
+                )
+        return replay(self.spec, self.records, name, step)
+
     def config(self) -> dict[str, Any]:
         """The start page's choices and defaults."""
         spec = self.spec
@@ -348,10 +380,23 @@ def create_app(
     hosts: Sequence[str] = (),
     seed_choice: bool = True,
     new_games_per_minute: int = NEW_GAMES_PER_MINUTE,
+    private_records: bool = False,
+    keep_days: int = KEEP_DAYS,
 ) -> Starlette:
     """The ASGI app serving ``spec``'s game (see the module docstring); ``app.state.server`` is its
     ``Server``. ``hosts`` are host names it answers to beside ``LOCAL_HOSTS``."""
-    server = Server(spec, records, checkpoints, defaults, max_sessions, agents, seed_choice, new_games_per_minute)
+    server = Server(
+        spec,
+        records,
+        checkpoints,
+        defaults,
+        max_sessions,
+        agents,
+        seed_choice,
+        new_games_per_minute,
+        private_records,
+        keep_days,
+    )
     page = _static("page.html").replace("__TITLE__", spec.ui.title.strip('"')).replace("__GAME__", spec.name)
 
     async def html(request: Request) -> Response:
@@ -399,7 +444,7 @@ def create_app(
 
     async def records_list(request: Request) -> Response:
         limit, before = request.query_params.get("limit"), request.query_params.get("before")
-        lines, more = await run_in_threadpool(server.index.page, spec.name, limit, before)
+        lines, more = await run_in_threadpool(server.records_page, limit, before)
         response = _json(lines)
         if more is not None:
             query = urlencode({"limit": len(lines), "before": more})
@@ -407,8 +452,8 @@ def create_app(
         return response
 
     async def record(request: Request) -> Response:
-        name, step = request.path_params["name"], request.query_params.get("step")
-        return _json(await run_in_threadpool(replay, spec, server.records, name, step))
+        name, query = request.path_params["name"], request.query_params
+        return _json(await run_in_threadpool(server.replay, name, query.get("step"), query.get("token")))
 
     async def refused(request: Request, error: Exception) -> Response:
         if isinstance(error, RequestError):
@@ -451,15 +496,56 @@ def serve(
     hosts: Sequence[str] = (),
     seed_choice: bool = True,
     forwarded_allow_ips: str | None = None,
+    max_sessions: int = MAX_SESSIONS,
+    keep_days: int = KEEP_DAYS,
+    private_records: bool = False,
 ) -> None:
     """Run the app with uvicorn until Ctrl-C; it answers to ``host`` and ``hosts`` beside ``LOCAL_HOSTS``.
     ``X-Forwarded-For``/``-Proto`` are read only from ``forwarded_allow_ips`` (a reverse proxy's
-    addresses, comma-separated; none by default), so no client can pass for another."""
-    app = create_app(spec, records, checkpoints, defaults, agents=agents, hosts=[host, *hosts], seed_choice=seed_choice)
+    addresses, comma-separated; none by default), so no client can pass for another. Old games
+    leave the store at start and every ``PURGE_SECONDS`` (``Server.purge``)."""
+    app = create_app(
+        spec,
+        records,
+        checkpoints,
+        defaults,
+        max_sessions,
+        agents,
+        [host, *hosts],
+        seed_choice,
+        private_records=private_records,
+        keep_days=keep_days,
+    )
     print(f"{spec.ui.title} on http://{host}:{port}/  (records: {Path(records).resolve()}; Ctrl-C stops)", flush=True)
+    purge_in_background(app.state.server, threading.Event())
     print("warming up: compiling the game and its agents (once per install); the page says so meanwhile", flush=True)
     ready = threading.Event()
     warm_in_background(app.state.server, ready)
     proxied = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
     options = {"proxy_headers": False, **proxied, **LIMITS}
     uvicorn.run(WarmingUp(app, ready), host=host, port=port, log_level="warning", **options)
+
+
+PURGE_SECONDS = 3600  #: how often ``serve`` removes old games from the store
+
+
+def purge_in_background(server: Server, stop: threading.Event, every: float = PURGE_SECONDS) -> threading.Thread:
+    """``server.purge()`` now, then every ``every`` seconds on a daemon thread until ``stop``; each
+    prints how many games it removed (the first always, the others when there were any)."""
+
+    def purge(always: bool) -> None:
+        removed = server.purge()
+        if removed or always:
+            print(f"store: removed {removed} games nobody moved in for {server.keep_days} days", flush=True)
+
+    def run() -> None:
+        while not stop.wait(every):
+            try:
+                purge(always=False)
+            except Exception:  # a store busy or full now is tried again next time
+                LOG.exception("the store could not be purged; trying again in %s s", every)
+
+    purge(always=True)
+    thread = threading.Thread(target=run, name="purge", daemon=True)
+    thread.start()
+    return thread

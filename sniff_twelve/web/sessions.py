@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from sniff_twelve.web.table import WebGame
 
 MAX_SESSIONS = 1000  #: games held at once; the least recently used idle one goes first
+KEEP_DAYS = 30  #: a game nobody moved in for this many days leaves the store (``serve --keep-days``)
 IDLE_SECONDS = 600  #: a game nobody touched for this long is idle
 NEW_GAMES_PER_MINUTE = 30  #: new games one client may start in a minute
 
@@ -275,6 +276,19 @@ class Sessions:
         with self._lock:
             if self._items.get(token) is session:
                 del self._items[token], self._used[token]
+
+    def recent(self, seconds: float) -> set[str]:
+        """The tokens held that were used in the last ``seconds`` or are busy now."""
+        with self._lock:
+            now = self.clock()
+            return {t for t, s in self._items.items() if now - self._used[t] < seconds or _busy(s)}
+
+    def forget(self, tokens: Sequence[str]) -> None:
+        """Let go of the sessions ``tokens`` that are held and not busy (their rows are gone)."""
+        with self._lock:
+            for token in tokens:
+                if token in self._items and not _busy(self._items[token]):
+                    del self._items[token], self._used[token]
 
     def get(self, token: str) -> Session:
         """The session ``token``, loaded (``load``) if it is not held: the load runs under that

@@ -162,6 +162,24 @@ class SessionStore:
             if db is not None:
                 db.execute("DELETE FROM sessions WHERE token = ?", (token,))
 
+    def purge(self, before: float, spare: set[str]) -> list[str]:
+        """Delete the rows last written before ``before`` (``time.time()``), but those of ``spare``;
+        their tokens."""
+        with self._lock:
+            db = self._db(False)
+            if db is None:
+                return []
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                old = [row[0] for row in db.execute("SELECT token FROM sessions WHERE updated < ?", (before,))]
+                gone = [token for token in old if token not in spare]
+                db.executemany("DELETE FROM sessions WHERE token = ?", [(token,) for token in gone])
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        return gone
+
     def __len__(self) -> int:
         with self._lock:
             db = self._db(False)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +18,7 @@ from sniff_env.web import WEB as SNIFF
 from sniff_twelve.web.errors import RequestError
 from sniff_twelve.web.server import create_app
 from tests.web.gated import Gate, Gated
-from tests.web.test_web import make_client, new_session
+from tests.web.test_web import make_client, new_session, play_out
 from twelve_env.web import WEB as TWELVE
 
 GATED = "py:tests.web.gated:Gated"
@@ -253,3 +254,72 @@ def test_new_games_are_counted_per_ipv6_64_and_per_ipv4_address(tmp_path):
     with pytest.raises(RequestError):
         server.new_game(body, "192.0.2.1")
     server.new_game(body, "192.0.2.2")
+
+
+# --- finished games can be private ---------------------------------------------------------------------------
+def test_private_records_are_neither_listed_nor_replayed_but_with_their_games_token(tmp_path):
+    client, _ = make_client(TWELVE, tmp_path, private_records=True)
+    mine, other = (new_session(client, players=2, agents={"1": "random"}, seed=s) for s in (3, 4))
+    name, others = play_out(client, mine)["record"], play_out(client, other)["record"]
+    assert _records(tmp_path) == sorted([name, others])  # the study still gets every file
+    listed = client.get("/api/records")
+    assert listed.status_code == 403 and "private" in listed.json()["error"]
+    for query in ("", "?step=1", f"?token={other}", "?token=nope", f"?token={mine}x"):
+        refused = client.get(f"/api/records/{name}{query}")
+        assert refused.status_code == 403 and "private" in refused.json()["error"], query
+    assert client.get(f"/api/records/{name}?token={mine}").json()["name"] == name
+    assert client.get(f"/api/records/{name}?step=1&token={mine}").json()["step"] == 1
+    public, _ = make_client(TWELVE, tmp_path)  # the same folder, served as by default
+    assert {line["name"] for line in public.get("/api/records").json()} == {name, others}
+    assert public.get(f"/api/records/{name}").status_code == 200
+
+
+# --- old games leave the store --------------------------------------------------------------------------------
+def _age(server, token: str, days: float) -> None:
+    """Make the store's row of ``token`` last written ``days`` ago."""
+    with server.store.transaction() as db:
+        db.execute("UPDATE sessions SET updated = ? WHERE token = ?", (time.time() - days * 86_400, token))
+
+
+def test_games_nobody_moved_in_for_keep_days_leave_the_store_but_one_in_play(tmp_path):
+    client, server = make_client(TWELVE, tmp_path, keep_days=7)
+    finished = new_session(client, players=2, agents={"1": "random"}, seed=1)
+    record = play_out(client, finished)["record"]
+    abandoned, recent, in_play = (new_session(client, players=2, seed=s) for s in (2, 3, 4))
+    for token, days in ((finished, 8), (abandoned, 30), (recent, 6.9), (in_play, 8)):
+        _age(server, token, days)
+    for token in (finished, abandoned, recent):  # let go from memory; in_play was just used
+        server.sessions.drop(token, server.sessions.get(token))
+    assert server.purge() == 2
+    assert len(server.store) == 2 and server.store.load(in_play) and server.store.load(recent)
+    for token in (finished, abandoned):
+        assert client.get(f"/api/sessions/{token}").status_code == 404
+    assert _records(tmp_path) == [record]  # the record stays
+    assert server.purge() == 0
+
+
+def test_serve_purges_at_start_and_every_so_often_and_says_how_many(tmp_path, monkeypatch, capsys):
+    from sniff_twelve.web import server as web_server
+
+    client, server = make_client(TWELVE, tmp_path)
+    tokens = [new_session(client, players=2, seed=s) for s in range(3)]
+    server.store.close()
+    with sqlite3.connect(tmp_path / "sessions.sqlite3") as db:
+        db.execute("UPDATE sessions SET updated = 0 WHERE token = ?", (tokens[0],))
+    calls = []
+    monkeypatch.setattr(web_server, "warm_in_background", lambda *args: None)
+    monkeypatch.setattr(web_server.uvicorn, "run", lambda app, **kwargs: calls.append(app))
+    web_server.serve(TWELVE, "127.0.0.1", 8123, tmp_path, keep_days=3)
+    assert "store: removed 1 games nobody moved in for 3 days" in capsys.readouterr().out and calls
+    server = calls[0].app.state.server
+    assert len(server.store) == 2
+    _age(server, tokens[1], 4)
+    stop = threading.Event()
+    thread = web_server.purge_in_background(server, stop, every=0.01)
+    for _ in range(500):
+        if len(server.store) == 1:
+            break
+        time.sleep(0.01)
+    stop.set()
+    thread.join(5)
+    assert len(server.store) == 1 and "removed 1 games" in capsys.readouterr().out
