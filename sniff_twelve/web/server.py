@@ -38,11 +38,15 @@ read it through DNS rebinding. Agents that play one checkpoint share one read-on
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
+import os
 import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict
 from importlib import resources
@@ -94,6 +98,7 @@ LIMITS = {
     "timeout_graceful_shutdown": 10,
 }
 LOCAL_HOSTS = ("localhost", "127.0.0.1")  #: names the server always answers to
+AGENT_THREADS = max(2, os.cpu_count() or 1)  #: threads the agents move on (``Server.pool``)
 STATIC = {"app.js": "text/javascript; charset=utf-8", "page.html": "text/html; charset=utf-8"}
 
 
@@ -116,8 +121,12 @@ class Server:
         new_games_per_minute: int = NEW_GAMES_PER_MINUTE,
         private_records: bool = False,
         keep_days: int = KEEP_DAYS,
+        agent_threads: int = AGENT_THREADS,
     ) -> None:
         self.spec = spec
+        #: where the agents move (new games, moves, resignations, games rebuilt for them): off the
+        #: event loop, at most ``agent_threads`` at once, so a search holds up no other request
+        self.pool = ThreadPoolExecutor(check_int("agent_threads", agent_threads, 1), thread_name_prefix="agents")
         self.keep_days = check_int("keep_days", keep_days, 1, 100 * 365)
         self.seed_choice = seed_choice
         self.private_records = private_records
@@ -382,6 +391,7 @@ def create_app(
     new_games_per_minute: int = NEW_GAMES_PER_MINUTE,
     private_records: bool = False,
     keep_days: int = KEEP_DAYS,
+    agent_threads: int = AGENT_THREADS,
 ) -> Starlette:
     """The ASGI app serving ``spec``'s game (see the module docstring); ``app.state.server`` is its
     ``Server``. ``hosts`` are host names it answers to beside ``LOCAL_HOSTS``."""
@@ -396,6 +406,7 @@ def create_app(
         new_games_per_minute,
         private_records,
         keep_days,
+        agent_threads,
     )
     page = _static("page.html").replace("__TITLE__", spec.ui.title.strip('"')).replace("__GAME__", spec.name)
 
@@ -408,13 +419,17 @@ def create_app(
             raise RequestError(404, f"no file {name!r}")
         return Response(_static(name), media_type=STATIC[name], headers=HEADERS)
 
+    async def agents_move(work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` on the server's agent threads (``Server.pool``)."""
+        return await asyncio.get_running_loop().run_in_executor(server.pool, functools.partial(work, *args))
+
     async def config(request: Request) -> Response:
         return _json(server.config())
 
     async def create(request: Request) -> Response:
         body = await read_json(request)
         client = request.client.host if request.client else ""
-        token = await run_in_threadpool(server.new_game, body, client)
+        token = await agents_move(server.new_game, body, client)
         return _json({"token": token, "url": f"/play/{token}"}, 201)
 
     def current(token: str) -> dict[str, Any]:
@@ -426,21 +441,21 @@ def create_app(
 
     async def move(request: Request) -> Response:
         token = request.path_params["token"]
-        await run_in_threadpool(server.sessions.get, token)  # an unknown session before anything else
+        await agents_move(server.sessions.get, token)  # an unknown session before anything else
         body = await read_json(request)
         if not isinstance(body, dict) or set(body) != {"action", "version"}:
             raise RequestError(400, 'a move is {"action": id, "version": n} (the version the table showed)')
         action, version = body["action"], body["version"]
         if any(isinstance(v, bool) or not isinstance(v, int) for v in (action, version)):
             raise RequestError(400, f"action and version are whole numbers; got {action!r} and {version!r}")
-        return _json(await run_in_threadpool(server.move, token, action, version))
+        return _json(await agents_move(server.move, token, action, version))
 
     async def resign(request: Request) -> Response:
         token = request.path_params["token"]
-        await run_in_threadpool(server.sessions.get, token)  # an unknown session before anything else
+        await agents_move(server.sessions.get, token)  # an unknown session before anything else
         if await read_json(request) != {}:
             raise RequestError(400, "a resignation is an empty JSON object: {}")
-        return _json(await run_in_threadpool(server.resign, token))
+        return _json(await agents_move(server.resign, token))
 
     async def records_list(request: Request) -> Response:
         limit, before = request.query_params.get("limit"), request.query_params.get("before")

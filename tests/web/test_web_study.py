@@ -72,6 +72,26 @@ def test_a_game_with_a_move_in_flight_is_not_evicted(tmp_path, gate):
     assert len(server.sessions) == 2
 
 
+# --- agents move on a bounded pool of threads, off the event loop ---------------------------------------------
+def test_agents_move_on_at_most_agent_threads_while_other_requests_are_answered(tmp_path, gate):
+    client, _ = make_client(TWELVE, tmp_path, agents=[GATED], agent_threads=2)
+    games = [new_session(client, players=2, seed=s, agents={"1": GATED}) for s in range(3)]
+    idle = new_session(client, players=2, seed=9)
+    held = gate(hold=3)
+    outs = [{} for _ in games]
+    movers = [_move_in_thread(client, token, out) for token, out in zip(games, outs, strict=True)]
+    held.until_inside(2)
+    for _ in range(20):  # the third move waits for a thread; every other request is answered meanwhile
+        assert client.get("/api/config").status_code == 200
+        assert client.get(f"/api/sessions/{idle}").status_code == 200
+        time.sleep(0.01)
+    assert held.inside == 2
+    held.release.set()
+    for mover in movers:
+        mover.join(30)
+    assert [out["reply"].status_code for out in outs] == [200, 200, 200] and held.most == 2
+
+
 # --- input no parser expects ------------------------------------------------------------------------
 AS_JSON = {"content-type": "application/json"}
 
