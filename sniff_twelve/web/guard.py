@@ -12,7 +12,8 @@
   cross-site request, forms included; scripts and tools that send neither are let through.)
 
 ``read_json`` reads a request's body: JSON only (415), at most ``MAX_BODY`` bytes (413), within
-``BODY_SECONDS`` (408).
+``BODY_SECONDS`` (408), and text only (400 for a lone surrogate such as ``"\\ud800"``, which no
+reply could quote).
 """
 
 from __future__ import annotations

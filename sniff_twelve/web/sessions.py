@@ -9,7 +9,8 @@ in the store.
 
 The server holds at most ``MAX_SESSIONS`` games in memory; past that the least recently used game
 idle for ``IDLE_SECONDS`` goes first, and a game someone played in the last ``IDLE_SECONDS`` goes
-only when no idle one is left. An evicted game stays on disk and is rebuilt on its next request.
+only when no idle one is left. A game whose lock is held (a move in flight) never goes. An
+evicted game stays on disk and is rebuilt on its next request.
 One client may start ``NEW_GAMES_PER_MINUTE`` games a minute (429 past it, with ``Retry-After``): a
 client is its IPv4 address, or its IPv6 address's /64 (``client_key``).
 """

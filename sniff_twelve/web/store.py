@@ -6,7 +6,8 @@ One SQLite database (the standard library's, in WAL mode) in the records folder,
 server rebuilds a game from its row by dealing it again and replaying the actions. Each write is
 one transaction, so a server killed at any moment (SIGKILL included) loses at most the move it
 was saving; finished records are separate files written atomically
-(``sniff_twelve.web.records.write_record``).
+(``sniff_twelve.web.records.write_record``). ``purge`` deletes the rows not written for a while
+(``Server.purge``: the retention of ``serve --keep-days``).
 
 >>> import tempfile
 >>> store = SessionStore(Path(tempfile.mkdtemp()) / "sessions.sqlite3")

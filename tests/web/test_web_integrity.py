@@ -20,7 +20,8 @@ from starlette.testclient import TestClient
 
 from sniff_env.web import WEB as SNIFF
 from sniff_twelve.core.records import replay_steps
-from sniff_twelve.web.server import Sessions, create_app
+from sniff_twelve.web.server import create_app
+from sniff_twelve.web.sessions import Sessions
 from tests.web.test_web import new_session
 
 

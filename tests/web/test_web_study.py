@@ -240,12 +240,11 @@ def test_a_crash_before_the_end_is_in_the_store_leaves_no_record_and_the_replay_
 
 
 def test_a_crash_after_the_end_is_in_the_store_writes_the_record_when_the_game_is_opened(tmp_path, monkeypatch):
-    from sniff_twelve.web import server as web_server
-    from sniff_twelve.web import sessions
+    from sniff_twelve.web import service, sessions
 
     client, server = make_client(SNIFF, tmp_path)
     token = new_session(client, players=2, seed=7, options={"target": 5})
-    for module in (web_server, sessions):
+    for module in (service, sessions):  # where the record is written (before: in the game's own code)
         monkeypatch.setattr(module, "write_record", _crash, raising=False)
     _play_until_crash(server, token)
     monkeypatch.undo()
