@@ -67,7 +67,7 @@ class Server:
         #: where the agents move (new games, moves, resignations, games rebuilt for them): off the
         #: event loop, at most ``agent_threads`` at once, so a search holds up no other request
         self.pool = ThreadPoolExecutor(check_int("agent_threads", agent_threads, 1), thread_name_prefix="agents")
-        self.keep_days = check_int("keep_days", keep_days, 1, 100 * 365)
+        self.keep_days = check_int("keep_days", keep_days, 1)
         self.seed_choice = seed_choice
         self.private_records = private_records
         self.new_games = RateLimit(new_games_per_minute)
