@@ -1,7 +1,11 @@
-"""``python -m benchmarks.web_load [--players N] [--seconds S] [--game sniff|twelve]``: drive N players
-at once against a local ``serve`` and report moves/s and the latency of a move (p50, p99); then
-kill the server with SIGKILL mid-game, start it again on the same records and check that every
-game in progress comes back at the version its player last saw.
+"""``python -m benchmarks.web_load [--players N] [--seconds S] [--game sniff|twelve] [--agent A] [--table T]``:
+drive N players at once against a local ``serve`` and report moves/s and the latency of a move
+(p50, p99), and what everyone else waits meanwhile: the latency of ``GET /api/config`` asked by
+one more client every ``PROBE_SECONDS`` (``others_p50_ms``, ``others_p99_ms``, ``others_max_ms``);
+then kill the server with SIGKILL mid-game, start it again on the same records and check that
+every game in progress comes back at the version its player last saw. With a search agent
+(``--agent pimc --table 4 --players 4``) the others' latency shows whether a search holds up the
+server.
 
 The server is started here (``--records`` in a temporary folder unless given) in its own process
 group, and stopped by that group's id only. It trusts ``X-Forwarded-For`` from 127.0.0.1
@@ -104,6 +108,18 @@ def play(client: Client, until: float, players: int, agent: str, out: dict) -> N
     out["token"], out["version"] = token, state.get("version")
 
 
+PROBE_SECONDS = 0.05  #: how often the other client asks for the start page's config
+
+
+def probe(client: Client, until: float, out: list[float]) -> None:
+    """``GET /api/config`` every ``PROBE_SECONDS`` until ``until``; each latency to ``out``."""
+    while time.monotonic() < until:
+        began = time.perf_counter()
+        client.call("/api/config")
+        out.append(time.perf_counter() - began)
+        time.sleep(PROBE_SECONDS)
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
@@ -120,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
         records, port = args.records or Path(scratch), free_port()
+        base = f"http://127.0.0.1:{port}"
         server = start(args.game, records, port)
         try:
             outs = [{"latencies": [], "errors": []} for _ in range(args.players)]
@@ -128,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
                 threading.Thread(
                     target=play,
                     args=(
-                        Client(f"http://127.0.0.1:{port}", f"10.0.{k // 250}.{k % 250 + 1}"),
+                        Client(base, f"10.0.{k // 250}.{k % 250 + 1}"),
                         until,
                         args.table,
                         args.agent,
@@ -137,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 for k, out in enumerate(outs)
             ]
+            others: list[float] = []
+            threads.append(threading.Thread(target=probe, args=(Client(base, "10.1.0.1"), until, others)))
             began = time.monotonic()
             for thread in threads:
                 thread.start()
@@ -146,8 +165,7 @@ def main(argv: list[str] | None = None) -> int:
             stop(server, signal.SIGKILL)  # no chance to tidy up, as in a crash
             server = start(args.game, records, port)
             back = sum(
-                Client(f"http://127.0.0.1:{port}", "127.0.0.1").call(f"/api/sessions/{out['token']}")[1].get("version")
-                == out["version"]
+                Client(base, "127.0.0.1").call(f"/api/sessions/{out['token']}")[1].get("version") == out["version"]
                 for out in outs
                 if out["token"]
             )
@@ -157,11 +175,16 @@ def main(argv: list[str] | None = None) -> int:
     errors = [e for out in outs for e in out["errors"]]
     report = {
         "players": args.players,
+        "agent": args.agent,
+        "table": args.table,
         "seconds": round(took, 1),
         "moves": len(latencies),
         "moves_per_second": round(len(latencies) / took, 1),
         "p50_ms": round(1000 * percentile(latencies, 0.5), 1),
         "p99_ms": round(1000 * percentile(latencies, 0.99), 1),
+        "others_p50_ms": round(1000 * percentile(others, 0.5), 1),
+        "others_p99_ms": round(1000 * percentile(others, 0.99), 1),
+        "others_max_ms": round(1000 * max(others, default=float("nan")), 1),
         "errors": errors,
         "after_kill_9": f"{back} of {sum(1 for out in outs if out['token'])} games back at their version",
     }

@@ -21,8 +21,16 @@ from sniff_twelve.core.records import parse_record, replay_steps, split_records
 from sniff_twelve.tools import analyze, arena, crossplay, report, reveal
 from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
-from sniff_twelve.tools.flags import RECORDS_HOLD_OPTIONS, add_game_options, add_outputs, add_records, add_workers
+from sniff_twelve.tools.flags import (
+    RECORDS_HOLD_OPTIONS,
+    add_game_options,
+    add_outputs,
+    add_records,
+    add_workers,
+    positive_int,
+)
 from sniff_twelve.tools.play import add_play_options, run_play
+from sniff_twelve.web.sessions import KEEP_DAYS, MAX_SESSIONS
 
 if TYPE_CHECKING:
     from sniff_twelve.core.options import GameOption
@@ -256,6 +264,27 @@ def build_parser(
     serve.add_argument(
         "--no-seed-choice", action="store_true", help="the server deals every seed: no seed field (for studies)"
     )
+    serve.add_argument(
+        "--max-sessions",
+        type=positive_int,
+        default=MAX_SESSIONS,
+        metavar="N",
+        help=f"games held in memory at once; past it the least recently used idle one waits on disk "
+        f"(default {MAX_SESSIONS})",
+    )
+    serve.add_argument(
+        "--keep-days",
+        type=positive_int,
+        default=KEEP_DAYS,
+        metavar="N",
+        help="a game nobody moved in for N days, finished or not, leaves the store (checked at start and "
+        f"hourly; its record stays; default {KEEP_DAYS})",
+    )
+    serve.add_argument(
+        "--private-records",
+        action="store_true",
+        help="no one lists the finished games, and a record replays only with its game's link (for studies)",
+    )
     serve.add_argument("--players", type=int, choices=list(players), default=default_players, help="start page default")
     add_game_options(serve, options)
     add_play_options(play)
@@ -431,7 +460,7 @@ def run_serve(args: argparse.Namespace, spec: WebGame) -> int:
         for module in ("starlette", "uvicorn"):
             optional_import(module, "web", "serve")
         from sniff_twelve.web.server import serve
-        from sniff_twelve.web.store import DamagedStoreError
+        from sniff_twelve.web.store import DamagedStoreError, UnwritableError
     except MissingExtraError as err:
         fail(err)
     for path in args.checkpoint:
@@ -457,8 +486,11 @@ def run_serve(args: argparse.Namespace, spec: WebGame) -> int:
             hosts=args.allowed_host,
             seed_choice=not args.no_seed_choice,
             forwarded_allow_ips=args.forwarded_allow_ips,
+            max_sessions=args.max_sessions,
+            keep_days=args.keep_days,
+            private_records=args.private_records,
         )
-    except DamagedStoreError as err:
+    except (DamagedStoreError, UnwritableError) as err:
         fail(err)
     return 0
 

@@ -19,6 +19,17 @@ if TYPE_CHECKING:
 RECORDS_HOLD_OPTIONS = "A record holds the options its game was played with, so this command takes none of them."
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number from 1 (argparse's one-line error otherwise)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1; got {text!r}")
+    return value
+
+
 def add_game_options(command: argparse.ArgumentParser, options: Sequence[GameOption]) -> None:
     """A ``--name-with-dashes`` flag for each of the game's ``options`` (``GameOption.argument``)."""
     for option in options:

@@ -2,7 +2,8 @@
 
 ``table`` says what the server needs of a game (a ``WebGame``), ``svg`` has the small SVG builder
 both games' tables are drawn with, and ``server`` is the Starlette app (the ``web`` extra) with its
-routes; ``sessions`` holds one game per browser tab (agents at every other seat, eviction, the rate
+routes, ``service`` the work behind them (a ``Server``: the agents' threads, the records' rules,
+old games removed); ``sessions`` holds one game per browser tab (agents at every other seat, eviction, the rate
 limit), ``store`` keeps the games in progress on disk, ``records`` writes, lists and replays the
 finished games, and ``errors`` has the one error a refused request raises.
 """

@@ -12,7 +12,8 @@
   cross-site request, forms included; scripts and tools that send neither are let through.)
 
 ``read_json`` reads a request's body: JSON only (415), at most ``MAX_BODY`` bytes (413), within
-``BODY_SECONDS`` (408).
+``BODY_SECONDS`` (408), and text only (400 for a lone surrogate such as ``"\\ud800"``, which no
+reply could quote).
 """
 
 from __future__ import annotations
@@ -103,6 +104,8 @@ async def read_json(request: Request) -> Any:
     if timer.cancelled_caught:
         raise RequestError(408, f"the request body did not arrive within {BODY_SECONDS} s")
     try:
-        return json.loads(body)
+        value = json.loads(body)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")  # no lone surrogate ("\\ud800") anywhere
     except (ValueError, RecursionError) as error:  # not JSON, not UTF-8, a number too long, nesting too deep
         raise RequestError(400, f"the request body is not JSON the server can read: {type(error).__name__}") from None
+    return value

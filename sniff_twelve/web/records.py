@@ -1,6 +1,8 @@
 """Finished games in ``--records``: writing one when a game ends, listing them, replaying one.
 
-A finished game is written to ``--records`` as ``<UTC time>-<game>-<id>.json``: the match record
+A finished game is written to ``--records`` as ``<UTC time it started>-<game>-<id>.json``, after
+the store holds its end (a server that stops between the two writes it when the game is next
+opened; one replayed after a crash overwrites the same file, so a game has one record): the match record
 (``Game.to_record()``, which ``Game.from_record`` replays) with three more keys, ``human_seat``,
 ``agents`` (seat → agent spec) and ``session`` (seed, ``seed_chosen`` — whether the player chose
 it — ``resigned``, start and end times, the human's thinking time per move). A resigned game's
@@ -31,7 +33,8 @@ from sniff_twelve.web.errors import RequestError
 if TYPE_CHECKING:
     from sniff_twelve.web.table import WebGame
 
-RECORD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.json")
+MAX_NAME = 200  #: characters a record's name may have (file systems take 255 bytes)
+RECORD_NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{MAX_NAME - 6}}}\.json")
 STEP = re.compile(r"[0-9]{1,9}")
 
 
@@ -40,15 +43,19 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def write_record(records: Path, game: str, doc: dict[str, Any]) -> str:
-    """Write ``doc`` (a finished ``game``'s record) to ``records`` atomically; the file's name."""
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    name = f"{stamp}-{game}-{secrets.token_hex(4)}.json"
+def record_name(game: str, started: str, game_id: str) -> str:
+    """The record's file name of the ``game`` started at ``started`` (``now()``) with id ``game_id``."""
+    stamp = datetime.fromisoformat(started).astimezone(UTC).strftime("%Y%m%d-%H%M%S")
+    return f"{stamp}-{game}-{game_id}.json"
+
+
+def write_record(records: Path, name: str, doc: dict[str, Any]) -> None:
+    """Write ``doc`` (a finished game's record) to ``records``/``name`` atomically, replacing any
+    file of that name (a game's record is written again, never twice)."""
     records.mkdir(parents=True, exist_ok=True)
-    partial = records / f".{name}.part"
+    partial = records / f".{name}.{secrets.token_hex(4)}.part"
     partial.write_text(json.dumps(doc) + "\n", encoding="utf-8")
     partial.replace(records / name)
-    return name
 
 
 def record_path(records: Path, name: str) -> Path:

@@ -4,16 +4,20 @@ A ``Session`` is one game: the human's seat, the agents at the others, what happ
 human's last move. While the game runs, what the page gets is built from the human seat's public
 game (``sniff_twelve.web.table.public_game``) and the public moves alone; only a finished game is
 shown face up, and a hand that has just ended as it was counted (``WebGame.hand_end``). A finished
-game is saved as a record (``sniff_twelve.web.records``).
+game is named its record (``sniff_twelve.web.records``), which the server writes once the game is
+in the store.
 
 The server holds at most ``MAX_SESSIONS`` games in memory; past that the least recently used game
 idle for ``IDLE_SECONDS`` goes first, and a game someone played in the last ``IDLE_SECONDS`` goes
-only when no idle one is left. An evicted game stays on disk and is rebuilt on its next request.
-One client may start ``NEW_GAMES_PER_MINUTE`` games a minute (429 past it, with ``Retry-After``).
+only when no idle one is left. A game whose lock is held (a move in flight) never goes. An
+evicted game stays on disk and is rebuilt on its next request.
+One client may start ``NEW_GAMES_PER_MINUTE`` games a minute (429 past it, with ``Retry-After``): a
+client is its IPv4 address, or its IPv6 address's /64 (``client_key``).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 import threading
 import time
@@ -23,17 +27,16 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from sniff_twelve.web.errors import RequestError
-from sniff_twelve.web.records import now, write_record
+from sniff_twelve.web.records import now, record_name
 from sniff_twelve.web.table import public_game
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from sniff_twelve.core.agent import Agent
     from sniff_twelve.core.game import KernelGame
     from sniff_twelve.web.table import WebGame
 
 MAX_SESSIONS = 1000  #: games held at once; the least recently used idle one goes first
+KEEP_DAYS = 30  #: a game nobody moved in for this many days leaves the store (``serve --keep-days``)
 IDLE_SECONDS = 600  #: a game nobody touched for this long is idle
 NEW_GAMES_PER_MINUTE = 30  #: new games one client may start in a minute
 
@@ -50,12 +53,13 @@ class Session:
         agents: dict[int, Agent],
         specs: dict[int, str],
         seed: int | None,
-        records: Path,
         seed_chosen: bool = False,
         recipe: dict[str, Any] | None = None,
+        game_id: str | None = None,
     ) -> None:
         self.spec, self.game, self.human = spec, game, human
-        self.agents, self.specs, self.seed, self.records = agents, specs, seed, records
+        self.agents, self.specs, self.seed = agents, specs, seed
+        self.id = game_id or secrets.token_hex(4)  # names the game's record: one file however often it ends
         self.seed_chosen = seed_chosen
         self.recipe = recipe  # how the game was dealt (players, options): what a restart needs
         partner = spec.partner(game.num_players, human)
@@ -71,7 +75,8 @@ class Session:
         self.started = now()
         self.think_ms: list[list[int]] = []  # [action index, milliseconds] per human move
         self.asked_at = time.monotonic()
-        self.record: str | None = None
+        self.record: str | None = None  # the record's name, once the game is over
+        self.finished: str | None = None
 
     @property
     def version(self) -> int:
@@ -83,13 +88,13 @@ class Session:
         return self.resigned or self.game.is_terminal()
 
     def advance(self) -> None:
-        """Let the agents move until the human is to act or the game is over (then save it)."""
+        """Let the agents move until the human is to act or the game is over (then name its record)."""
         game = self.game
         while not game.is_terminal() and game.current_player != self.human:
             seat = game.current_player
             self._apply(seat, self.agents[seat].act(game))
         if game.is_terminal():
-            self._save()
+            self._finish()
         self.asked_at = time.monotonic()
 
     def _apply(self, seat: int, action: int) -> None:
@@ -133,11 +138,11 @@ class Session:
         self.advance()
 
     def resign(self) -> None:
-        """End the game where it stands and save it (``RequestError`` 409 if it is over already)."""
+        """End the game where it stands (``RequestError`` 409 if it is over already)."""
         if self.over:
             raise RequestError(409, "the game is over: start a new one")
         self.mark_resigned()
-        self._save()
+        self._finish()
 
     def mark_resigned(self) -> None:
         self.resigned, self.hand_end = True, None
@@ -156,6 +161,8 @@ class Session:
             "think_ms": self.think_ms,
             "started": self.started,
             "record": self.record,
+            "finished": self.finished,
+            "id": self.id,
             "resigned": self.resigned,
         }
 
@@ -198,8 +205,12 @@ class Session:
             "record": self.record,
         }
 
-    def _save(self) -> None:
-        """Write the finished game to ``records`` (the format: ``sniff_twelve.web.records``)."""
+    def _finish(self) -> None:
+        self.finished = now()
+        self.record = record_name(self.spec.name, self.started, self.id)
+
+    def record_doc(self) -> dict[str, Any]:
+        """The finished game's record (the format: ``sniff_twelve.web.records``)."""
         doc = self.game.to_record()
         doc["human_seat"] = self.human
         doc["agents"] = {str(seat): name for seat, name in sorted(self.specs.items())}
@@ -208,10 +219,10 @@ class Session:
             "seed_chosen": self.seed_chosen,
             "resigned": self.resigned,
             "started": self.started,
-            "finished": now(),
+            "finished": self.finished,
             "think_ms": self.think_ms,
         }
-        self.record = write_record(self.records, self.spec.name, doc)
+        return doc
 
 
 class Sessions:
@@ -238,15 +249,20 @@ class Sessions:
         with self._lock:
             self._items[token] = session
             self._used[token] = self.clock()
-            while len(self._items) > self.limit:
-                self._evict(keep=token)
+            self._trim(keep=token)
         return token
 
-    def _evict(self, keep: str) -> None:
-        now = self.clock()
-        oldest = next(t for t in self._items if t != keep)
-        token = next((t for t in self._items if t != keep and now - self._used[t] >= self.idle), oldest)
-        del self._items[token], self._used[token]
+    def _trim(self, keep: str) -> None:
+        """Drop sessions past the limit, never ``keep`` nor one whose lock is held (a move in flight
+        would be saved from a dropped copy while an older one is rebuilt from disk): with every
+        other session busy, the limit waits for the next call."""
+        while len(self._items) > self.limit:
+            now = self.clock()
+            free = [t for t, session in self._items.items() if t != keep and not _busy(session)]
+            if not free:
+                return
+            token = next((t for t in free if now - self._used[t] >= self.idle), free[0])
+            del self._items[token], self._used[token]
 
     def __len__(self) -> int:
         return len(self._items)
@@ -261,6 +277,19 @@ class Sessions:
         with self._lock:
             if self._items.get(token) is session:
                 del self._items[token], self._used[token]
+
+    def recent(self, seconds: float) -> set[str]:
+        """The tokens held that were used in the last ``seconds`` or are busy now."""
+        with self._lock:
+            now = self.clock()
+            return {t for t, s in self._items.items() if now - self._used[t] < seconds or _busy(s)}
+
+    def forget(self, tokens: Sequence[str]) -> None:
+        """Let go of the sessions ``tokens`` that are held and not busy (their rows are gone)."""
+        with self._lock:
+            for token in tokens:
+                if token in self._items and not _busy(self._items[token]):
+                    del self._items[token], self._used[token]
 
     def get(self, token: str) -> Session:
         """The session ``token``, loaded (``load``) if it is not held: the load runs under that
@@ -282,8 +311,7 @@ class Sessions:
                     if session is not None:
                         self._items[token] = session
                         self._touch(token)
-                        while len(self._items) > self.limit:
-                            self._evict(keep=token)
+                        self._trim(keep=token)
             if session is None:
                 raise RequestError(404, "unknown session: the link is wrong or the game has ended long ago")
             return session
@@ -292,6 +320,27 @@ class Sessions:
         self._items.move_to_end(token)
         self._used[token] = self.clock()
         return self._items[token]
+
+
+def _busy(session: Any) -> bool:
+    """Whether ``session``'s lock is held (something is changing or reading it)."""
+    lock = getattr(session, "lock", None)
+    return lock is not None and lock.locked()
+
+
+def client_key(address: str) -> str:
+    """What a client's new games are counted under: its IPv4 address, or the /64 network of its
+    IPv6 address (one home or host is given a /64 and may use any address in it); anything
+    else as given."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
 
 
 class RateLimit:

@@ -6,7 +6,8 @@ One SQLite database (the standard library's, in WAL mode) in the records folder,
 server rebuilds a game from its row by dealing it again and replaying the actions. Each write is
 one transaction, so a server killed at any moment (SIGKILL included) loses at most the move it
 was saving; finished records are separate files written atomically
-(``sniff_twelve.web.records.write_record``).
+(``sniff_twelve.web.records.write_record``). ``purge`` deletes the rows not written for a while
+(``Server.purge``: the retention of ``serve --keep-days``).
 
 >>> import tempfile
 >>> store = SessionStore(Path(tempfile.mkdtemp()) / "sessions.sqlite3")
@@ -20,6 +21,7 @@ True
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import threading
 import time
@@ -33,6 +35,30 @@ SCHEMA = "CREATE TABLE IF NOT EXISTS sessions (token TEXT PRIMARY KEY, doc TEXT 
 
 class DamagedStoreError(ValueError):
     """The store's file fails SQLite's ``PRAGMA quick_check``: the server will not start on it."""
+
+
+class UnwritableError(ValueError):
+    """The store or the records folder cannot be written (read-only, not a folder, no permission):
+    the server will not start on it, since every move and new game would fail."""
+
+
+#: SQLite's errors that mean the file or its folder cannot be written, not that it is damaged
+UNWRITABLE = ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")
+
+
+def check_writable(folder: Path) -> None:
+    """Create ``folder`` if need be and write and remove a file in it; ``UnwritableError`` (one
+    line: the folder, why, what to do) if that fails."""
+    probe = Path(folder) / f".probe-{secrets.token_hex(4)}.part"
+    try:
+        probe.parent.mkdir(parents=True, exist_ok=True)
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as error:
+        raise UnwritableError(
+            f"the records folder {folder} cannot be written ({error.strerror or error}): make it a folder the "
+            "user running the server can write to, or give another --records"
+        ) from None
 
 
 class SessionStore:
@@ -61,14 +87,22 @@ class SessionStore:
         return self._connection
 
     def check(self) -> None:
-        """Open the file if there is one and run ``PRAGMA quick_check`` on it; ``DamagedStoreError`` (one
-        line: the file, what is wrong, what to do) if it fails, so no server half-serves from it."""
+        """Open the file if there is one, run ``PRAGMA quick_check`` on it and try a write (rolled
+        back); ``DamagedStoreError`` if the check fails, ``UnwritableError`` if the file or its
+        folder cannot be written (each one line: the file, what is wrong, what to do), so no server
+        half-serves from it."""
         try:
             db = self._db(False)
             problems = [row[0] for row in db.execute("PRAGMA quick_check").fetchall()] if db else ["ok"]
-            if db is not None:
-                db.execute("SELECT COUNT(*) FROM sessions").fetchone()
+            if problems == ["ok"]:
+                self._probe()
         except sqlite3.DatabaseError as error:
+            if getattr(error, "sqlite_errorname", "").startswith(UNWRITABLE):
+                self.close()
+                raise UnwritableError(
+                    f"{self.path} cannot be written ({error}): make it, its -wal and -shm files and its folder "
+                    "writable by the user running the server (the games in it are kept), or give another --records"
+                ) from None
             problems = [str(error)]
         if problems != ["ok"]:
             self.close()
@@ -78,6 +112,16 @@ class SessionStore:
                 f"{self.path.name}-wal and -shm beside it) to start with no games in progress; finished records "
                 "are separate files and unaffected"
             )
+
+    def _probe(self) -> None:
+        """Write a row and roll it back (the file is created if there is none)."""
+        with self._lock:
+            db = self._db(True)
+            db.execute("BEGIN")
+            try:
+                db.execute("INSERT OR REPLACE INTO sessions (token, doc, updated) VALUES ('', '{}', 0)")
+            finally:
+                db.execute("ROLLBACK")
 
     def close(self) -> None:
         with self._lock:
@@ -118,6 +162,24 @@ class SessionStore:
             db = self._db(False)
             if db is not None:
                 db.execute("DELETE FROM sessions WHERE token = ?", (token,))
+
+    def purge(self, before: float, spare: set[str]) -> list[str]:
+        """Delete the rows last written before ``before`` (``time.time()``), but those of ``spare``;
+        their tokens."""
+        with self._lock:
+            db = self._db(False)
+            if db is None:
+                return []
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                old = [row[0] for row in db.execute("SELECT token FROM sessions WHERE updated < ?", (before,))]
+                gone = [token for token in old if token not in spare]
+                db.executemany("DELETE FROM sessions WHERE token = ?", [(token,) for token in gone])
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        return gone
 
     def __len__(self) -> int:
         with self._lock:

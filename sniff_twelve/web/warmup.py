@@ -18,7 +18,7 @@ from sniff_twelve.web.guard import HEADERS
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Receive, Scope, Send
 
-    from sniff_twelve.web.server import Server
+    from sniff_twelve.web.service import Server
 
 PAGE = (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">'

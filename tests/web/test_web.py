@@ -356,7 +356,30 @@ def test_serve_command_needs_the_web_extra_and_good_checkpoints(monkeypatch, cap
     (spec, host, port, records, checkpoints, defaults), kwargs = calls[0]
     assert (spec.name, host, port, records, checkpoints) == ("sniff", "127.0.0.1", 8123, Path("out"), [])
     assert defaults == {"players": 2, "target": 90}
-    assert kwargs == {"agents": [], "hosts": [], "seed_choice": True, "forwarded_allow_ips": None}
+    assert kwargs == {
+        "agents": [],
+        "hosts": [],
+        "seed_choice": True,
+        "forwarded_allow_ips": None,
+        "max_sessions": 1000,
+        "keep_days": 30,
+        "private_records": False,
+    }
+    assert main(["serve", "--max-sessions", "5", "--keep-days", "2", "--private-records"]) == 0
+    assert {key: calls[-1][1][key] for key in ("max_sessions", "keep_days", "private_records")} == {
+        "max_sessions": 5,
+        "keep_days": 2,
+        "private_records": True,
+    }
+    for flag in ("--max-sessions", "--keep-days"):
+        for bad in ("0", "-3", "x"):
+            with pytest.raises(SystemExit) as stop:
+                main(["serve", flag, bad])
+            said = capsys.readouterr().err.strip().splitlines()[-1]  # argparse's usage, then the error
+            assert (
+                stop.value.code == 2
+                and said == f"sniff serve: error: argument {flag}: must be a whole number from 1; got {bad!r}"
+            )
     assert re.search(
         r"--agent py:nowhere:X: .*does not import", usage_error(capsys, main, ["serve", "--agent", "py:nowhere:X"])
     )
@@ -636,13 +659,14 @@ def test_while_warming_up_the_page_says_so_and_the_api_asks_to_retry(tmp_path):
     from sniff_twelve.web.warmup import WarmingUp
 
     ready = threading.Event()
-    client = TestClient(WarmingUp(create_app(SNIFF, tmp_path), ready), base_url="http://127.0.0.1")
+    app = create_app(SNIFF, tmp_path)
+    client = TestClient(WarmingUp(app, ready), base_url="http://127.0.0.1")
     page = client.get("/")
     assert page.status_code == 200 and "Warming up" in page.text and 'http-equiv="refresh"' in page.text
     assert page.headers["x-frame-options"] == "DENY"
     api = client.post("/api/sessions", json={"players": 2})
     assert api.status_code == 503 and api.headers["retry-after"] == "1" and "warming up" in api.json()["error"]
-    assert not any(tmp_path.iterdir())  # no game was made
+    assert len(app.state.server.store) == 0 and not list(tmp_path.glob("*.json"))  # no game was made
     ready.set()
     assert "Warming up" not in client.get("/").text and client.get("/api/config").status_code == 200
 

@@ -340,7 +340,7 @@ def test_twelve_game_in_the_browser(page, tmp_path, shots):
 def test_start_waits_once_and_moves_say_the_agents_are_thinking(page, tmp_path, monkeypatch):
     """A slow first game (a cold compile) cannot be started twice: Start disables at the first
     click. While the agents answer a move, the status says so."""
-    from sniff_twelve.web.server import Server
+    from sniff_twelve.web.service import Server
 
     new_game, move = Server.new_game, Server.move
 

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from sniff_env.web import WEB as SNIFF
-from sniff_twelve.web.server import RateLimit, Sessions, create_app
+from sniff_twelve.web.server import create_app
+from sniff_twelve.web.sessions import RateLimit, Sessions
 from sniff_twelve.web.warmup import warm_up_agents
 from tests.web.test_web import make_client, new_session, play_out
 from twelve_env.web import WEB as TWELVE
@@ -168,7 +169,7 @@ MEMORY = """
 import os
 from pathlib import Path
 from sniff_env.web import WEB
-from sniff_twelve.web.server import Server
+from sniff_twelve.web.service import Server
 
 def rss():
     return int(open("/proc/self/statm").read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20

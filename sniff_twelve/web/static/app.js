@@ -200,7 +200,9 @@ async function playPage(token) {
     if (state.over) {
       result.append(state.result);
       if (state.record) {
-        result.append(make("br"), "Saved as ", make("a", {href: `/replay/${state.record}`, text: state.record}),
+        // the game's token lets its replay open on a server whose records are private
+        const replay = `/replay/${state.record}?token=${encodeURIComponent(token)}`;
+        result.append(make("br"), "Saved as ", make("a", {href: replay, text: state.record}),
           " · ", make("a", {href: "/", text: "new game"}));
       }
     }
@@ -314,7 +316,11 @@ async function replayList() {
       make("button", {type: "button", class: "link", text: "older games", onclick: more}))));
     if (!list.children.length) list.append(make("tr", {}, make("td", {colspan: "6", text: "no finished games yet"})));
   }
-  await more();
+  try {
+    await more();
+  } catch (error) {  // e.g. a server whose records are private
+    list.replaceChildren(make("tr", {}, make("td", {colspan: "6", text: error.message})));
+  }
 }
 
 function recordRows(records) {
@@ -332,9 +338,11 @@ function recordRows(records) {
 async function replayPage(name) {
   show("replay");
   const path = `/api/records/${encodeURIComponent(name)}`;
+  const token = new URLSearchParams(location.search).get("token");
+  const own = token ? `token=${encodeURIComponent(token)}` : "";  // private records replay with it
   let info;
   try {
-    info = await api(path);
+    info = await api(own ? `${path}?${own}` : path);
   } catch (error) {
     $("#replay-title").textContent = error.message;
     return;
@@ -348,7 +356,7 @@ async function replayPage(name) {
 
   async function go(next) {
     step = Math.max(0, Math.min(info.steps, next));
-    const frame = await api(`${path}?step=${step}`);
+    const frame = await api(`${path}?step=${step}${own ? `&${own}` : ""}`);
     if (frame.step !== step) return;  // a later click won
     showTable($("#replay-table"), frame);
     $("#position").textContent = `move ${step} of ${info.steps}`;
