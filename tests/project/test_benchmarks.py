@@ -139,7 +139,7 @@ def test_time_to_skill_without_the_train_extra_says_what_to_install(monkeypatch,
     assert stopped.value.code == 2
     assert capsys.readouterr().err.strip() == (
         "error: python -m benchmarks.training needs torch, which is not installed: "
-        'pip install "sniff-twelve[train]" (pip install -e ".[train]" in a checkout)'
+        'pip install -e ".[train]" in your clone of sniff-twelve (it is not on the package index)'
     )
 
 

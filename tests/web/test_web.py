@@ -365,8 +365,8 @@ def test_serve_command_needs_the_web_extra_and_good_checkpoints(monkeypatch, cap
 
     monkeypatch.setitem(sys.modules, "starlette", None)
     assert usage_error(capsys, main, ["serve"]) == (
-        'error: serve needs starlette, which is not installed: pip install "sniff-twelve[web]" '
-        '(pip install -e ".[web]" in a checkout)'
+        'error: serve needs starlette, which is not installed: pip install -e ".[web]" in your clone of '
+        "sniff-twelve (it is not on the package index)"
     )
 
 
