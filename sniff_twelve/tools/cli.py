@@ -290,15 +290,15 @@ def build_parser(
         "--agents",
         nargs="+",
         default=["random", "greedy", "heuristic"],
-        help=f"entries: agent specs (every one the game accepts: {prog} agents)"
+        help=f"entries: agent specs ('{prog} agents' lists every one the game accepts)"
         + ("; at a table of partnerships, 'a+b' is a mixed one" if partnerships else ""),
     )
     arena.add_argument(
         "--deals",
         type=COUNT,
         default=50,
-        help="deals per match-up (each played from both sides, or in every rotation); the intervals need at "
-        "least 2 (with 1 they are printed n/a)",
+        help="deals per match-up (each played from both sides, or in every rotation); the intervals need "
+        "at least 2 (with 1: n/a)",
     )
     add_workers(arena)
     add_outputs(
