@@ -37,7 +37,7 @@ def standing(tables: dict[str, dict[str, dict]], name: str) -> str:
             row = entries[name]
             place = 1 + sum(other["score"] > row["score"] for other in entries.values())
             parts.append(
-                f"{players}p: {row['ms']:g} ms, #{place}/{len(entries)} {row['score']:.3f} ± {row['ci95']:.3f}"
+                f"{players}p: {row['ms']:g} ms, ladder #{place}/{len(entries)} {row['score']:.3f} ± {row['ci95']:.3f}"
             )
     return " · ".join(parts)
 
@@ -72,9 +72,7 @@ def lines(spec: GameSpec) -> list[str]:
         rows.append((f"{name}[:ARG]", f"installed: {target}"))
     rows.append((f"{PREFIX}package.module:Name[:ARG]", "an Agent of your own (docs: Your own agents)"))
     width = max(len(form) for form, _ in rows)
-    measured = f" of {data['measured']} (docs/ladder.md)" if "measured" in data else ""
-    header = f"# spec, then by table size: ms per decision (one core), place on the ladder{measured}, score ± 95% CI"
-    return [header, *(f"{form:<{width}}  {about}".rstrip() for form, about in rows)]
+    return [f"{form:<{width}}  {about}".rstrip() for form, about in rows]
 
 
 def add_parser(parser: argparse.ArgumentParser, spec: GameSpec) -> None:
@@ -84,10 +82,11 @@ def add_parser(parser: argparse.ArgumentParser, spec: GameSpec) -> None:
     sub.add_parser(
         "agents",
         help="list every agent spec the game accepts, with its time per decision and ladder standing",
-        description=f"Every agent spec {spec.title} accepts, one a line: its form, then its time per decision "
-        "(one core) and its place on the strength ladder"
+        description=f"Every agent spec {spec.title} accepts, one a line: its form, then, for each table size "
+        "(2p: 2 players) the ladder measured it at, its mean time per decision (one core), its place on the "
+        "ladder and its score against the whole field ± 95% CI"
         + (f" (measured {measured}, docs/ladder.md)" if measured else "")
-        + " where measured. N: determinizations or worlds a decision; MODEL: an agent spec the other seats "
+        + ". N: determinizations or worlds a decision; MODEL: an agent spec the other seats "
         "are assumed to play as; CHECKPOINT, PATH: files. It plays no game, so it takes no game option.",
     )
 

@@ -136,7 +136,7 @@ def _listing(main, capsys) -> list[str]:
 def test_agents_lists_every_spec_the_game_accepts(main, agents, capsys, monkeypatch):
     monkeypatch.setattr(roster, "installed_agents", lambda group: {"heaviest": "my_agents:Heaviest"})
     lines = _listing(main, capsys)
-    forms = [line.split()[0] for line in lines if not line.startswith("#")]
+    forms = [line.split()[0] for line in lines]  # one spec a line, nothing else
     for form in forms:  # each form names something make_agent knows
         assert form.partition(":")[0].partition("[")[0] in [*agents.AGENTS, "ismcts", "py", "heaviest"], form
     expected = {
@@ -160,12 +160,12 @@ def test_agents_lists_every_spec_the_game_accepts(main, agents, capsys, monkeypa
 
 
 def test_agents_quotes_the_ladder_it_ships(capsys):
-    lines = {line.split()[0]: line for line in _listing(SNIFF, capsys) if not line.startswith("#")}
-    assert "2p: 12 ms, #1/8 0.704 ± 0.051" in lines["belief[:N[:MODEL]][+ppo]"]
-    assert "4p: 0.404 ms, #1/8 0.671 ± 0.056" in lines["guided[:N[:CHECKPOINT]]"]  # tied first
+    lines = {line.split()[0]: line for line in _listing(SNIFF, capsys)}
+    assert "2p: 12 ms, ladder #1/8 0.704 ± 0.051" in lines["belief[:N[:MODEL]][+ppo]"]
+    assert "4p: 0.404 ms, ladder #1/8 0.671 ± 0.056" in lines["guided[:N[:CHECKPOINT]]"]  # tied first
     assert "#3/8 0.636" in lines["rollout[:N]"] and "#3/8 0.636" in lines["pimc[:K[:MODEL]]"]
-    twelve = {line.split()[0]: line for line in _listing(TWELVE, capsys) if not line.startswith("#")}
-    assert "2p: 4.5 ms, #1/6 0.652 ± 0.061" in twelve["belief[:N[:MODEL]][+ppo]"]
+    twelve = {line.split()[0]: line for line in _listing(TWELVE, capsys)}
+    assert "2p: 4.5 ms, ladder #1/6 0.652 ± 0.061" in twelve["belief[:N[:MODEL]][+ppo]"]
     assert "no checkpoint shipped" in twelve["guided[:N[:CHECKPOINT]]"] and "ms" not in twelve["ppo[:CHECKPOINT]"]
     shipped = json.loads((roster.resources.files("twelve_env") / roster.LADDER_FILE).read_text())
     assert set(shipped["tables"]) == {"2"}
