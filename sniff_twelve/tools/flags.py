@@ -65,14 +65,11 @@ class CommandParser(argparse.ArgumentParser):
 
     def _own_tokens(self, args: list[str]) -> list[str]:
         """The tokens before a command's name (or ``--``): the ones this parser reads itself."""
-        commands = {name for action in self._subparsers_actions() for name in action.choices}
+        commands = {name for a in self._actions if isinstance(a, argparse._SubParsersAction) for name in a.choices}
         for i, token in enumerate(args):
             if token in commands or token == "--":
                 return args[:i]
         return args
-
-    def _subparsers_actions(self) -> list[argparse._SubParsersAction]:
-        return [action for action in self._actions if isinstance(action, argparse._SubParsersAction)]
 
     def error(self, message: str) -> NoReturn:
         """``error: --flag must …`` (argparse writes ``argument --flag: must …``), one line, exit 2."""

@@ -96,6 +96,13 @@ def test_the_help_shows_the_defaults_and_points_to_the_agents(capsys):
     assert "(default: 8000)" in _help(SNIFF, ["serve"], capsys)
 
 
+def test_the_help_is_plain_text(capsys):
+    """The descriptions made from docstrings lose their reST markup."""
+    for text in (_help(SNIFF, ["beliefs"], capsys), _help(ladder.main, [], capsys)):
+        assert "``" not in text and "**" not in text
+    assert "scored by the log-loss in bits" in _help(SNIFF, ["beliefs"], capsys)
+
+
 def test_a_table_short_of_entries_suggests_fewer_players(capsys):
     says = usage_error(capsys, TWELVE, ["arena", "--agents", "greedy", "random", "--no-progress"])
     assert "3-player table (--players 3) needs at least 3 --agents entries" in says and "--players 2" in says
