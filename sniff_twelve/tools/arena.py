@@ -68,6 +68,10 @@ class AgentFailedError(ValueError):
     it was before that move: an illegal action is refused)."""
 
 
+class ShortLineupError(ValueError):
+    """A free-for-all table with fewer entries than seats: no line-up fills it."""
+
+
 @dataclass(frozen=True)
 class GameTask:
     table: Table
@@ -178,7 +182,7 @@ def schedule(
     else:
         matchups = list(itertools.combinations(range(len(entries)), n)) if len(entries) >= n else []
         if not matchups:
-            raise ValueError(f"a {n}-player table needs at least {n} entries")
+            raise ShortLineupError(f"a {n}-player table needs at least {n} entries")
     tasks = []
     for matchup in matchups:
         for deal_seed in deal_seeds:

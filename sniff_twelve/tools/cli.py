@@ -134,14 +134,7 @@ class GameCommands:
         if args.command == "crossplay":
             return crossplay.main(args, arena.Table.of(spec, args.players, **options))
         if args.command == "arena":
-            table = arena.Table.of(spec, args.players, **options)
-            if not table.two_sided and 2 <= len(args.agents) < table.num_players:
-                fits = max(n for n in spec.players if n <= len(args.agents))
-                fail(
-                    f"a {table.num_players}-player table (--players {table.num_players}) needs at least "
-                    f"{table.num_players} --agents entries: give more, or --players {fits}"
-                )
-            run_arena(args, table)
+            run_arena(args, arena.Table.of(spec, args.players, **options))
             return 0
         game = game_cls(num_players=args.players, seed=args.seed, **options)
         if args.command == "play":
@@ -390,7 +383,8 @@ def run_analyze(
 
 def run_arena(args: argparse.Namespace, table: Table) -> dict:
     """The ``arena`` command: play, print the table, write JSON / PNG if asked; a bad line-up
-    exits with its error message, and so does a --plot without matplotlib (before any game)."""
+    exits with its error message (one short of a table's seats: the ``--players`` that fits), and
+    so does a --plot without matplotlib (before any game)."""
     try:
         if args.plot:
             pyplot("arena --plot", "bench")
@@ -406,6 +400,10 @@ def run_arena(args: argparse.Namespace, table: Table) -> dict:
         )
     except arena.AgentFailedError as err:
         fail(err, EXIT_FAILURE)
+    except arena.ShortLineupError as err:
+        fits = [n for n in table.spec.players if n <= len(args.agents)]
+        fewer = f", or --players {fits[-1]}" if fits else ""
+        fail(f"{err} (--players {table.num_players}): give more --agents{fewer}")
     except (ValueError, MissingExtraError) as err:
         fail(err)
     if args.records:  # before --json, which leaves them out

@@ -254,8 +254,6 @@ def main(args: argparse.Namespace, table: Table) -> int:
     partial, and exits 130."""
     try:
         check(table, args.agents, args.opponents, args.deals)
-        if args.workers < 1:
-            raise ValueError(f"--workers must be at least 1; got {args.workers}")
         if args.plot:
             pyplot("crossplay --plot", "bench")
     except (ValueError, MissingExtraError) as err:
