@@ -182,3 +182,20 @@ def test_the_demo_names_its_players_and_seed(capsys):
     SNIFF(["--players", "2", "--seed", "7", "--quiet"])
     first = capsys.readouterr().out.splitlines()[0]
     assert "2 players" in first and "random" in first and "seed 7" in first
+
+
+def test_agents_of_a_game_with_no_ladder_and_no_agents_of_its_own(capsys):
+    """A game that ships no ``ladder.json`` and writes no agents lists the spec's agents, bare."""
+    from sniff_twelve.tools.cli import GameCommands
+    from tests.blockdom.spec import SPEC
+
+    lines = _listing(GameCommands(SPEC, "block dominoes", default_players=2).main, capsys)
+    assert [line.split()[0] for line in lines] == [
+        "random",
+        "greedy",
+        "heuristic",
+        "rollout[:N]",
+        "ismcts[:N]",
+        "py:package.module:Name[:ARG]",
+    ]
+    assert lines[0] == "random"  # nothing measured
