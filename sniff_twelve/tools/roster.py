@@ -72,7 +72,7 @@ def lines(spec: GameSpec) -> list[str]:
         rows.append((f"{name}[:ARG]", f"installed: {target}"))
     rows.append((f"{PREFIX}package.module:Name[:ARG]", "an Agent of your own (docs: Your own agents)"))
     width = max(len(form) for form, _ in rows)
-    return [f"{form:<{width}}  {about}".rstrip() for form, about in rows]
+    return [f"{form:<{width}}  {text}".rstrip() for form, text in rows]
 
 
 def add_parser(parser: argparse.ArgumentParser, spec: GameSpec) -> None:
