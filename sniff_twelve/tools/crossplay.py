@@ -164,7 +164,7 @@ def _finite(x: float) -> float | None:
 def _pm(mean: float | None, half: float | None) -> str:
     if mean is None:
         return "—"
-    return f"{mean:.3f} ± {half:.3f}" if half is not None else f"{mean:.3f} ± ?"
+    return f"{mean:.3f} ± {half:.3f}" if half is not None else f"{mean:.3f} ± n/a"
 
 
 def table_text(result: dict[str, Any]) -> str:
