@@ -48,7 +48,7 @@ MODELS = (None, "random", "greedy", "heuristic", "ppo")
 #: the goals: (game, players, opponent, deals)
 GOALS = (
     ("sniff_env", 4, "rollout:1024", 200),
-    ("sniff_env", 4, "ismcts:640+ppo", 200),
+    ("sniff_env", 4, "guided:640", 200),
     ("sniff_env", 2, "rollout:1024", 200),
     ("twelve_env", 2, "greedy", 300),
     ("twelve_env", 4, "greedy", 300),

@@ -2,7 +2,7 @@
 
 Round robins of random, greedy, heuristic, rollout and pimc on duplicate deals for 2-player
 Sniff, 4-player partnership Sniff and 2-player "12", with ``belief``, the search on beliefs
-(Sniff also with ``ppo``, the shipped self-play checkpoints, and ``ismcts+ppo``, the search they
+(Sniff also with ``ppo``, the shipped self-play checkpoints, and ``guided``, the search they
 guide); prints each table (score ± 95%
 CI, Elo, and per match-up the deal's share of the outcome variance: luck against skill,
 ``sniff_twelve.tools.arena.luck_skill``) and every entry's mean time per decision on shared
@@ -14,7 +14,6 @@ as ``py:package.module:Name``); each game's options (``SPEC.options``, e.g. ``--
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 from pathlib import Path
@@ -25,6 +24,7 @@ from sniff_twelve.tools import arena, report
 from sniff_twelve.tools.cli import given_options
 from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
+from sniff_twelve.tools.flags import COUNT, SEED, CommandParser, plain
 from sniff_twelve.tools.interrupt import StopRequest
 from twelve_env.spec import SPEC as TWELVE
 
@@ -32,18 +32,18 @@ GAMES = {"sniff": SNIFF, "twelve": TWELVE}
 LADDER = ["random", "greedy", "heuristic", "rollout", "pimc"]
 #: name: (game, players, entries)
 TABLES = {
-    "sniff, 2 players": ("sniff", 2, [*LADDER, "ppo", "ismcts+ppo", "belief"]),
-    "sniff, 4 players (partnerships)": ("sniff", 4, [*LADDER, "ppo", "ismcts+ppo", "belief"]),
+    "sniff, 2 players": ("sniff", 2, [*LADDER, "ppo", "guided", "belief"]),
+    "sniff, 4 players (partnerships)": ("sniff", 4, [*LADDER, "ppo", "guided", "belief"]),
     '"12", 2 players': ("twelve", 2, [*LADDER, "belief"]),
 }
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.ladder", description=__doc__)
-    parser.add_argument("--deals", type=int, default=100, help="duplicate deals per match-up")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
+    parser = CommandParser(prog="python -m benchmarks.ladder", description=plain(__doc__))
+    parser.add_argument("--deals", type=COUNT, default=100, help="duplicate deals per match-up")
+    parser.add_argument("--workers", type=COUNT, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    parser.add_argument("--seed", type=SEED, default=0, help="seed of the deals and the agents")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results"), help="where ladder.json goes")
     parser.add_argument("--game", choices=["sniff", "twelve"], help="only this game's tables")
     parser.add_argument("--agent", action="append", default=[], metavar="SPEC", help="another agent (repeatable)")
     parser.add_argument("--address", help=ADDRESS_HELP)

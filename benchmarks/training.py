@@ -6,7 +6,7 @@ policy at set marks of training time (``--save-at``; in-run evaluations are not 
 switched off but for the last), then plays each snapshot in the arena against ``greedy``,
 ``heuristic`` and the shipped ``ppo`` on duplicate deals no training saw (seed 30000; training
 deals come from their own streams, evaluations in the runs use seeds 10000+ and 20000): the raw
-policy, and the same policy inside search (``ismcts:N+ppo:SNAPSHOT``, ``--search N``) with its
+policy, and the same policy inside search (``guided:N:SNAPSHOT``, ``--search N``) with its
 time per decision on shared positions (one core, ``benchmarks.timing``). Prints the table (score
 ± 95% CI), the targets, and writes ``training.json`` and ``training.png`` (score against minutes)
 to ``--out``.
@@ -139,7 +139,7 @@ def measure(recipe: str, checkpoint: Path, minutes: float, args: argparse.Namesp
     players, counted = spec.players, spec.example.experience
     point = {"minutes": minutes, counted: meta[counted]}
     point["scores"] = scores(players, f"ppo:{checkpoint}", deals, args.workers)
-    search = f"ismcts:{args.search}+ppo:{checkpoint}"
+    search = f"guided:{args.search}:{checkpoint}"
     ms = times_per_decision(arena_table(players), [search])[search]
     point["in_search"] = {"ms_per_decision": ms, "scores": scores(players, search, deals, args.workers)}
     return point
@@ -155,7 +155,7 @@ def table(result: dict) -> str:
     def cells(scores: dict) -> str:
         return " | ".join(f"{scores[o]['score']:.3f} ± {scores[o]['ci95']:.3f}" for o in OPPONENTS)
 
-    search = f"ismcts:{result['search']}+ppo"
+    search = f"guided:{result['search']}"
     lines = ["| recipe | minutes of training | experience | " + " | ".join(f"vs {o}" for o in OPPONENTS)]
     lines[0] += f" | {search}: ms per decision | " + " | ".join(f"in search vs {o}" for o in OPPONENTS) + " |"
     lines.append("|---|---:|---:|" + "---:|" * (2 * len(OPPONENTS) + 1))
@@ -200,7 +200,7 @@ def plot(result: dict, path: Path) -> None:
             minutes = [p["minutes"] for p in points]
             raw = [p["scores"] for p in points]
             inside = [p["in_search"]["scores"] for p in points]
-            search = f"{recipe} in ismcts:{result['search']}+ppo"
+            search = f"{recipe} in guided:{result['search']}"
             for rows, style, label in ((raw, "-", f"{recipe}, raw"), (inside, "--", search)):
                 ax.errorbar(
                     minutes,
@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.training", description=__doc__)
     parser.add_argument("--recipes", nargs="+", choices=list(RECIPES), default=list(RECIPES))
     parser.add_argument("--deals", type=int, default=200, help="duplicate deals per evaluation")
-    parser.add_argument("--search", type=int, default=256, help="N of ismcts:N+ppo, the policy inside search")
+    parser.add_argument("--search", type=int, default=256, help="N of guided:N, the policy inside search")
     parser.add_argument("--quick", action="store_true", help="seconds-long budgets and 4 deals (a smoke test)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the training runs")
     parser.add_argument("--threads", type=int, default=1, help="torch threads of the self-play runs (the recipes: 1)")

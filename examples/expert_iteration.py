@@ -8,7 +8,7 @@ Each round:
 
 1. **Self-play with labels.** ``--games`` matches of the current policy against itself, every move
    sampled from it. At a share of the decisions (``--label-share``) the policy-guided search
-   (``ismcts:N+ppo``, ``sniff_twelve.agents.guided``, with the current policy as its prior)
+   (``guided:N``, ``sniff_twelve.agents.guided``, with the current policy as its prior)
    scores the moves the policy proposes; a softmax of its scores at ``--temperature`` points is
    the label. Each labelled position also gets its side's match outcome (1 won, 0 lost, ½
    truncated) for the value head. The matches are spread over local processes (``--workers``) or a
@@ -128,7 +128,7 @@ def label_games(job: dict) -> list[dict]:
         for seed in job["seeds"]:
             rng = random.Random(seed)
             player = agents.make_agent(f"ppo:{path}", sample=True, seed=seed)
-            search = agents.make_agent(f"ismcts:{job['iterations']}+ppo:{path}", seed=seed)
+            search = agents.make_agent(f"guided:{job['iterations']}:{path}", seed=seed)
             game = package.Game(num_players=job["players"], seed=seed)
             rows: dict[str, list] = {"obs": [], "features": [], "mask": [], "target": [], "seat": []}
             while not game.is_terminal():
@@ -292,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--games", type=int, default=64, help="self-play matches a round")
     p.add_argument("--label-share", type=float, default=0.25, help="share of decisions labelled by search")
-    p.add_argument("--iterations", type=int, default=128, help="the search's N (ismcts:N+ppo)")
+    p.add_argument("--iterations", type=int, default=128, help="the search's N (guided:N)")
     p.add_argument("--temperature", type=float, default=2.0, help="points: the label's softmax temperature")
     p.add_argument("--buffer", type=int, default=200_000, help="newest labels trained on")
     p.add_argument("--epochs", type=int, default=2)

@@ -63,6 +63,7 @@ class BeliefAgent(RolloutAgent):
     """
 
     name = "belief"
+    spec_form = "[:N[:MODEL]][+ppo]"
     reads_past = True
     #: the game's package, whose agents the model is (each game registers its subclass)
     game_spec: ClassVar[GameSpec]  # the game: its agents are the models

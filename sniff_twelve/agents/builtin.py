@@ -9,6 +9,7 @@ worlds) choose from the seat's view only (the interface: ``sniff_twelve.core.age
 
 from __future__ import annotations
 
+import difflib
 import re
 from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING, ClassVar
@@ -61,7 +62,7 @@ class RolloutAgent(Agent):
     """
 
     name = "rollout"
-    spec_argument = "iterations"
+    spec_argument, spec_form = "iterations", "[:N]"
     deterministic = True
     #: the share of rule-of-thumb moves in a rollout unless ``greedy_rate`` says otherwise
     default_greedy_rate = 0.8
@@ -122,7 +123,7 @@ class PimcAgent(Agent):
     """
 
     name = "pimc"
-    spec_argument = "iterations"
+    spec_argument, spec_form = "iterations", "[:K[:MODEL]]"
     deterministic = True
     solver_hooks: ClassVar[GameSpec]
     default_worlds = 8
@@ -288,6 +289,7 @@ GUIDED_NAME = "guided"
 #: its first spelling, still one agent: ``ismcts[:N]+ppo[:PATH]`` (in an arena entry too, where
 #: ``a+b`` is otherwise a partnership; PATH holds no ``+``)
 GUIDED_SPEC = re.compile(r"ismcts(?::(?P<iterations>[^+]*))?\+ppo(?::(?P<checkpoint>[^+]+))?")
+GUIDED_OLD_FORM = "ismcts[:N]+ppo[:CHECKPOINT]"
 #: the belief search with the policy proposing its moves: ``belief[:N[:MODEL]]+ppo`` is one agent too
 GUIDED_BELIEF_SPEC = re.compile(r"belief(?::(?P<argument>[^+]*))?\+ppo")
 
@@ -329,7 +331,9 @@ def build_agent(registry: dict[str, type[Agent]], spec: str, group: str | None =
         listed = f"built-in agents: {', '.join(registry)}"
         if installed:
             listed += f"; installed: {', '.join(installed)}"
-        raise ValueError(f"unknown agent {name!r}; {listed}; or {FORM}")
+        close = difflib.get_close_matches(name, [*registry, *installed, *ALIASES], n=1)
+        hint = f" (did you mean {ALIASES.get(close[0], close[0])!r}?)" if close else ""
+        raise ValueError(f"unknown agent {name!r}{hint}; {listed}; or {FORM}")
     cls = registry[name]
     if arg:
         argument = getattr(cls, "spec_argument", None)

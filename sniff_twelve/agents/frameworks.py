@@ -69,7 +69,7 @@ class SavedPolicyAgent(Agent):
     """A policy an agent spec names by its ``PATH``: worker processes load it again from the path
     instead of receiving the model pickled."""
 
-    spec_argument = "path"
+    spec_argument, spec_form = "path", ":PATH"
     deterministic = True  # the legal move with the top logit
     path: Path
     saved: str  #: what ``PATH`` names, for the error when it is missing

@@ -46,6 +46,7 @@ class GuidedSearchAgent(RolloutAgent):
     """
 
     name = GUIDED_NAME
+    spec_form = "[:N[:CHECKPOINT]]"
     #: the game's policy agent (``ppo``)
     policy_agent: type[PolicyAgent]
 
@@ -65,6 +66,7 @@ class GuidedSearchAgent(RolloutAgent):
                 raise ValueError(f"{name} must be a number from 0 to {high}; got {value!r}")
         self.coverage, self.prior_weight = float(coverage), float(prior_weight)
         self.policy = self.policy_agent(checkpoint)
+        self.policy.own_checkpoint_spec = f"{self.name}:{self.iterations}:PATH"
 
     @classmethod
     def parse_argument(cls, spec: str, argument: str) -> dict:

@@ -67,13 +67,16 @@ class PolicyAgent(Agent):
     """
 
     name = "ppo"
-    spec_argument = "checkpoint"
+    spec_argument, spec_form = "checkpoint", "[:CHECKPOINT]"
     game_name: str = ""
     checkpoint_dir: Path | None = None  # where the game's package ships ppo_<players>p.npz
 
     def __init__(self, checkpoint: str | Path | None = None, sample: bool = False, seed: int | None = None) -> None:
         self.checkpoint = checkpoint
         self.sample = sample
+        #: the spec that plays a checkpoint of your own, as the error for a table with none shipped
+        #: names it (``guided`` names its own)
+        self.own_checkpoint_spec = f"{self.name}:PATH"
         self._policies: dict[int, MlpPolicy] = {}
         if checkpoint is not None:
             policy = load_shared(checkpoint)
@@ -118,7 +121,7 @@ class PolicyAgent(Agent):
             if num_players not in shipped:
                 raise ValueError(
                     f"no shipped {self.game_name} checkpoint for {num_players} players (shipped: "
-                    f"{sorted(shipped) or 'none'}); pass one as 'ppo:PATH'"
+                    f"{sorted(shipped) or 'none'}); pass one as {self.own_checkpoint_spec!r}"
                 )
             self._policies[num_players] = load_shared(shipped[num_players])
         return self._policies[num_players]

@@ -50,6 +50,8 @@ class Agent:
     """
 
     name = "agent"
+    #: what may follow ``name`` in an agent spec (``"[:N]"`` for ``rollout[:N]``; ``""``: nothing)
+    spec_form: ClassVar[str] = ""
     deterministic: ClassVar[bool] = False
     #: whether ``choose`` reads the seat's memory of the deal (``SeatView.past``); most agents do
     #: not, and their views are taken without it, which is cheaper

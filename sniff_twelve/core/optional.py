@@ -23,7 +23,7 @@ def optional_import(module: str, extra: str, purpose: str) -> ModuleType:
     except ImportError:
         raise MissingExtraError(
             f"{purpose} needs {module.split('.')[0]}, which is not installed: "
-            f'pip install "sniff-twelve[{extra}]" (pip install -e ".[{extra}]" in a checkout)'
+            f'pip install -e ".[{extra}]" in your clone of sniff-twelve (it is not on the package index)'
         ) from None
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from sniff_twelve.agents.builtin import game_agents, is_one_agent
 from sniff_twelve.core.agent import Agent
-from sniff_twelve.core.options import ArgumentTypeError
+from sniff_twelve.core.options import ArgumentTypeError, check_int
 from sniff_twelve.core.rewards import rank_rewards
 from sniff_twelve.tools.cluster import map_on_ray
 from sniff_twelve.tools.interrupt import StopRequest, ignore_interrupts
@@ -66,6 +66,10 @@ class AgentFailedError(ValueError):
     """An agent raised, or chose an illegal action, during an arena game: the run stops and the
     message names the agent, its seat, the move and the game's seed (the game itself is left as
     it was before that move: an illegal action is refused)."""
+
+
+class ShortLineupError(ValueError):
+    """A free-for-all table with fewer entries than seats: no line-up fills it."""
 
 
 @dataclass(frozen=True)
@@ -178,7 +182,7 @@ def schedule(
     else:
         matchups = list(itertools.combinations(range(len(entries)), n)) if len(entries) >= n else []
         if not matchups:
-            raise ValueError(f"a {n}-player table needs at least {n} entries")
+            raise ShortLineupError(f"a {n}-player table needs at least {n} entries")
     tasks = []
     for matchup in matchups:
         for deal_seed in deal_seeds:
@@ -238,7 +242,8 @@ def name_entries(
 
 
 def mean_ci(values: Iterable[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95% normal confidence interval."""
+    """Mean and the half-width of its 95% normal confidence interval (infinite for one value, NaN
+    for none)."""
     x = np.asarray(list(values), dtype=float)
     if len(x) == 0:
         return float("nan"), float("nan")
@@ -390,7 +395,11 @@ def run(
     """Play the whole round robin and summarise it (see ``summarize``); results are JSON-ready.
     ``entries`` are agent specs or ``Agent`` objects (``name_entries``). With ``records`` every
     game in ``results["games"]`` carries its replayable ``"record"``; with ``address`` the games
-    run on that Ray cluster (``play_tasks``), with the same results."""
+    run on that Ray cluster (``play_tasks``), with the same results. ``deals`` and ``workers`` are at
+    least 1 and ``seed`` at least 0, else ``ValueError``; with one deal the intervals are
+    undefined (infinite half-widths, which ``report.arena_table`` prints as n/a)."""
+    deals, workers = check_int("deals", deals, 1), check_int("workers", workers, 1)
+    seed = check_int("seed", seed, 0)
     if len(entries) < 2:
         raise ValueError("an arena needs at least two entries")
     if len({e if isinstance(e, str) else id(e) for e in entries}) != len(entries):

@@ -18,16 +18,20 @@ from sniff_twelve.agents.builtin import game_agents
 from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
 from sniff_twelve.core.records import parse_record, replay_steps, split_records
-from sniff_twelve.tools import analyze, arena, crossplay, report, reveal
+from sniff_twelve.tools import analyze, arena, crossplay, report, reveal, roster
 from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
 from sniff_twelve.tools.flags import (
+    COUNT,
     RECORDS_HOLD_OPTIONS,
+    SEED,
+    CommandParser,
+    RawDescriptionHelpFormatter,
     add_game_options,
     add_outputs,
     add_records,
     add_workers,
-    positive_int,
+    whole,
 )
 from sniff_twelve.tools.play import add_play_options, run_play
 from sniff_twelve.web.sessions import KEEP_DAYS, MAX_SESSIONS
@@ -103,16 +107,20 @@ class GameCommands:
             self.default_players,
             options=spec.options,
             play_extra=[partner] if partners else [],
+            partnerships=bool(partners),
         )
         if partners:
             crossplay.add_parser(parser, spec.players, partners[-1], spec.options)
         reveal.add_parser(parser)
+        roster.add_parser(parser, spec)
         return parser
 
     def main(self, argv: Sequence[str] | None = None) -> int:
         """Run the command ``argv`` (default: the process's) asks for; returns the exit code."""
         args = parse_args(self.parser(), argv)
         game_cls, spec = self.game_cls, self.spec
+        if args.command == "agents":
+            return roster.main(spec)
         if args.command == "beliefs":
             return reveal.main(args, game_cls)
         if args.command == "replay":
@@ -148,15 +156,15 @@ def build_parser(
     default_players: int,
     options: Sequence[GameOption] = (),
     play_extra: Sequence[tuple[tuple, dict]] = (),
+    partnerships: bool = False,
 ) -> argparse.ArgumentParser:
     """``prog [demo|arena|play|replay|serve] …``: the commands both games share (``demo`` is the
     default: ``prog`` alone takes the demo's options). The game's ``options`` (``SPEC.options``)
     become ``--name-with-dashes`` flags of every command that starts games (``demo``, ``arena``,
     ``play``; ``serve`` the ones its start page offers, as that page's defaults); ``play_extra``
-    holds ``(args, kwargs)`` only ``play`` takes. Read the command line with ``parse_args``."""
-    parser = argparse.ArgumentParser(
-        prog=prog, description=description, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    holds ``(args, kwargs)`` only ``play`` takes; ``partnerships``: whether some table has them
+    (``arena``'s ``a+b`` entries). Read the command line with ``parse_args``."""
+    parser = CommandParser(prog=prog, description=description, formatter_class=RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command")
     demo = sub.add_parser("demo", help="watch one game between random players (the default)")
     arena = sub.add_parser("arena", help="round robin of agents on shared (duplicate) deals")
@@ -183,12 +191,15 @@ def build_parser(
     )
     add_records(analyze, needed=False)
     analyze.add_argument("--agents", nargs="+", help="play these entries' arena games and grade them (no records)")
-    analyze.add_argument("--deals", type=int, default=1, help="with --agents: deals per match-up (default 1)")
-    analyze.add_argument("--worlds", type=int, default=8, help="worlds per decision for the expected loss (default 8)")
+    analyze.add_argument("--deals", type=COUNT, default=1, help="with --agents: deals per match-up")
+    analyze.add_argument("--worlds", type=COUNT, default=8, help="worlds per decision for the expected loss")
     analyze.add_argument(
-        "--max-nodes", type=int, default=2_000_000, help="solver budget per position; beyond it a decision is unsolved"
+        "--max-nodes",
+        type=COUNT,
+        default=2_000_000,
+        help="solver budget per position; beyond it a decision is unsolved",
     )
-    analyze.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds")
+    analyze.add_argument("--seed", type=SEED, default=0, help="seed of the sampled worlds")
     add_outputs(
         analyze,
         json_help="write the per-agent summary, the costliest decisions and the pars",
@@ -198,7 +209,7 @@ def build_parser(
     replay.add_argument(
         "file", type=Path, help="a record (Game.to_record() as JSON) or a JSONL file of them (arena --records)"
     )
-    replay.add_argument("--game", type=int, default=1, help="which record of a JSONL file, from 1 (default 1)")
+    replay.add_argument("--game", type=COUNT, default=1, help="which record of a JSONL file, from 1")
     replay.add_argument("--quiet", action="store_true", help="print only the first and last tables")
     replay.add_argument("--gif", type=Path, help="also write an animated GIF")
     replay.add_argument("--png", type=Path, help="also write a PNG strip (a grid of frames)")
@@ -209,8 +220,8 @@ def build_parser(
         "the end); default: hand for a match of several hands, else move",
     )
     common = [
-        (("--players",), {"type": int, "choices": list(players), "default": default_players}),
-        (("--seed",), {"type": int, "default": 0, "help": "seed of the deals and the agents"}),
+        (("--players",), {"type": int, "choices": list(players), "default": default_players, "help": "seats"}),
+        (("--seed",), {"type": SEED, "default": 0, "help": "seed of the deals and the agents"}),
         *(option.argument() for option in options),
     ]
     quiet = (("--quiet",), {"action": "store_true", "help": "print only the tables, not every move"})
@@ -227,7 +238,7 @@ def build_parser(
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
     )
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--port", type=whole(1, 65535), default=8000, help="port")
     serve.add_argument(
         "--records",
         type=Path,
@@ -266,36 +277,43 @@ def build_parser(
     )
     serve.add_argument(
         "--max-sessions",
-        type=positive_int,
+        type=whole(1),
         default=MAX_SESSIONS,
         metavar="N",
-        help=f"games held in memory at once; past it the least recently used idle one waits on disk "
-        f"(default {MAX_SESSIONS})",
+        help="games held in memory at once; past it the least recently used idle one waits on disk",
     )
     serve.add_argument(
         "--keep-days",
-        type=positive_int,
+        type=whole(1),
         default=KEEP_DAYS,
         metavar="N",
         help="a game nobody moved in for N days, finished or not, leaves the store (checked at start and "
-        f"hourly; its record stays; default {KEEP_DAYS})",
+        "hourly; its record stays)",
     )
     serve.add_argument(
         "--private-records",
         action="store_true",
         help="no one lists the finished games, and a record replays only with its game's link (for studies)",
     )
-    serve.add_argument("--players", type=int, choices=list(players), default=default_players, help="start page default")
+    serve.add_argument(
+        "--players", type=int, choices=list(players), default=default_players, help="the start page's seats"
+    )
     add_game_options(serve, options)
     add_play_options(play)
     arena.add_argument(
         "--agents",
         nargs="+",
         default=["random", "greedy", "heuristic"],
-        help="entries: agent names (random, greedy, heuristic, rollout[:ITERATIONS], pimc[:WORLDS], ppo[:CHECKPOINT], "
-        "guided[:N[:CHECKPOINT]], belief[:N[:MODEL]]); 'a+b' is a mixed partnership",
+        help=f"entries: agent specs ('{prog} agents' lists every one the game accepts)"
+        + ("; at a table of partnerships, 'a+b' is a mixed one" if partnerships else ""),
     )
-    arena.add_argument("--deals", type=int, default=50, help="deals per match-up (each played from both sides)")
+    arena.add_argument(
+        "--deals",
+        type=COUNT,
+        default=50,
+        help="deals per match-up (each played from both sides, or in every rotation); the intervals need "
+        "at least 2 (with 1: n/a)",
+    )
     add_workers(arena)
     add_outputs(
         arena,
@@ -386,7 +404,8 @@ def run_analyze(
 
 def run_arena(args: argparse.Namespace, table: Table) -> dict:
     """The ``arena`` command: play, print the table, write JSON / PNG if asked; a bad line-up
-    exits with its error message, and so does a --plot without matplotlib (before any game)."""
+    exits with its error message (one short of a table's seats: the ``--players`` that fits), and
+    so does a --plot without matplotlib (before any game)."""
     try:
         if args.plot:
             pyplot("arena --plot", "bench")
@@ -402,6 +421,10 @@ def run_arena(args: argparse.Namespace, table: Table) -> dict:
         )
     except arena.AgentFailedError as err:
         fail(err, EXIT_FAILURE)
+    except arena.ShortLineupError as err:
+        fits = [n for n in table.spec.players if n <= len(args.agents)]
+        fewer = f", or --players {fits[-1]}" if fits else ""
+        fail(f"{err} (--players {table.num_players}): give more --agents{fewer}")
     except (ValueError, MissingExtraError) as err:
         fail(err)
     if args.records:  # before --json, which leaves them out
@@ -507,6 +530,8 @@ def play_random(game: KernelGame, seed: int, narrate: Narrate, quiet: bool = Fal
     table); with ``quiet`` only the final table is printed.
     """
     rng = random.Random(seed)
+    shown = "the first and last tables" if quiet else "every move (--quiet: the first and last tables only)"
+    print(f"{game.spec.title}, {game.num_players} players, every seat random, seed {seed}: {shown}\n")
     print(game, end="\n\n")
     while not game.is_terminal():
         before = game.clone()

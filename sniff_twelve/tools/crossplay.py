@@ -26,7 +26,7 @@ import numpy as np
 from sniff_twelve.core.optional import MissingExtraError, pyplot
 from sniff_twelve.tools import arena
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
-from sniff_twelve.tools.flags import add_game_options, add_outputs, add_workers
+from sniff_twelve.tools.flags import COUNT, SEED, add_game_options, add_outputs, add_workers
 from sniff_twelve.tools.report import partial_note, publish
 
 if TYPE_CHECKING:
@@ -164,7 +164,7 @@ def _finite(x: float) -> float | None:
 def _pm(mean: float | None, half: float | None) -> str:
     if mean is None:
         return "—"
-    return f"{mean:.3f} ± {half:.3f}" if half is not None else f"{mean:.3f} ± ?"
+    return f"{mean:.3f} ± {half:.3f}" if half is not None else f"{mean:.3f} ± n/a"
 
 
 def table_text(result: dict[str, Any]) -> str:
@@ -240,9 +240,9 @@ def add_parser(
     )
     cmd.add_argument("--agents", nargs="+", required=True, help="agent specs (at least two, all different)")
     cmd.add_argument("--opponents", default="greedy", help="the agent in both opponents' seats (default greedy)")
-    cmd.add_argument("--deals", type=int, default=50, help="deals per pair (each played from both sides)")
-    cmd.add_argument("--players", type=int, choices=list(players), default=default_players)
-    cmd.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents")
+    cmd.add_argument("--deals", type=COUNT, default=50, help="deals per pair (each played from both sides)")
+    cmd.add_argument("--players", type=int, choices=list(players), default=default_players, help="seats")
+    cmd.add_argument("--seed", type=SEED, default=0, help="seed of the deals and the agents")
     add_workers(cmd)
     add_outputs(cmd, json_help="write the results as JSON", plot_help="save a heatmap PNG of the matrix")
     add_game_options(cmd, options)
@@ -254,8 +254,6 @@ def main(args: argparse.Namespace, table: Table) -> int:
     partial, and exits 130."""
     try:
         check(table, args.agents, args.opponents, args.deals)
-        if args.workers < 1:
-            raise ValueError(f"--workers must be at least 1; got {args.workers}")
         if args.plot:
             pyplot("crossplay --plot", "bench")
     except (ValueError, MissingExtraError) as err:

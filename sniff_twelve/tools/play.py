@@ -214,9 +214,7 @@ def add_play_options(parser: argparse.ArgumentParser, default_agent: str = "heur
         nargs="+",
         default=[default_agent],
         metavar="AGENT",
-        help="agent for every opponent, or one per opponent seat in seat order "
-        "(random, greedy, heuristic, rollout[:ITERATIONS], pimc[:WORLDS], ppo[:CHECKPOINT], "
-        f"guided[:N[:CHECKPOINT]], belief[:N[:MODEL]]; default {default_agent})",
+        help="agent spec for every opponent, or one per opponent seat in seat order (the agents command lists them)",
     )
     parser.add_argument("--ascii", action="store_true", help="plain text without colours or boxes")
 

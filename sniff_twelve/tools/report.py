@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,23 +44,28 @@ def arena_table(result: dict[str, Any]) -> str:
     ]
     for row in sorted(result["entries"], key=lambda r: -r["elo"]):
         lines.append(
-            f"| {row['entry']} | {row['score']:.3f} ± {row['ci95']:.3f} | "
-            f"{row['points_per_hand']:.1f} ± {row['points_ci95']:.1f} | {row['elo']:.0f} | {row['deals']} |"
+            f"| {row['entry']} | {_pm(row['score'], row['ci95'], 3)} | "
+            f"{_pm(row['points_per_hand'], row['points_ci95'], 1)} | {row['elo']:.0f} | {row['deals']} |"
         )
     lines += ["", "| entry | against | score ± 95% CI | deal share | deals |", "|---|---|---:|---:|---:|"]
     for row in result["matchups"]:
         lines.append(
-            f"| {row['entry']} | {', '.join(row['against'])} | {row['score']:.3f} ± {row['ci95']:.3f} | "
+            f"| {row['entry']} | {', '.join(row['against'])} | {_pm(row['score'], row['ci95'], 3)} | "
             f"{_share(row.get('deal_share'))} | {row['deals']} |"
         )
     lines += [
         "",
-        f"first opener's score (0.5 = no advantage): {result['opener_score']:.3f} ± {result['opener_ci95']:.3f}",
+        f"first opener's score (0.5 = no advantage): {_pm(result['opener_score'], result['opener_ci95'], 3)}",
         "deal share: how much of a match-up's outcome variance the deal explains (what every replay of a "
         "deal shares; the rest is the agents' play): 1 = the cards decide, 0 = they explain nothing "
         "(sniff_twelve.tools.arena.luck_skill)",
     ]
     return "\n".join(lines)
+
+
+def _pm(mean: float, half: float, digits: int) -> str:
+    """``mean ± half``; ``± n/a`` where the interval is undefined (one deal: ``arena.mean_ci``)."""
+    return f"{mean:.{digits}f} ± " + (f"{half:.{digits}f}" if math.isfinite(half) else "n/a")
 
 
 def _share(value: float | None) -> str:

@@ -32,7 +32,7 @@ from sniff_twelve.core.records import replay_steps
 from sniff_twelve.tools.analyze import read_records, seat_agents
 from sniff_twelve.tools.arena import mean_ci
 from sniff_twelve.tools.exits import fail
-from sniff_twelve.tools.flags import RECORDS_HOLD_OPTIONS, add_outputs, add_records
+from sniff_twelve.tools.flags import COUNT, RECORDS_HOLD_OPTIONS, SEED, add_outputs, add_records, fraction, plain
 from sniff_twelve.tools.report import publish
 
 if TYPE_CHECKING:
@@ -259,7 +259,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     cmd = sub.add_parser(
         "beliefs",
         help="how much the other seats' play reveals: beliefs scored against the deal in records",
-        description=f"{ABOUT} {RECORDS_HOLD_OPTIONS}",
+        description=f"{plain(ABOUT)} {RECORDS_HOLD_OPTIONS}",
     )
     add_records(cmd)
     cmd.add_argument(
@@ -268,14 +268,14 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         help=f"the agent the other seats are assumed to play as, e.g. ppo; '{LEARNED}': a belief network's beliefs",
     )
     cmd.add_argument("--learned", help=f"the belief network --model {LEARNED} reads (default: the game's shipped one)")
-    cmd.add_argument("--worlds", type=int, default=256, help="weighted worlds per belief (default 256)")
+    cmd.add_argument("--worlds", type=COUNT, default=256, help="weighted worlds per belief")
     cmd.add_argument(
         "--epsilon",
-        type=float,
+        type=fraction,
         default=SOFTENING,
-        help=f"uniform play mixed into the model, 0–1: how far the players may stray from it (default {SOFTENING})",
+        help="uniform play mixed into the model, 0–1: how far the players may stray from it",
     )
-    cmd.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds")
+    cmd.add_argument("--seed", type=SEED, default=0, help="seed of the sampled worlds")
     add_outputs(
         cmd,
         json_help="write the summary as JSON",
@@ -290,10 +290,6 @@ def main(args: argparse.Namespace, game_cls: type[KernelGame]) -> int:
     try:
         if args.plot:
             pyplot("beliefs --plot", "bench")
-        if args.worlds < 1:
-            raise ValueError(f"--worlds must be at least 1; got {args.worlds}")
-        if not 0 <= args.epsilon <= 1:
-            raise ValueError(f"--epsilon must be between 0 and 1; got {args.epsilon}")
         records = read_records(args.records, game_cls)
         result = measure(
             records, game_cls, args.model, args.worlds, args.seed, not args.no_progress, args.epsilon, args.learned

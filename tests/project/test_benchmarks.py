@@ -125,7 +125,7 @@ def test_quick_time_to_skill_reports_every_snapshot(tmp_path):
         assert (out / "training_runs" / recipe / "at_0.05min.npz").exists()
     assert (out / "training.png").stat().st_size > 10_000
     assert "| sniff2 | 0.2 |" in run.stdout and "| exit4 | 0.2 |" in run.stdout
-    assert "ismcts:8+ppo: ms per decision" in run.stdout
+    assert "guided:8: ms per decision" in run.stdout
 
 
 def test_time_to_skill_without_the_train_extra_says_what_to_install(monkeypatch, capsys):
@@ -139,7 +139,7 @@ def test_time_to_skill_without_the_train_extra_says_what_to_install(monkeypatch,
     assert stopped.value.code == 2
     assert capsys.readouterr().err.strip() == (
         "error: python -m benchmarks.training needs torch, which is not installed: "
-        'pip install "sniff-twelve[train]" (pip install -e ".[train]" in a checkout)'
+        'pip install -e ".[train]" in your clone of sniff-twelve (it is not on the package index)'
     )
 
 

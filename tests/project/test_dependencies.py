@@ -153,7 +153,7 @@ def test_a_missing_optional_piece_is_one_line_saying_what_to_install():
         optional_import("no_such_plotting_library.pyplot", "bench", "arena --plot")
     message = str(error.value)
     assert "\n" not in message and "arena --plot needs no_such_plotting_library" in message
-    assert 'pip install "sniff-twelve[bench]"' in message and isinstance(error.value, ImportError)
+    assert 'pip install -e ".[bench]" in your clone' in message and isinstance(error.value, ImportError)
 
 
 @pytest.mark.parametrize("game", ["sniff_env", "twelve_env"])
@@ -172,4 +172,4 @@ def test_the_openspiel_game_without_the_bench_extra_says_what_to_install(game):
     assert done.returncode == 0, done.stderr[-2000:]
     message = done.stdout.strip()
     assert message.startswith(f"MissingExtraError: {game}.openspiel ") and "needs pyspiel" in message, message
-    assert 'pip install "sniff-twelve[bench]"' in message and "\n" not in message
+    assert 'pip install -e ".[bench]" in your clone' in message and "\n" not in message

@@ -53,6 +53,7 @@ def test_the_wheel_and_the_sdist_carry_what_they_must(dist):
     for shipped in ("sniff_env/checkpoints/ppo_4p.npz", "sniff_env/checkpoints/beliefs_4p.npz"):
         assert shipped in names, shipped
     assert "twelve_env/checkpoints/beliefs_2p.npz" in names
+    assert {"sniff_env/ladder.json", "twelve_env/ladder.json"} <= set(names)  # what the agents command quotes
     metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     assert "License-Expression: MIT" in metadata and "Classifier: Typing :: Typed" in metadata
     assert "Project-URL: Documentation, https://sniff-twelve.readthedocs.io" in metadata
@@ -90,6 +91,8 @@ def test_the_wheel_works_from_a_fresh_virtualenv_outside_the_checkout(dist, tmp_
     lineup = ["--players", "4", "--agents", "ppo", "greedy", "--deals", "1", "--workers", "1", "--no-progress"]
     arena = _run([str(bin_dir / "sniff"), "arena", *lineup], elsewhere)
     assert arena.returncode == 0 and "| ppo |" in arena.stdout, arena.stdout[-2000:] + arena.stderr[-2000:]
+    listed = _run([str(bin_dir / "twelve"), "agents"], elsewhere)
+    assert listed.returncode == 0 and "#1/6 0.652" in listed.stdout, listed.stdout[-2000:] + listed.stderr[-2000:]
 
 
 def test_the_sdist_runs_its_own_tests(dist, tmp_path):

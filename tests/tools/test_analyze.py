@@ -166,7 +166,7 @@ def test_cli_refuses_bad_input(tmp_path):
     done = run("-m", "twelve_env", "analyze", str(sniff_record), cwd=ROOT)
     assert done.returncode == 2 and "not 'twelve'" in done.stderr and "Traceback" not in done.stderr
     done = run("-m", "sniff_env", "analyze", str(sniff_record), "--max-nodes", "0", cwd=ROOT)
-    assert "max_nodes" in done.stderr and "Traceback" not in done.stderr
+    assert "--max-nodes must be at least 1" in done.stderr and "Traceback" not in done.stderr
     done = run("-m", "sniff_env", "analyze", str(tmp_path / "missing.json"), cwd=ROOT)
     assert done.returncode == 2 and "missing.json" in done.stderr and "Traceback" not in done.stderr
     with pytest.raises(ValueError, match="not 'twelve'"):
