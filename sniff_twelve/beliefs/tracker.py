@@ -42,6 +42,9 @@ DEFAULT_PARTICLES = 256
 RESAMPLE_BELOW = 0.5
 #: Metropolis–Hastings moves per particle after each resampling
 MOVES = 4
+#: when the play rules out every particle (a model far from the play), the deal is read again
+#: with twice the particles, up to this many times ``particles``
+GROWTH = 16
 
 
 class BeliefTracker:
@@ -75,7 +78,8 @@ class BeliefTracker:
         self.seed = check_seed(seed)
         self._agent: Agent | None = None
         self._resolved = False
-        self.resamplings = 0
+        #: this deal's resamplings and accepted moves (diagnostics)
+        self.resamplings = self.accepted = 0
         self.reset()
 
     def reset(self) -> None:
@@ -90,24 +94,33 @@ class BeliefTracker:
             raise ValueError(f"this tracker follows seat {self.seat}, not seat {view.seat}")
         past, actions, now = view.past, view.past_actions, view.array
         if not self._continues(view, past, actions, now):
-            self._start(view, past)
+            self._start(view, past, self.particles)
         elif self._beliefs is not None and len(actions) == self._steps and np.array_equal(now, self._now):
             self._beliefs.view = view
             return self._beliefs
-        spec, me, params = view.spec, self.seat, view.params
-        self._seen = BK._what_was_seen(spec, past, actions, now, params, me) if len(actions) else self._seen
+        if len(actions):
+            self._seen = BK._what_was_seen(view.spec, past, actions, now, view.params, self.seat)
+        while not self._run(view, past, actions, now):
+            if self._count >= GROWTH * self.particles:
+                raise ValueError("no deal of the hidden items is consistent with this view's history")
+            self._start(view, past, 2 * self._count)  # every particle ruled out: again, with more
+        self._steps, self._past, self._actions, self._now = len(actions), past, actions, now
+        self._params = view.params
+        self._beliefs = self._result(view)
+        return self._beliefs
+
+    def _run(self, view: SeatView, past: np.ndarray, actions: np.ndarray, now: np.ndarray) -> bool:
+        """Carry the particles over the steps not yet read; ``False`` if every one is ruled out."""
         for t in range(self._steps, len(actions)):
             self._advance(view, past, actions, now, t)
-            if self._live().sum() == 0:
-                raise ValueError("no deal of the hidden items is consistent with this view's history")
-            if self._ess() < RESAMPLE_BELOW * self.particles:
+            self._steps = t + 1
+            if not self._live().any():
+                return False
+            if self._ess() < RESAMPLE_BELOW * self._count:
                 self._resample()
                 for _ in range(self.moves):
                     self._move(view, past, actions[: t + 1], past[t + 1] if t + 1 < len(actions) else now, t + 1)
-        self._steps, self._past, self._actions, self._now = len(actions), past, actions, now
-        self._params = params
-        self._beliefs = self._result(view)
-        return self._beliefs
+        return True
 
     # --- the deal's particles ---------------------------------------------------------------------
     def _continues(self, view: SeatView, past: np.ndarray, actions: np.ndarray, now: np.ndarray) -> bool:
@@ -117,13 +130,16 @@ class BeliefTracker:
             return False
         if not (np.array_equal(past[: self._steps], old) and np.array_equal(actions[: self._steps], self._actions)):
             return False
-        return len(actions) > self._steps and np.array_equal(past[self._steps], self._now) or np.array_equal(
-            now, self._now
+        return (
+            len(actions) > self._steps
+            and np.array_equal(past[self._steps], self._now)
+            or np.array_equal(now, self._now)
         )
 
-    def _start(self, view: SeatView, past: np.ndarray) -> None:
-        """Deal the particles at the start of the deal: every arrangement of what the seat could
-        not see then, equally likely."""
+    def _start(self, view: SeatView, past: np.ndarray, count: int) -> None:
+        """Deal ``count`` particles at the start of the deal: every arrangement of what the seat
+        could not see then, equally likely."""
+        self._count = count
         if not self._resolved:
             self._agent = _resolve(self.model, view)
             self._kind = (
@@ -139,30 +155,31 @@ class BeliefTracker:
         start = past[0] if len(past) else view.array
         units, sizes, _, _ = BK.hidden_deal(spec, start, params, me)
         self._rng = np.array(stream_state(self.seed), dtype=np.int32)
-        self._units = np.empty((self.particles, units.shape[0]), dtype=np.int64)
+        self._units = np.empty((self._count, units.shape[0]), dtype=np.int64)
         TK.deal(units, self._rng, self._units)
-        self._hands = np.zeros((self.particles, len(sizes), spec.ITEMS), dtype=np.int64)
-        at, every = 0, np.arange(self.particles)
+        self._hands = np.zeros((self._count, len(sizes), spec.ITEMS), dtype=np.int64)
+        at, every = 0, np.arange(self._count)
         for place, size in enumerate(sizes):
             for j in range(at, at + size):
                 np.add.at(self._hands, (every, place, self._units[:, j]), 1)
             at += size
         self._slot_step = np.concatenate([np.full(at, -1), np.full(units.shape[0] - at, -2)]).astype(np.int64)
-        self._slot_place = np.concatenate([np.repeat(np.arange(len(sizes)), sizes), np.full(units.shape[0] - at, TK.REST)])
+        self._slot_place = np.concatenate(
+            [np.repeat(np.arange(len(sizes)), sizes), np.full(units.shape[0] - at, TK.REST)]
+        )
         self._slot_place = self._slot_place.astype(np.int64)
         self._bound = at
-        self._logw = np.zeros(self.particles)
-        self._steplogp = np.zeros((self.particles, 16))
+        self._logw = np.zeros(self._count)
+        self._steplogp = np.zeros((self._count, 16))
         self._steps = 0
-        self.resamplings = 0
-        self._seen = np.zeros((0, 3, spec.ITEMS), dtype=np.int64)
+        self.resamplings = self.accepted = 0
 
     def _advance(self, view: SeatView, past: np.ndarray, actions: np.ndarray, now: np.ndarray, t: int) -> None:
         """Step ``t`` for every particle (``tracking.advance``), and the positions it fills."""
         spec, me, params = view.spec, self.seat, view.params
         if t >= self._steplogp.shape[1]:
             self._steplogp = np.concatenate([self._steplogp, np.zeros_like(self._steplogp)], axis=1)
-        rows = np.empty((self.particles, now.shape[0]), dtype=now.dtype)
+        rows = np.empty((self._count, now.shape[0]), dtype=now.dtype)
         before = past[t]
         after = now if t == len(actions) - 1 else past[t + 1]
         free = TK.free_draws(spec, before, after, params, me, actions[t])
@@ -214,11 +231,11 @@ class BeliefTracker:
         u = np.empty(1)
         TK.uniforms(self._rng, u)
         cumulative = np.cumsum(self._weights())
-        picks = np.searchsorted(cumulative, (u[0] + np.arange(self.particles)) / self.particles, side="right")
-        picks = np.minimum(picks, self.particles - 1)
+        picks = np.searchsorted(cumulative, (u[0] + np.arange(self._count)) / self._count, side="right")
+        picks = np.minimum(picks, self._count - 1)
         self._units, self._hands = self._units[picks], self._hands[picks]
         self._steplogp = self._steplogp[picks]
-        self._logw = np.zeros(self.particles)
+        self._logw = np.zeros(self._count)
         self.resamplings += 1
 
     def _move(self, view: SeatView, past: np.ndarray, actions: np.ndarray, now: np.ndarray, steps: int) -> None:
@@ -228,11 +245,11 @@ class BeliefTracker:
         if steps == 0 or movable.size < 2:
             return
         outside = self._kind == BK.MODEL_OUTSIDE
-        swaps = np.empty((self.particles, 2), dtype=np.int64)
-        newlogp = np.empty((self.particles, self._steplogp.shape[1]))
+        swaps = np.empty((self._count, 2), dtype=np.int64)
+        newlogp = np.empty((self._count, self._steplogp.shape[1]))
         newlogp[:, steps:] = self._steplogp[:, steps:]
         new_hands = np.empty_like(self._hands)
-        rows = np.empty((self.particles * steps if outside else 1, now.shape[0]), dtype=now.dtype)
+        rows = np.empty((self._count * steps if outside else 1, now.shape[0]), dtype=now.dtype)
         row_steps = np.empty(rows.shape[0], dtype=np.int64)
         seen = self._seen[:steps] if steps < len(self._seen) else self._seen
         used = TK.propose(
@@ -252,7 +269,7 @@ class BeliefTracker:
         self._units[accepted, a], self._units[accepted, b] = self._units[accepted, b], self._units[accepted, a]
         self._steplogp[accepted] = newlogp[accepted]
         self._hands[accepted] = new_hands[accepted]
-        self.accepted = getattr(self, "accepted", 0) + accepted.size
+        self.accepted += accepted.size
 
     def _result(self, view: SeatView) -> Beliefs:
         """The particles as ``Beliefs``: the other hands now, and the boneyard or stock."""
@@ -272,7 +289,7 @@ class BeliefTracker:
             marginals=np.einsum("w,wpi->ip", weights, holdings)[shown],
             ess=self._ess(),
             worlds=int(live.size),
-            tried=self.particles,
+            tried=self._count,
             weights=weights,
             holdings=holdings,
             view=view,
