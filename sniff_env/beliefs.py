@@ -1,4 +1,4 @@
-"""Sniff beliefs: ``infer(view, model)`` and ``BeliefTracker`` over what a seat cannot see (``sniff_twelve.beliefs``)."""
+"""Sniff beliefs over what a seat cannot see: ``infer(view, model)``, ``BeliefTracker`` (``sniff_twelve.beliefs``)."""
 
 from sniff_twelve.beliefs import Beliefs, infer
 from sniff_twelve.beliefs.tracker import BeliefTracker

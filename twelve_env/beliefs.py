@@ -1,4 +1,4 @@
-"""Beliefs in "12": ``infer(view, model)`` and ``BeliefTracker`` over what a seat cannot see (``sniff_twelve.beliefs``)."""
+"""Beliefs in "12" over what a seat cannot see: ``infer(view, model)``, ``BeliefTracker`` (``sniff_twelve.beliefs``)."""
 
 from sniff_twelve.beliefs import Beliefs, infer
 from sniff_twelve.beliefs.tracker import BeliefTracker

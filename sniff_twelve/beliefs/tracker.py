@@ -130,10 +130,8 @@ class BeliefTracker:
             return False
         if not (np.array_equal(past[: self._steps], old) and np.array_equal(actions[: self._steps], self._actions)):
             return False
-        return (
-            len(actions) > self._steps
-            and np.array_equal(past[self._steps], self._now)
-            or np.array_equal(now, self._now)
+        return (len(actions) > self._steps and np.array_equal(past[self._steps], self._now)) or np.array_equal(
+            now, self._now
         )
 
     def _start(self, view: SeatView, past: np.ndarray, count: int) -> None:

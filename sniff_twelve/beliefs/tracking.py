@@ -90,7 +90,7 @@ def advance(
     after it. ``logw[p]`` gains the step's log weight (``DEAD`` when nothing replays);
     ``steplogp[p, t]`` the model's part. With ``MODEL_OUTSIDE``, ``rows[p]`` receives the
     actor's view where the model is to be asked (``rows[p, 0] = -1`` elsewhere)."""
-    n, items, places = params[0], hooks.ITEMS, params[0] - 1
+    items, places = hooks.ITEMS, params[0] - 1
     steps = actions.shape[0]
     before = past[t]
     after = now if t == steps - 1 else past[t + 1]
@@ -229,7 +229,7 @@ def propose(
     swap leaves unchanged copied; ``NaN`` where ``rows`` holds the actor's view for an outside
     model, its step in ``row_steps``); ``new_hands[p]``: the other hands now. Returns the rows
     used. The caller accepts by ``Σ newlogp - Σ steplogp``."""
-    n, items, places = params[0], hooks.ITEMS, params[0] - 1
+    items, places = hooks.ITEMS, params[0] - 1
     steps = actions.shape[0]
     counts = np.zeros(items, dtype=np.int64)
     pool = np.zeros(units.shape[1] + 64, dtype=np.int64)
