@@ -78,8 +78,8 @@ class BeliefTracker:
         self.seed = check_seed(seed)
         self._agent: Agent | None = None
         self._resolved = False
-        #: this deal's resamplings and accepted moves (diagnostics)
-        self.resamplings = self.accepted = 0
+        #: this deal's resamplings, and moves proposed (possible deals) and accepted (diagnostics)
+        self.resamplings = self.accepted = self.proposed = 0
         self.reset()
 
     def reset(self) -> None:
@@ -112,6 +112,11 @@ class BeliefTracker:
     def _run(self, view: SeatView, past: np.ndarray, actions: np.ndarray, now: np.ndarray) -> bool:
         """Carry the particles over the steps not yet read; ``False`` if every one is ruled out."""
         for t in range(self._steps, len(actions)):
+            actor, shown = int(past[t][view.spec.CUR]), int(view.spec.shown_item(past[t], view.params, actions[t]))
+            if actor != self.seat and shown >= 0:  # bring the item shown into the hand before the step
+                place = actor if actor < self.seat else actor - 1
+                for _ in range(self.moves):
+                    self._move(view, past, actions[:t], past[t], t, (shown, place))
             self._advance(view, past, actions, now, t)
             self._steps = t + 1
             if not self._live().any():
@@ -170,7 +175,7 @@ class BeliefTracker:
         self._logw = np.zeros(self._count)
         self._steplogp = np.zeros((self._count, 16))
         self._steps = 0
-        self.resamplings = self.accepted = 0
+        self.resamplings = self.accepted = self.proposed = 0
 
     def _advance(self, view: SeatView, past: np.ndarray, actions: np.ndarray, now: np.ndarray, t: int) -> None:
         """Step ``t`` for every particle (``tracking.advance``), and the positions it fills."""
@@ -236,24 +241,37 @@ class BeliefTracker:
         self._logw = np.zeros(self._count)
         self.resamplings += 1
 
-    def _move(self, view: SeatView, past: np.ndarray, actions: np.ndarray, now: np.ndarray, steps: int) -> None:
-        """One Metropolis–Hastings move per live particle over the first ``steps`` steps."""
+    def _move(
+        self,
+        view: SeatView,
+        past: np.ndarray,
+        actions: np.ndarray,
+        now: np.ndarray,
+        steps: int,
+        target: tuple[int, int] = (-1, -1),
+    ) -> None:
+        """One Metropolis–Hastings move per live particle over the first ``steps`` steps; with a
+        ``target`` (item, place), a move of that item into or out of that place's starting hand."""
         spec, me, params = view.spec, self.seat, view.params
         movable = np.flatnonzero(self._slot_place != TK.SEEN)
-        if steps == 0 or movable.size < 2:
+        inside = np.flatnonzero((self._slot_step == -1) & (self._slot_place == target[1]))
+        outside = np.setdiff1d(movable, inside)
+        if movable.size < 2 or (target[0] < 0 and steps == 0) or (target[0] >= 0 and not inside.size):
             return
-        outside = self._kind == BK.MODEL_OUTSIDE
+        asks = self._kind == BK.MODEL_OUTSIDE
         swaps = np.empty((self._count, 2), dtype=np.int64)
         newlogp = np.empty((self._count, self._steplogp.shape[1]))
         newlogp[:, steps:] = self._steplogp[:, steps:]
         new_hands = np.empty_like(self._hands)
-        rows = np.empty((self._count * steps if outside else 1, now.shape[0]), dtype=now.dtype)
+        rows = np.empty((max(self._count * steps, 1) if asks else 1, now.shape[0]), dtype=now.dtype)
         row_steps = np.empty(rows.shape[0], dtype=np.int64)
+        hastings = np.zeros(self._count)
+        hidden = np.bincount(BK.hidden_deal(spec, now, params, me)[0], minlength=spec.ITEMS)
         seen = self._seen[:steps] if steps < len(self._seen) else self._seen
         used = TK.propose(
             spec, past[:steps], actions, now, params, me, seen, self._kind, self.epsilon, self._units,
             self._slot_step, self._slot_place, movable, self._live(), self._steplogp, self._rng, swaps, newlogp,
-            new_hands, rows, row_steps,
+            new_hands, rows, row_steps, target[0], inside, outside, hastings, hidden,
         )  # fmt: skip
         if used:
             at = row_steps[:used]
@@ -261,13 +279,14 @@ class BeliefTracker:
         moved = np.flatnonzero(swaps[:, 0] >= 0)
         u = np.empty(moved.size)
         TK.uniforms(self._rng, u)
-        gain = newlogp[moved, :steps].sum(axis=1) - self._steplogp[moved, :steps].sum(axis=1)
+        gain = newlogp[moved, :steps].sum(axis=1) - self._steplogp[moved, :steps].sum(axis=1) + hastings[moved]
         accepted = moved[np.log(np.maximum(u, 1e-300)) < gain]
         a, b = swaps[accepted, 0], swaps[accepted, 1]
         self._units[accepted, a], self._units[accepted, b] = self._units[accepted, b], self._units[accepted, a]
         self._steplogp[accepted] = newlogp[accepted]
         self._hands[accepted] = new_hands[accepted]
         self.accepted += accepted.size
+        self.proposed += moved.size
 
     def _result(self, view: SeatView) -> Beliefs:
         """The particles as ``Beliefs``: the other hands now, and the boneyard or stock."""

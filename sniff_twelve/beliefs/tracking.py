@@ -220,15 +220,21 @@ def _take(vector, at, item):
 @nb.njit(cache=True)
 def propose(
     hooks, past, actions, now, params, me, seen, model, epsilon, units, slot_step, slot_place, movable, live,
-    steplogp, rng, swaps, newlogp, new_hands, rows, row_steps,
+    steplogp, rng, swaps, newlogp, new_hands, rows, row_steps, target, inside, outside, hastings, hidden,
 ):  # fmt: skip
     """Half a Metropolis–Hastings move for every live particle: swap the items of two positions of
-    ``movable`` (the start's hands, the free draws, the rest) held in different places and replay
-    the deal. ``swaps[p]``: the two positions (``-1``: no move, an impossible deal or alike
+    ``movable`` (the start's hands, the free draws, the rest) held in different places, both items
+    with units still ``hidden`` after the steps (a swap keeps them so: the proposal is symmetric),
+    and replay the deal. ``swaps[p]``: the two positions (``-1``: no move, an impossible deal or alike
     items); ``newlogp[p]``: the model's log-probabilities per step after the swap (those the
     swap leaves unchanged copied; ``NaN`` where ``rows`` holds the actor's view for an outside
     model, its step in ``row_steps``); ``new_hands[p]``: the other hands now. Returns the rows
-    used. The caller accepts by ``Σ newlogp - Σ steplogp``."""
+    used. The caller accepts by ``Σ newlogp - Σ steplogp + hastings``.
+
+    With ``target >= 0`` the swap aims at one item (an item a seat is about to show): with even
+    chances, a unit of ``target`` among the positions ``outside`` moves into a position of
+    ``inside`` (that seat's hand at the start), or one inside moves out; ``hastings[p]`` is the
+    log ratio of the reverse move's chance to this one's (0 for the untargeted swap)."""
     items, places = hooks.ITEMS, params[0] - 1
     steps = actions.shape[0]
     counts = np.zeros(items, dtype=np.int64)
@@ -242,6 +248,7 @@ def propose(
     old_drawn = np.zeros((places, items), dtype=np.int64)
     new_drawn = np.zeros((places, items), dtype=np.int64)
     used = 0
+    eligible = np.empty(movable.shape[0], dtype=np.int64)
     first = np.zeros(steps + 1, dtype=np.int64)  # positions of step t: first[t] … first[t + 1]
     k = 0
     while k < slot_step.shape[0] and slot_step[k] == -1:
@@ -255,9 +262,33 @@ def propose(
         swaps[p, 1] = -1
         if not live[p]:
             continue
-        a = movable[below(rng, RNG, movable.shape[0])]
-        b = movable[below(rng, RNG, movable.shape[0])]
+        hastings[p] = 0.0
         vector = units[p]
+        if target < 0:  # among the positions whose items are still hidden (the others cannot move)
+            size = 0
+            for j in movable:
+                if hidden[vector[j]] > 0:
+                    eligible[size] = j
+                    size += 1
+            if size < 2:
+                continue
+            a = eligible[below(rng, RNG, size)]
+            b = eligible[below(rng, RNG, size)]
+        else:
+            n_in = _count(vector, inside, target)
+            n_out = _count(vector, outside, target)
+            if below(rng, RNG, 2) == 0:  # in
+                if n_out == 0:
+                    continue
+                a = inside[below(rng, RNG, inside.shape[0])]
+                b = _kth(vector, outside, target, below(rng, RNG, n_out))
+                hastings[p] = np.log(inside.shape[0] * n_out) - np.log((n_in + 1) * outside.shape[0])
+            else:  # out
+                if n_in == 0:
+                    continue
+                a = _kth(vector, inside, target, below(rng, RNG, n_in))
+                b = outside[below(rng, RNG, outside.shape[0])]
+                hastings[p] = np.log(n_in * outside.shape[0]) - np.log(inside.shape[0] * (n_out + 1))
         if vector[a] == vector[b] or (slot_step[a] == slot_step[b] and slot_place[a] == slot_place[b]):
             continue
         x, y = vector[a], vector[b]
@@ -324,6 +355,26 @@ def propose(
             while used > 0 and row_steps[used - 1] // steps == p:  # rows of a rejected deal
                 used -= 1
     return used
+
+
+@nb.njit(cache=True)
+def _count(vector, positions, item):
+    """How many of ``positions`` hold ``item`` in ``vector``."""
+    c = 0
+    for j in positions:
+        c += vector[j] == item
+    return c
+
+
+@nb.njit(cache=True)
+def _kth(vector, positions, item, k):
+    """The ``k``-th of ``positions`` that holds ``item``."""
+    for j in positions:
+        if vector[j] == item:
+            if k == 0:
+                return j
+            k -= 1
+    return -1
 
 
 @nb.njit(cache=True)

@@ -13,6 +13,7 @@ import pytest
 import sniff_env
 import twelve_env
 from sniff_env.agents import make_agent as sniff_agent
+from sniff_twelve.beliefs import infer
 from sniff_twelve.beliefs.tracker import BeliefTracker
 from tests.beliefs.test_exact import mixed, sniff_position, twelve_position
 from tests.reference.belief_ref import exact_marginals
@@ -174,3 +175,21 @@ def test_bad_input_is_one_clear_error():
     tracker = BeliefTracker(0, particles=8)
     with pytest.raises(ValueError, match="seat 0, not seat 1"):
         tracker.update(sniff_env.Game(num_players=2, seed=0).seat_view(1))
+
+
+def test_a_long_deal_read_by_the_rules_alone_agrees_with_infer():
+    """Twenty actions of 3-player Sniff: every placement rules out the particles that put the tile
+    elsewhere, so without moves that bring it into the hand the particles collapse; with them the
+    tracker stays within sampling error of the importance sampler (max gap ~0.03 at these sizes;
+    0.18 before the targeted moves)."""
+    game = sniff_env.Game(num_players=3, seed=100)
+    greedy = sniff_agent("greedy")
+    tracker = BeliefTracker(0, None, particles=2000, seed=1)
+    worst = 0.0
+    for _ in range(20):
+        view = game.seat_view(0)
+        ours, theirs = tracker.update(view), infer(view, None, worlds=4000, seed=1)
+        assert ours.items == theirs.items and ours.places == theirs.places
+        worst = max(worst, float(np.abs(ours.marginals - theirs.marginals).max()))
+        game.apply(greedy.act(game))
+    assert worst < 0.07, worst
