@@ -42,6 +42,8 @@ DEFAULT_PARTICLES = 256
 RESAMPLE_BELOW = 0.5
 #: Metropolis–Hastings moves per particle after each resampling
 MOVES = 4
+#: moves aimed at an item another seat is about to show, before its step (at most ``moves``)
+TARGETED = 4
 #: when the play rules out every particle (a model far from the play), the deal is read again
 #: with twice the particles, up to this many times ``particles``
 GROWTH = 16
@@ -115,7 +117,7 @@ class BeliefTracker:
             actor, shown = int(past[t][view.spec.CUR]), int(view.spec.shown_item(past[t], view.params, actions[t]))
             if actor != self.seat and shown >= 0:  # bring the item shown into the hand before the step
                 place = actor if actor < self.seat else actor - 1
-                for _ in range(self.moves):
+                for _ in range(min(self.moves, TARGETED)):
                     self._move(view, past, actions[:t], past[t], t, (shown, place))
             self._advance(view, past, actions, now, t)
             self._steps = t + 1
