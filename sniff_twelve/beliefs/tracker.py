@@ -313,3 +313,13 @@ class BeliefTracker:
             holdings=holdings,
             view=view,
         )
+
+
+def follow(
+    tracker: BeliefTracker | None, view: SeatView, model: Agent | None, particles: int, seed: int | None, epsilon: float
+) -> BeliefTracker:
+    """The tracker an agent keeps for ``view``'s seat: ``tracker`` if it follows that seat, else a
+    new one (an agent moved to another seat starts again)."""
+    if tracker is not None and tracker.seat == view.seat:
+        return tracker
+    return BeliefTracker(view.seat, model, particles, 0 if seed is None else seed, epsilon)

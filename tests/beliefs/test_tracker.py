@@ -193,3 +193,29 @@ def test_a_long_deal_read_by_the_rules_alone_agrees_with_infer():
         worst = max(worst, float(np.abs(ours.marginals - theirs.marginals).max()))
         game.apply(greedy.act(game))
     assert worst < 0.07, worst
+
+
+@pytest.mark.parametrize(
+    ("make_agent", "package", "spec", "players"),
+    [(sniff_agent, sniff_env, "belief:8", 4), (twelve_agent, twelve_env, "pimc:2", 2)],
+)
+def test_agents_keep_a_tracker_between_decisions_and_stay_deterministic(make_agent, package, spec, players):
+    """With ``particles`` the agent's beliefs come from one tracker fed every decision; the same
+    seed plays the same moves, and a reset forgets the tracker."""
+
+    def play(agent, seed):
+        game, moves = package.Game(num_players=players, seed=seed), []
+        while not game.is_terminal() and len(moves) < 12:
+            move = agent.act(game) if game.current_player == 0 else game.legal_actions()[0]
+            moves.append(move)
+            game.apply(move)
+        return moves
+
+    cls = type(make_agent(spec))
+    a, b = (cls(iterations=int(spec.split(":")[1]), model="greedy", seed=3, particles=32) for _ in range(2))
+    first = play(a, 11)
+    assert a._tracker is not None and a._tracker.seat == 0 and a._tracker._steps > 0
+    assert play(b, 11) == first
+    a.reset(3)
+    assert a._tracker is None
+    assert play(a, 11) == first
