@@ -17,6 +17,16 @@
   each ``infer`` call on the same positions, each kind in a pass of its own (one core, as for
   **speed**).
 
+- **tracker**: ``BeliefTracker`` against the converged posterior on self-play of the players' own
+  model ("12" 3 players ``greedy``, Sniff 4 and 2 players ``ppo``): at every decision after
+  ``--depth`` actions, the error of the beliefs about the true deal (Sniff: bits of log-loss;
+  "12": the squared error of the marginals) under the rules alone, ``infer`` at its default 256
+  worlds, the tracker with its defaults,
+  the tracker with 16× its particles and ``infer`` with 8,192 worlds, each as its difference from
+  the rules alone with a 95% interval (negative: closer to the deal); the share of the converged
+  difference the defaults reach; the median ESS; and the median milliseconds of an update (one
+  core, as for **speed**).
+
 Writes ``benchmarks/results/beliefs.json``.
 """
 
@@ -38,6 +48,7 @@ from sniff_env.agents import make_agent as sniff_agent
 from sniff_twelve.agents.belief import BeliefAgent
 from sniff_twelve.beliefs import infer
 from sniff_twelve.beliefs.kernels import world_values
+from sniff_twelve.beliefs.tracker import DEFAULT_PARTICLES, BeliefTracker
 from sniff_twelve.tools import arena
 from sniff_twelve.tools.belief_training import self_play
 
@@ -239,14 +250,110 @@ def gap_closed(result: dict[str, Any], entry: str) -> float | None:
     return (result[entry]["score"] - result["uniform"]["score"]) / gain if gain else None
 
 
+#: the tracker's tables: (game, players, the players' own model, ε the model is mixed with)
+TRACKED = (
+    ("twelve_env", 3, "greedy", 0.05),
+    ("sniff_env", 4, "ppo", 0.05),
+    ("sniff_env", 2, "ppo", 0.05),
+    ("sniff_env", 4, "greedy", 0.05),
+)
+
+
+def _error(game: Any, me: int, beliefs: Any) -> float:
+    """Sniff: bits of log-loss of the true deal; "12": the squared error of the marginals."""
+    from sniff_twelve.tools.reveal import log_loss, truth_of
+
+    truth = truth_of(game, me, beliefs.items)
+    if hasattr(game, "boneyard"):
+        return log_loss(beliefs.marginals, truth)
+    return float(np.square(beliefs.marginals - truth).sum())
+
+
+def tracked(
+    game: str,
+    players: int,
+    model: str,
+    epsilon: float,
+    positions: int,
+    seed: int,
+    depth: int = 8,
+    particles: int = DEFAULT_PARTICLES,
+    converged: bool = True,
+) -> dict[str, Any]:
+    """The **tracker** section for one table (module docstring): ``positions`` decisions of
+    ``model``'s self-play from deal ``seed`` on, each seat's trackers updated at every one of its
+    decisions."""
+    game_cls = importlib.import_module(game).Game
+    agents = game_cls.spec.part("agents")
+    model_agent = agents.make_agent(model)
+    kinds = {"tracker": particles} | ({"tracker 16×": 16 * particles} if converged else {})
+    errors: dict[str, list[float]] = {
+        k: [] for k in ("rules", "infer 256", *kinds, *(["infer 8192"] if converged else []))
+    }
+    ess, ms, resampled = [], [], []
+    g = seed
+    while len(errors["rules"]) < positions:
+        play = game_cls(num_players=players, seed=g)
+        lineup = [agents.make_agent(model) for _ in range(players)]
+        for s, agent in enumerate(lineup):
+            agent.reset(g * 8 + s)
+        trackers = {k: [BeliefTracker(s, model_agent, n, g, epsilon) for s in range(players)] for k, n in kinds.items()}
+        while not play.is_terminal() and len(errors["rules"]) < positions:
+            me = play.current_player
+            if len(play.legal_actions()) > 1:
+                view = play.seat_view(me)
+                for kind, seats in trackers.items():
+                    start = time.perf_counter()
+                    beliefs = seats[me].update(view)
+                    if kind == "tracker":
+                        ms.append((time.perf_counter() - start) * 1e3)
+                        ess.append(beliefs.ess / particles)
+                        resampled.append(seats[me].resamplings)
+                    if len(view.past) >= depth:
+                        errors[kind].append(_error(play, me, beliefs))
+                if len(view.past) >= depth:
+                    errors["rules"].append(_error(play, me, infer(view, None, worlds=2048, seed=g)))
+                    default = infer(view, model_agent, worlds=256, seed=g, epsilon=epsilon)
+                    errors["infer 256"].append(_error(play, me, default))
+                    if converged:
+                        exact = infer(view, model_agent, worlds=8192, seed=g, epsilon=epsilon)
+                        errors["infer 8192"].append(_error(play, me, exact))
+            play.apply(lineup[me].act(play))
+        g += 1
+    rules = np.array(errors["rules"])
+    out: dict[str, Any] = {
+        "game": game, "players": players, "model": model, "epsilon": epsilon, "positions": positions,
+        "seed": seed, "deals": g - seed, "depth": depth, "particles": particles,
+        "rules": arena.mean_ci(rules), "ms_per_update": statistics.median(ms),
+        "ms_per_update_mean": statistics.fmean(ms), "ess_share_median": statistics.median(ess),
+    }  # fmt: skip
+    for kind in errors:
+        if kind != "rules":
+            out[kind] = arena.mean_ci(np.array(errors[kind]) - rules)
+    if converged:
+        best = min(out["tracker 16×"][0], out["infer 8192"][0])
+        out["share_of_converged"] = out["tracker"][0] / best if best else None
+    print(
+        f"{game} {players}p {model}: rules {out['rules'][0]:.3f}; "
+        + "; ".join(f"{k} {out[k][0]:+.3f} ± {out[k][1]:.3f}" for k in errors if k != "rules")
+        + f"; share {out.get('share_of_converged')}; ESS/N {out['ess_share_median']:.2f}; "
+        f"{out['ms_per_update']:.2f} ms (mean {out['ms_per_update_mean']:.2f})",
+        flush=True,
+    )
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.beliefs", description=__doc__.split("\n\n")[0])
-    parser.add_argument("section", nargs="?", choices=("speed", "strength", "learned", "all"), default="all")
+    parser.add_argument("section", nargs="?", choices=("speed", "strength", "learned", "tracker", "all"), default="all")
     parser.add_argument("--entry", default="belief", help="the agent spec measured (default: belief)")
     parser.add_argument("--deals", type=int, help="deals per match-up (default: each goal's)")
     parser.add_argument("--decisions", type=int, default=400, help="decisions per network in learned (default 400)")
     parser.add_argument("--seed", type=int, default=40_000, help="seed of the fresh deals")
     parser.add_argument("--goals", nargs="+", type=int, help="which goals to play (indices into GOALS)")
+    parser.add_argument("--positions", type=int, default=100, help="decisions per table in tracker (default 100)")
+    parser.add_argument("--particles", type=int, default=DEFAULT_PARTICLES, help="the tracker's particles")
+    parser.add_argument("--tables", nargs="+", type=int, help="which tracker tables (indices into TRACKED)")
     parser.add_argument(
         "--only", nargs="+", help="play only these of the entry and its controls (uniform, clairvoyant)"
     )
@@ -254,6 +361,14 @@ def main(argv: list[str] | None = None) -> None:
     results: dict[str, Any] = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
     if args.section in ("speed", "all"):
         results["speed"] = speed()
+    if args.section in ("tracker", "all"):
+        results.setdefault("tracker", {})
+        for index in args.tables if args.tables is not None else range(len(TRACKED)):
+            game, players, model, epsilon = TRACKED[index]
+            key = f"{game} {players}p {model}"
+            results["tracker"][key] = tracked(
+                game, players, model, epsilon, args.positions, args.seed, particles=args.particles
+            )
     if args.section in ("learned", "all"):
         results["learned"] = {f"{g} {n}p": learned_vs_exact(g, n, m, args.decisions) for g, n, m in LEARNED}
     if args.section in ("strength", "all"):

@@ -1,5 +1,6 @@
-"""Sniff beliefs: ``infer(view, model)`` over what a seat cannot see (``sniff_twelve.beliefs``)."""
+"""Sniff beliefs over what a seat cannot see: ``infer(view, model)``, ``BeliefTracker`` (``sniff_twelve.beliefs``)."""
 
 from sniff_twelve.beliefs import Beliefs, infer
+from sniff_twelve.beliefs.tracker import BeliefTracker
 
-__all__ = ["Beliefs", "infer"]
+__all__ = ["BeliefTracker", "Beliefs", "infer"]

@@ -1,5 +1,6 @@
-"""Beliefs in "12": ``infer(view, model)`` over what a seat cannot see (``sniff_twelve.beliefs``)."""
+"""Beliefs in "12" over what a seat cannot see: ``infer(view, model)``, ``BeliefTracker`` (``sniff_twelve.beliefs``)."""
 
 from sniff_twelve.beliefs import Beliefs, infer
+from sniff_twelve.beliefs.tracker import BeliefTracker
 
-__all__ = ["Beliefs", "infer"]
+__all__ = ["BeliefTracker", "Beliefs", "infer"]

@@ -28,6 +28,7 @@ from sniff_twelve.beliefs import infer
 from sniff_twelve.beliefs.kernels import world_values
 from sniff_twelve.beliefs.learned import load as load_learned
 from sniff_twelve.beliefs.learned import shipped_path
+from sniff_twelve.beliefs.tracker import follow
 from sniff_twelve.core.options import check_int, check_seed
 
 if TYPE_CHECKING:
@@ -58,6 +59,9 @@ class BeliefAgent(RolloutAgent):
             policy for, ``None`` elsewhere).
         unguided_iterations: worlds per decision when no policy guides (default ``iterations``):
             scoring every legal move costs more per world than scoring the two or three proposed.
+        particles: ``None`` (each decision infers its beliefs from the start of the deal,
+            ``infer``) or how many particles a ``BeliefTracker`` kept from one decision to the
+            next carries (``sniff_twelve.beliefs.tracker``; reset with the agent).
 
     A bad ``MODEL`` is a ``ValueError`` when the agent is built.
     """
@@ -83,11 +87,15 @@ class BeliefAgent(RolloutAgent):
         guide: str | None = None,
         unguided_iterations: int | None = None,
         seed: int | None = None,
+        particles: int | None = None,
     ) -> None:
         if not isinstance(model, str) or "+" in model or not model:
             raise ValueError(f"model is an agent spec without '+' (or 'none', 'learned'); got {model!r}")
         self.model = model
         self.worlds = check_int("worlds", worlds, 1, 1 << 20)
+        if particles is not None and model == LEARNED:
+            raise ValueError(f"particles go with a model the tracker can weigh, not {LEARNED!r}")
+        self.particles = None if particles is None else check_int("particles", particles, 1, 1 << 20)
         if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 < epsilon <= 1:
             raise ValueError(f"epsilon must be a number in (0, 1]; got {epsilon!r}")
         self.epsilon = float(epsilon)
@@ -111,6 +119,7 @@ class BeliefAgent(RolloutAgent):
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self._seeds = np.random.default_rng(check_seed(seed))
+        self._tracker, self._tracker_seed = None, seed
         if getattr(self, "_model", None) is not None:
             self._model.reset(seed)
 
@@ -157,7 +166,13 @@ class BeliefAgent(RolloutAgent):
         view.past  # noqa: B018 — a view taken without the seat's memory is an error, not a fallback
         learned = load_learned("shipped", view) if self.model == LEARNED else None  # a table it never learned: an error
         try:
-            beliefs = infer(view, self._model, self.worlds, seed, self.epsilon, learned)
+            if self.particles is None:
+                beliefs = infer(view, self._model, self.worlds, seed, self.epsilon, learned)
+            else:
+                self._tracker = follow(
+                    self._tracker, view, self._model, self.particles, self._tracker_seed, self.epsilon
+                )
+                beliefs = self._tracker.update(view)
             states = beliefs.states(iterations, seed=seed + 1)
         except ValueError:  # no consistent deal turned up within infer's budget: the rules' worlds
             states = np.stack([view.sample(seed + 1 + k).state_array for k in range(iterations)])

@@ -118,6 +118,8 @@ class PimcAgent(Agent):
         model: ``None`` (worlds by the rules: sizes and known voids) or the model of the beliefs.
         epsilon: the beliefs' softening of the model (``infer``'s ``epsilon``).
         belief_worlds: the weighted worlds the beliefs keep.
+        particles: ``None`` (``infer`` at every decision) or the particles of a ``BeliefTracker``
+            kept from one decision to the next (``sniff_twelve.beliefs.tracker``; reset with the agent).
         threads: the threads the worlds are solved on (``None``: numba's thread count); the
             choices are the same for every count.
     """
@@ -139,6 +141,7 @@ class PimcAgent(Agent):
         model: str | None = None,
         epsilon: float = 0.3,
         belief_worlds: int = 128,
+        particles: int | None = None,
         threads: int | None = None,
     ) -> None:
         self.threads = check_threads(threads)
@@ -150,6 +153,7 @@ class PimcAgent(Agent):
             raise ValueError(f"epsilon must be a number in (0, 1]; got {epsilon!r}")
         self.model, self.epsilon = model, float(epsilon)
         self.belief_worlds = check_int("belief_worlds", belief_worlds, 1, 1 << 20)
+        self.particles = None if particles is None else check_int("particles", particles, 1, 1 << 20)
         self.reads_past = model is not None  # the beliefs read the seat's memory of the deal
         agents = game_agents(self.solver_hooks) if model not in (None, "none") else None
         self._model = None if agents is None else agents.make_agent(model)
@@ -163,6 +167,7 @@ class PimcAgent(Agent):
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.array(stream_state(seed), dtype=np.int32)
         self._seeds = np.random.default_rng(None if seed is None else check_int("seed", seed, 0))
+        self._tracker, self._tracker_seed = None, seed
         if getattr(self, "_model", None) is not None:
             self._model.reset(seed)
 
@@ -208,10 +213,17 @@ class PimcAgent(Agent):
         """``count`` full positions drawn from the seat's beliefs (the rules' worlds when ``infer``
         finds no consistent deal within its budget)."""
         from sniff_twelve.beliefs import infer
+        from sniff_twelve.beliefs.tracker import follow
 
         seed = int(self._seeds.integers(1 << 62))
         try:
-            beliefs = infer(view, self._model, worlds=self.belief_worlds, seed=seed, epsilon=self.epsilon)
+            if self.particles is None:
+                beliefs = infer(view, self._model, worlds=self.belief_worlds, seed=seed, epsilon=self.epsilon)
+            else:
+                self._tracker = follow(
+                    self._tracker, view, self._model, self.particles, self._tracker_seed, self.epsilon
+                )
+                beliefs = self._tracker.update(view)
             return beliefs.states(count, seed=seed + 1)
         except ValueError:
             return np.stack([view.sample(seed + 1 + k).state_array for k in range(count)])

@@ -206,6 +206,19 @@ def test_beliefs_benchmark_smoke():
     assert beliefs.gap_closed(played, "belief:8") == expected
 
 
+def test_tracker_benchmark_smoke():
+    """``python -m benchmarks.beliefs tracker`` at smoke size: every kind's difference from the
+    rules alone, the share of the converged one, the ESS and the time of an update."""
+    from benchmarks import beliefs
+
+    out = beliefs.tracked("twelve_env", 2, "greedy", 0.05, 3, 7, depth=2, particles=8)
+    assert {"infer 256", "tracker", "tracker 16×", "infer 8192"} <= set(out)
+    assert all(np.isfinite(out[k][0]) for k in ("infer 256", "tracker", "tracker 16×", "infer 8192"))
+    best = min(out["tracker 16×"][0], out["infer 8192"][0])
+    assert out["share_of_converged"] == (out["tracker"][0] / best if best else None)
+    assert out["ms_per_update"] > 0 and 0 < out["ess_share_median"] <= 1
+
+
 def test_learned_beliefs_benchmark_smoke():
     """``python -m benchmarks.beliefs learned`` at smoke size: bits and milliseconds of the rules,
     the exact posterior and the shipped network on the same decisions, and the ratios derived."""

@@ -1,0 +1,384 @@
+"""The compiled part of ``BeliefTracker``: particles carried forwards through the deal.
+
+A particle is one arrangement of every unit hidden from ``me`` when the deal began, as a vector
+of items over *positions* shared by all particles: the other hands at the start (``hand``
+positions), then, step by step, the units each step took from the boneyard or stock (its
+``slot`` positions: those ``me`` saw, fixed; those another seat drew, free), then the units not
+yet taken (the *rest*, in no order). The hands now follow from it by replaying the deal.
+
+Before play every physical arrangement is equally likely; the play weighs each by the model's
+probability of the other seats' actions and rules out those the seat's views contradict. Each
+step (``advance``) moves every particle on: the units the step takes are drawn from the rest as
+a shuffle would give them — the seen ones fixed, the weight multiplied by their chance; a free
+one drawn among the items with which the step (and the next, when it is known and takes nothing
+unseen) replays to what ``me`` saw, the weight multiplied by that set's chance — then the model's
+probability of the action. ``propose`` is half a Metropolis–Hastings move that keeps the
+posterior: swap the items of two free positions and replay the whole deal (uniform prior over
+physical arrangements and a symmetric proposal: accept with the ratio of the likelihoods).
+Positions replay with ``kernels._replays``, the importance sampler's own check.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sniff_twelve.beliefs.kernels import (
+    MODEL_GREEDY,
+    MODEL_NONE,
+    MODEL_OUTSIDE,
+    MODEL_RANDOM,
+    RNG,
+    SEEN_HIDDEN_BEFORE,
+    SEEN_MINE_DRAWN,
+    SEEN_TURNED,
+    _replays,
+    _seat_of,
+    _uniform,
+)
+from sniff_twelve.core.rng import below, shuffle
+
+#: ``slot_place`` of a position: the rest, and a unit ``me`` saw (its own draw, one turned up)
+REST, SEEN = -2, -1
+DEAD = -np.inf
+
+
+@nb.njit(cache=True)
+def deal(units, rng, out):
+    """``out[p]``: ``units`` in a fresh uniform order for every particle (the start's shuffle)."""
+    for p in range(out.shape[0]):
+        out[p] = units
+        shuffle(rng, RNG, out[p], units.shape[0])
+
+
+@nb.njit(cache=True)
+def free_draws(hooks, before, after, params, me, action):
+    """``[places]``: the units each other seat takes unseen during the step (public counts)."""
+    n = params[0]
+    actor = np.int64(before[hooks.CUR])
+    shown = hooks.shown_item(before, params, action)
+    out = np.zeros(n - 1, dtype=np.int64)
+    for place in range(n - 1):
+        seat = _seat_of(params, me, place)
+        out[place] = hooks.hand_size(after, params, seat) - hooks.hand_size(before, params, seat)
+        if seat == actor and shown >= 0:
+            out[place] += 1
+    return out
+
+
+@nb.njit(cache=True)
+def _model_logp(hooks, state, params, actor, action, legal, model, epsilon, seat_view):
+    """``log P(action)`` under a compiled model at the full position ``state``."""
+    hooks.write_view(state, params, actor, seat_view)
+    p = 1.0 / legal
+    if model != MODEL_RANDOM:
+        if model == MODEL_GREEDY:
+            choice = hooks.greedy_action(seat_view, params)
+        else:
+            choice = hooks.heuristic_action(seat_view, params)
+        p = epsilon * p + (1.0 - epsilon) * (choice == action)
+    return np.log(p)
+
+
+@nb.njit(cache=True)
+def advance(
+    hooks, past, actions, now, params, me, seen, t, model, epsilon, units, bound, hands, logw, steplogp, rng, rows
+):
+    """Move every live particle over step ``t`` (module docstring). ``units[p, bound:]`` is the
+    rest; the step's units go to the positions from ``bound`` on, the seen ones first (items in
+    order), then the free ones by place. ``hands[p]``: the other hands before the step, then
+    after it. ``logw[p]`` gains the step's log weight (``DEAD`` when nothing replays);
+    ``steplogp[p, t]`` the model's part. With ``MODEL_OUTSIDE``, ``rows[p]`` receives the
+    actor's view where the model is to be asked (``rows[p, 0] = -1`` elsewhere)."""
+    items, places = hooks.ITEMS, params[0] - 1
+    steps = actions.shape[0]
+    before = past[t]
+    after = now if t == steps - 1 else past[t + 1]
+    actor = np.int64(before[hooks.CUR])
+    action = actions[t]
+    shown = hooks.shown_item(before, params, action)
+    free = free_draws(hooks, before, after, params, me, action)
+    single = free.sum() == 1
+    look = single and t + 1 < steps  # the next step is known: rule out draws it contradicts
+    following = now
+    if look:
+        following = now if t + 1 == steps - 1 else past[t + 2]
+        look = free_draws(hooks, after, following, params, me, actions[t + 1]).sum() == 0
+    counts = np.zeros(items, dtype=np.int64)
+    scratch = np.zeros(items, dtype=np.int64)
+    drawn = np.zeros((places, items), dtype=np.int64)
+    trial = np.zeros((places, items), dtype=np.int64)
+    empty = np.zeros((places, items), dtype=np.int64)
+    pool = np.zeros(units.shape[1] + 64, dtype=np.int64)
+    state = np.empty_like(now)
+    spare = np.empty_like(now)
+    two = np.empty((2, now.shape[0]), dtype=now.dtype)
+    seat_view = np.empty_like(now)
+    mask = np.zeros(hooks.MAX_ACTIONS, dtype=np.bool_)
+    spare_mask = np.zeros(hooks.MAX_ACTIONS, dtype=np.bool_)
+    candidates = np.zeros(items, dtype=np.int64)
+    for p in range(units.shape[0]):
+        rows[p, 0] = -1
+        steplogp[p, t] = 0.0
+        if logw[p] == DEAD:
+            continue
+        total = 0
+        for i in range(items):
+            counts[i] = seen[t, SEEN_HIDDEN_BEFORE, i]
+            for place in range(places):
+                counts[i] -= hands[p, place, i]
+            total += counts[i]
+        lw = 0.0
+        at = bound
+        ok = True
+        for kind in (SEEN_MINE_DRAWN, SEEN_TURNED):  # the seen units, in any order (a shuffle is exchangeable)
+            for i in range(items):
+                for _ in range(seen[t, kind, i]):
+                    if counts[i] <= 0:
+                        ok = False
+                        break
+                    lw += np.log(counts[i] / total)
+                    counts[i] -= 1
+                    total -= 1
+                    at = _take(units[p], at, i)
+        drawn[:] = 0
+        for place in range(places):
+            if not ok:
+                break
+            for _ in range(free[place]):
+                if single:  # only the items with which the step replays
+                    chance = 0
+                    for i in range(items):
+                        candidates[i] = 0
+                        if counts[i] > 0:
+                            trial[:] = drawn
+                            trial[place, i] += 1
+                            if _replays(
+                                hooks, t, before, after, params, me, actor, action, hands[p], trial, seen,
+                                scratch, pool, state, two, mask,
+                            ):  # fmt: skip
+                                if look:
+                                    trial[:] = hands[p] + trial
+                                    if shown >= 0 and actor != me:
+                                        trial[actor if actor < me else actor - 1, shown] -= 1
+                                    if not _replays(
+                                        hooks, t + 1, after, following, params, me, np.int64(after[hooks.CUR]),
+                                        actions[t + 1], trial, empty, seen, scratch, pool, spare, two, spare_mask,
+                                    ):  # fmt: skip
+                                        continue
+                                candidates[i] = counts[i]
+                                chance += counts[i]
+                    if chance == 0:
+                        ok = False
+                        break
+                    lw += np.log(chance / total)
+                    r = below(rng, RNG, chance)
+                else:
+                    if total == 0:
+                        ok = False
+                        break
+                    candidates[:] = counts
+                    r = below(rng, RNG, total)
+                i = 0
+                while r >= candidates[i]:
+                    r -= candidates[i]
+                    i += 1
+                counts[i] -= 1
+                total -= 1
+                drawn[place, i] += 1
+                at = _take(units[p], at, i)
+        if not ok or not _replays(
+            hooks, t, before, after, params, me, actor, action, hands[p], drawn, seen, scratch, pool, state, two, mask
+        ):
+            logw[p] = DEAD
+            continue
+        if actor != me and model != MODEL_NONE and mask.sum() > 1:
+            if model == MODEL_OUTSIDE:
+                hooks.write_view(state, params, actor, rows[p])
+            else:
+                steplogp[p, t] = _model_logp(hooks, state, params, actor, action, mask.sum(), model, epsilon, seat_view)
+                lw += steplogp[p, t]
+        for place in range(places):
+            for i in range(items):
+                hands[p, place, i] += drawn[place, i]
+        if actor != me and shown >= 0:
+            hands[p, actor if actor < me else actor - 1, shown] -= 1
+        logw[p] += lw
+
+
+@nb.njit(cache=True)
+def _take(vector, at, item):
+    """Swap a unit of ``item`` from the rest (``vector[at:]``) to position ``at``; returns ``at + 1``."""
+    for j in range(at, vector.shape[0]):
+        if vector[j] == item:
+            vector[j] = vector[at]
+            vector[at] = item
+            return at + 1
+    return at  # unreachable for a consistent particle: the caller checked the counts
+
+
+@nb.njit(cache=True)
+def propose(
+    hooks, past, actions, now, params, me, seen, model, epsilon, units, slot_step, slot_place, movable, live,
+    steplogp, rng, swaps, newlogp, new_hands, rows, row_steps, target, inside, outside, hastings, hidden,
+):  # fmt: skip
+    """Half a Metropolis–Hastings move for every live particle: swap the items of two positions of
+    ``movable`` (the start's hands, the free draws, the rest) held in different places, both items
+    with units still ``hidden`` after the steps (a swap keeps them so: the proposal is symmetric),
+    and replay the deal. ``swaps[p]``: the two positions (``-1``: no move, an impossible deal or alike
+    items); ``newlogp[p]``: the model's log-probabilities per step after the swap (those the
+    swap leaves unchanged copied; ``NaN`` where ``rows`` holds the actor's view for an outside
+    model, its step in ``row_steps``); ``new_hands[p]``: the other hands now. Returns the rows
+    used. The caller accepts by ``Σ newlogp - Σ steplogp + hastings``.
+
+    With ``target >= 0`` the swap aims at one item (an item a seat is about to show): with even
+    chances, a unit of ``target`` among the positions ``outside`` moves into a position of
+    ``inside`` (that seat's hand at the start), or one inside moves out; ``hastings[p]`` is the
+    log ratio of the reverse move's chance to this one's (0 for the untargeted swap)."""
+    items, places = hooks.ITEMS, params[0] - 1
+    steps = actions.shape[0]
+    counts = np.zeros(items, dtype=np.int64)
+    pool = np.zeros(units.shape[1] + 64, dtype=np.int64)
+    state = np.empty_like(now)
+    two = np.empty((2, now.shape[0]), dtype=now.dtype)
+    seat_view = np.empty_like(now)
+    mask = np.zeros(hooks.MAX_ACTIONS, dtype=np.bool_)
+    old = np.zeros((places, items), dtype=np.int64)
+    new = np.zeros((places, items), dtype=np.int64)
+    old_drawn = np.zeros((places, items), dtype=np.int64)
+    new_drawn = np.zeros((places, items), dtype=np.int64)
+    used = 0
+    eligible = np.empty(movable.shape[0], dtype=np.int64)
+    first = np.zeros(steps + 1, dtype=np.int64)  # positions of step t: first[t] … first[t + 1]
+    k = 0
+    while k < slot_step.shape[0] and slot_step[k] == -1:
+        k += 1
+    for t in range(steps + 1):
+        first[t] = k
+        while k < slot_step.shape[0] and slot_step[k] == t:
+            k += 1
+    for p in range(units.shape[0]):
+        swaps[p, 0] = -1
+        swaps[p, 1] = -1
+        if not live[p]:
+            continue
+        hastings[p] = 0.0
+        vector = units[p]
+        if target < 0:  # among the positions whose items are still hidden (the others cannot move)
+            size = 0
+            for j in movable:
+                if hidden[vector[j]] > 0:
+                    eligible[size] = j
+                    size += 1
+            if size < 2:
+                continue
+            a = eligible[below(rng, RNG, size)]
+            b = eligible[below(rng, RNG, size)]
+        else:
+            n_in = _count(vector, inside, target)
+            n_out = _count(vector, outside, target)
+            if below(rng, RNG, 2) == 0:  # in
+                if n_out == 0:
+                    continue
+                a = inside[below(rng, RNG, inside.shape[0])]
+                b = _kth(vector, outside, target, below(rng, RNG, n_out))
+                hastings[p] = np.log(inside.shape[0] * n_out) - np.log((n_in + 1) * outside.shape[0])
+            else:  # out
+                if n_in == 0:
+                    continue
+                a = _kth(vector, inside, target, below(rng, RNG, n_in))
+                b = outside[below(rng, RNG, outside.shape[0])]
+                hastings[p] = np.log(n_in * outside.shape[0]) - np.log(inside.shape[0] * (n_out + 1))
+        if vector[a] == vector[b] or (slot_step[a] == slot_step[b] and slot_place[a] == slot_place[b]):
+            continue
+        x, y = vector[a], vector[b]
+        old[:] = 0
+        new[:] = 0
+        for j in range(first[0]):
+            old[slot_place[j], vector[j]] += 1
+        new[:] = old
+        for j, gone, came in ((a, x, y), (b, y, x)):
+            if slot_step[j] == -1 and slot_place[j] >= 0:
+                new[slot_place[j], gone] -= 1
+                new[slot_place[j], came] += 1
+        ok = True
+        for t in range(steps):
+            before = past[t]
+            after = now if t == steps - 1 else past[t + 1]
+            actor = np.int64(before[hooks.CUR])
+            action = actions[t]
+            old_drawn[:] = 0
+            for j in range(first[t], first[t + 1]):
+                if slot_place[j] >= 0:
+                    old_drawn[slot_place[j], vector[j]] += 1
+            new_drawn[:] = old_drawn
+            for j, gone, came in ((a, x, y), (b, y, x)):
+                if slot_step[j] == t and slot_place[j] >= 0:
+                    new_drawn[slot_place[j], gone] -= 1
+                    new_drawn[slot_place[j], came] += 1
+            newlogp[p, t] = steplogp[p, t]
+            if new.min() < 0 or not _replays(
+                hooks, t, before, after, params, me, actor, action, new, new_drawn, seen, counts, pool, state, two,
+                mask,
+            ):  # fmt: skip
+                ok = False
+                break
+            if actor != me and model != MODEL_NONE and mask.sum() > 1:
+                place = actor if actor < me else actor - 1
+                same = True
+                for i in range(items):
+                    if old[place, i] != new[place, i]:
+                        same = False
+                if not same:
+                    if model == MODEL_OUTSIDE:
+                        hooks.write_view(state, params, actor, rows[used])
+                        row_steps[used] = p * steps + t
+                        used += 1
+                        newlogp[p, t] = np.nan
+                    else:
+                        newlogp[p, t] = _model_logp(
+                            hooks, state, params, actor, action, mask.sum(), model, epsilon, seat_view
+                        )
+            shown = hooks.shown_item(before, params, action)
+            for place in range(places):
+                for i in range(items):
+                    old[place, i] += old_drawn[place, i]
+                    new[place, i] += new_drawn[place, i]
+            if actor != me and shown >= 0:
+                old[actor if actor < me else actor - 1, shown] -= 1
+                new[actor if actor < me else actor - 1, shown] -= 1
+        if ok:
+            swaps[p, 0] = a
+            swaps[p, 1] = b
+            new_hands[p] = new
+        else:
+            while used > 0 and row_steps[used - 1] // steps == p:  # rows of a rejected deal
+                used -= 1
+    return used
+
+
+@nb.njit(cache=True)
+def _count(vector, positions, item):
+    """How many of ``positions`` hold ``item`` in ``vector``."""
+    c = 0
+    for j in positions:
+        c += vector[j] == item
+    return c
+
+
+@nb.njit(cache=True)
+def _kth(vector, positions, item, k):
+    """The ``k``-th of ``positions`` that holds ``item``."""
+    for j in positions:
+        if vector[j] == item:
+            if k == 0:
+                return j
+            k -= 1
+    return -1
+
+
+@nb.njit(cache=True)
+def uniforms(rng, out):
+    """``out[i]``: uniform floats in ``[0, 1)`` from the stream."""
+    for i in range(out.shape[0]):
+        out[i] = _uniform(rng)
