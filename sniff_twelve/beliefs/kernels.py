@@ -48,7 +48,7 @@ RNG = 0  # the sampler's 2-word stream
 SEEN_HIDDEN_BEFORE, SEEN_MINE_DRAWN, SEEN_TURNED = range(3)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _what_was_seen(hooks, past, actions, now, params, me):
     """``[steps, 3, ITEMS]``, what each step showed ``me`` whatever the world: the items hidden
     from it before the step, the items it drew, and those turned face up from the pool ("12",
@@ -75,7 +75,7 @@ def _what_was_seen(hooks, past, actions, now, params, me):
     return seen
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _replays(
     hooks, t, before, after, params, me, actor, action, holdings, drawn, seen, counts, pool, state, following, mask
 ):
@@ -122,13 +122,13 @@ def _replays(
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _seat_of(params, me, place):
     """The seat of the ``place``-th other hand (the other seats in seat order)."""
     return place if place < me else place + 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _take_drawn(hooks, holdings, place, rng, allowed, drawn):
     """Take one item out of ``holdings[place]`` into ``drawn[place]``, uniform over its units
     among ``allowed`` items; returns how many units were allowed (0: none, nothing taken) and
@@ -150,7 +150,7 @@ def _take_drawn(hooks, holdings, place, rng, allowed, drawn):
     return total, 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _completions(units, weights, sizes, radix, table):
     """``table[k, code]``: the ways to deal ``units[k:]`` when the other hands still take the
     counts ``code`` encodes (mixed radix ``radix``), the boneyard or stock the rest, each way
@@ -174,7 +174,7 @@ def _completions(units, weights, sizes, radix, table):
             table[k, code] = ways
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _deal_weighted(units, weights, sizes, radix, table, rng, holdings):
     """One deal of ``units`` drawn among those ``table`` counts (``_completions``), each with
     probability proportional to its weight: ``holdings[h]`` the ``h``-th other hand,
@@ -200,7 +200,7 @@ def _deal_weighted(units, weights, sizes, radix, table, rng, holdings):
             code -= radix[choice]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def hidden_deal(hooks, now, params, me):
     """What ``me`` cannot see now, as a deal to make: ``(units, sizes, radix, allowed)`` — one
     entry per hidden unit (its item), the other hands' sizes in seat order, their mixed radix
@@ -225,7 +225,7 @@ def hidden_deal(hooks, now, params, me):
     return units, sizes, radix, allowed
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def deal_from_weights(hooks, now, params, me, weights, rng, worlds_out):
     """Fill ``worlds_out[w]`` (``[places, ITEMS]``, as ``sample_worlds``) with deals of what
     ``me`` cannot see now, each drawn with probability proportional to the product of its units'
@@ -247,7 +247,7 @@ def deal_from_weights(hooks, now, params, me, weights, rng, worlds_out):
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def balance(m, sizes, hidden, rounds, tolerance):
     """Sinkhorn balancing in place, at most ``rounds`` rounds: each ``m[b]``'s columns scaled to
     ``sizes[b]``, then its rows to ``hidden[b]`` (exact: every hidden unit is somewhere), until no
@@ -274,7 +274,7 @@ def balance(m, sizes, hidden, rounds, tolerance):
                 break
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def shown_by_seat(hooks, past, actions, params, me, out):
     """``out[r - 1, i]``: how many units of item ``i`` relative seat ``r`` (seat ``(me + r) % n``)
     has shown this deal — the public history the learned beliefs read besides the observation."""
@@ -287,7 +287,7 @@ def shown_by_seat(hooks, past, actions, params, me, out):
             out[seat_after(actor, n - me, n) - 1, shown] += 1.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def truth_counts(hooks, states, params, seats, out):
     """``out[b, i, r]``: the units of item ``i`` that seat ``seats[b]`` cannot see and that lie
     with relative seat ``r + 1`` (seat ``(me + r + 1) % n``), the pool last (``r = n - 1``), in
@@ -307,7 +307,7 @@ def truth_counts(hooks, states, params, seats, out):
             out[b, i, n - 1] = hidden[i]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _deal_shuffled(units, sizes, rng, holdings):
     """``units`` shuffled and dealt in order: the other hands (``sizes``), then the pool."""
     shuffle(rng, RNG, units, units.shape[0])
@@ -321,13 +321,13 @@ def _deal_shuffled(units, sizes, rng, holdings):
         holdings[sizes.shape[0], units[j]] += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _uniform(rng):
     """A uniform float in ``[0, 1)`` from the sampler's stream (53 bits)."""
     return below(rng, RNG, 1 << 26) / 67108864.0 + below(rng, RNG, 1 << 27) / 9007199254740992.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def sample_worlds(
     hooks, past, actions, now, params, me, model, epsilon, max_proposals, rng, worlds_out, logw_out, decisions
 ):
@@ -465,7 +465,7 @@ def sample_worlds(
     return accepted, tried
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def world_states(hooks, now, params, me, worlds, picks, rng, out):
     """``out[j]``: the full position of world ``picks[j]`` (``worlds`` as ``sample_worlds`` made
     them), its boneyard or stock in a random order (the order no seat has seen)."""
@@ -482,7 +482,7 @@ def world_states(hooks, now, params, me, worlds, picks, rng, out):
         hooks.deal_hidden(now, params, me, worlds[w, :places], pool[:size], out[j])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def world_values(hooks, states, params, me, actions, rng, greedy_rate, values):
     """``values[i]``: ``actions[i]``'s rollout values added up over the full positions
     ``states`` (the game's ``world_rollouts`` on each: paired, one stream per world)."""
@@ -490,7 +490,7 @@ def world_values(hooks, states, params, me, actions, rng, greedy_rate, values):
         hooks.world_rollouts(states[w], params, me, actions, rng, greedy_rate, values)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def legal_counts(hooks, rows, params, out):
     """``out[i]``: how many legal moves the seat to act has in the view row ``rows[i]``."""
     mask = np.zeros(hooks.MAX_ACTIONS, dtype=np.bool_)
@@ -499,7 +499,7 @@ def legal_counts(hooks, rows, params, out):
         out[i] = mask.sum()
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def row_hashes(rows, out):
     """``out[i]``: a 64-bit FNV-1a hash of ``rows[i]`` (equal rows, equal hashes)."""
     for i in range(rows.shape[0]):

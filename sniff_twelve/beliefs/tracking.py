@@ -43,7 +43,7 @@ REST, SEEN = -2, -1
 DEAD = -np.inf
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def deal(units, rng, out):
     """``out[p]``: ``units`` in a fresh uniform order for every particle (the start's shuffle)."""
     for p in range(out.shape[0]):
@@ -51,7 +51,7 @@ def deal(units, rng, out):
         shuffle(rng, RNG, out[p], units.shape[0])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def free_draws(hooks, before, after, params, me, action):
     """``[places]``: the units each other seat takes unseen during the step (public counts)."""
     n = params[0]
@@ -66,7 +66,7 @@ def free_draws(hooks, before, after, params, me, action):
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _model_logp(hooks, state, params, actor, action, legal, model, epsilon, seat_view):
     """``log P(action)`` under a compiled model at the full position ``state``."""
     hooks.write_view(state, params, actor, seat_view)
@@ -80,7 +80,7 @@ def _model_logp(hooks, state, params, actor, action, legal, model, epsilon, seat
     return np.log(p)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def advance(
     hooks, past, actions, now, params, me, seen, t, model, epsilon, units, bound, hands, logw, steplogp, rng, rows
 ):
@@ -206,7 +206,7 @@ def advance(
         logw[p] += lw
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _take(vector, at, item):
     """Swap a unit of ``item`` from the rest (``vector[at:]``) to position ``at``; returns ``at + 1``."""
     for j in range(at, vector.shape[0]):
@@ -217,7 +217,7 @@ def _take(vector, at, item):
     return at  # unreachable for a consistent particle: the caller checked the counts
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def propose(
     hooks, past, actions, now, params, me, seen, model, epsilon, units, slot_step, slot_place, movable, live,
     steplogp, rng, swaps, newlogp, new_hands, rows, row_steps, target, inside, outside, hastings, hidden,
@@ -357,7 +357,7 @@ def propose(
     return used
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _count(vector, positions, item):
     """How many of ``positions`` hold ``item`` in ``vector``."""
     c = 0
@@ -366,7 +366,7 @@ def _count(vector, positions, item):
     return c
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _kth(vector, positions, item, k):
     """The ``k``-th of ``positions`` that holds ``item``."""
     for j in positions:
@@ -377,7 +377,7 @@ def _kth(vector, positions, item, k):
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def uniforms(rng, out):
     """``out[i]``: uniform floats in ``[0, 1)`` from the stream."""
     for i in range(out.shape[0]):

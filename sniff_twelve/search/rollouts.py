@@ -8,7 +8,7 @@ import numba as nb
 import numpy as np
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def resampled_rollouts(s, params, hooks, actions, iterations, rng, greedy_rate, values):
     """``iterations`` times: a world drawn from the view ``s`` of the seat to act (the game's
     ``resample``), and every one of ``actions`` rolled out on it (its ``world_rollouts``, paired);
