@@ -34,32 +34,53 @@ def partial_note(result: dict[str, Any]) -> str:
 def arena_table(result: dict[str, Any]) -> str:
     """Entries by Elo: score (1 win, 0 loss) ± 95% CI over deals, points per hand, Elo; then the
     match-ups with the deal's share of their outcome variance, and the first opener's advantage."""
+    finished = result.get("games_finished", 1) > 0
+    aivat_head = " | AIVAT margin ± 95% CI" if any("margin_aivat" in row for row in result["entries"]) else ""
+
+    def score(row: dict[str, Any]) -> str:
+        return f"{row['score']:.3f} ± {row['ci95']:.3f}" if finished else "no match finished"
+
     lines = [
         f"{result['game']} with {result['num_players']} players, {result['deals']} deals per match-up, "
         f"seed {result['seed']}{partial_note(result)}",
         "",
-        "| entry | score ± 95% CI | points/hand ± 95% CI | Elo (Bradley–Terry) | deals |",
-        "|---|---:|---:|---:|---:|",
+        f"| entry | score ± 95% CI | margin/hand ± 95% CI{aivat_head} | points/hand ± 95% CI | "
+        "Elo (Bradley–Terry) | deals |",
+        "|---|---:|---:|" + "---:|" * bool(aivat_head) + "---:|---:|---:|",
     ]
     for row in sorted(result["entries"], key=lambda r: -r["elo"]):
         lines.append(
-            f"| {row['entry']} | {row['score']:.3f} ± {row['ci95']:.3f} | "
+            f"| {row['entry']} | {score(row)} | {_margins(row)} | "
             f"{row['points_per_hand']:.1f} ± {row['points_ci95']:.1f} | {row['elo']:.0f} | {row['deals']} |"
         )
-    lines += ["", "| entry | against | score ± 95% CI | deal share | deals |", "|---|---|---:|---:|---:|"]
+    lines += [
+        "",
+        f"| entry | against | score ± 95% CI | margin/hand ± 95% CI{aivat_head} | deal share | deals |",
+        "|---|---|---:|---:|" + "---:|" * bool(aivat_head) + "---:|---:|",
+    ]
     for row in result["matchups"]:
         lines.append(
-            f"| {row['entry']} | {', '.join(row['against'])} | {row['score']:.3f} ± {row['ci95']:.3f} | "
+            f"| {row['entry']} | {', '.join(row['against'])} | {score(row)} | {_margins(row)} | "
             f"{_share(row.get('deal_share'))} | {row['deals']} |"
         )
     lines += [
         "",
+        "margin: the side's points minus the other side's (\"12\": the seat's score minus the others' mean), "
+        "a hand, paired by deal" + (" — no match finished: the scores say nothing" if not finished else ""),
         f"first opener's score (0.5 = no advantage): {result['opener_score']:.3f} ± {result['opener_ci95']:.3f}",
         "deal share: how much of a match-up's outcome variance the deal explains (what every replay of a "
         "deal shares; the rest is the agents' play): 1 = the cards decide, 0 = they explain nothing "
         "(sniff_twelve.tools.arena.luck_skill)",
     ]
     return "\n".join(lines)
+
+
+def _margins(row: dict[str, Any]) -> str:
+    """The raw margin ± its interval, and the AIVAT one when measured, as table cells."""
+    cells = [f"{row['margin']:+.2f} ± {row['margin_ci95']:.2f}"]
+    if "margin_aivat" in row:
+        cells.append(f"{row['margin_aivat']:+.2f} ± {row['margin_aivat_ci95']:.2f}")
+    return " | ".join(cells)
 
 
 def _share(value: float | None) -> str:
