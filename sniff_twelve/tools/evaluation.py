@@ -1,0 +1,256 @@
+"""Variance-reduced margins from match records: an estimator of the AIVAT family (Burch, Schmid,
+Moravčík, Morrill and Bowling, *AIVAT: A New Variance Reduction Technique for Agent Evaluation
+in Imperfect Information Games*, AAAI 2018), with the game's exact solver as its value function.
+
+A game's raw margin (seat 0's side's points minus the other side's, ``arena.seat_margins``) is
+luck and skill together. Along the record, every event whose distribution is known gets a
+correction *E[v after the event] − v(after what happened)*:
+
+- **chance**: every item taken from the boneyard or stock (a draw, "12"'s face-up card after a
+  capture), uniform over the items left — the pile is shuffled at the deal, and nothing any seat
+  sees depends on its order, so given the play so far the next item is uniform among them;
+- **actions** of the agents whose action distribution is known exactly (``known_policy``: the
+  ``random`` agent, or an agent setting ``plays_probabilities = True``, whose ``act`` draws from
+  ``probabilities``): *Σ_a π(a) v(h·a) − v(h·a_played)*. Deterministic agents need none.
+
+Each correction has mean zero given everything before it, whatever ``v`` is, so the corrected
+margin is an unbiased estimate of the expected margin. The deal itself is not corrected: in a
+two-sided duplicate pair both seatings play the same deal, and ``v`` is zero-sum, so the deal's
+term (its expectation included) cancels exactly from the pair's mean; Sniff's later deals of a
+match are not corrected either (omitting a term keeps the estimate unbiased).
+
+``v`` (``Values``) is fixed before any game is seen: the points made so far plus the game's
+exact solver on the referee's state to the end of the hand (``solve``: Sniff's hand, "12"'s
+game), with the draw pile first put in an order that depends only on the items left in it
+(sorted, then shuffled by a seed made from them), so ``v`` never reads the true future draws.
+Where the solver passes ``max_nodes`` it falls back on one greedy playout (the ``greedy``
+agent for every seat) of that same canonical state. A chance event whose outcome depends on
+more than one pile item ("12"'s T11 draws) gets no correction.
+
+Only two-sided tables (Sniff with 2 or 4 players, "12" with 2): the margin must be zero-sum.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sniff_twelve.agents.builtin import RandomAgent, game_agents
+from sniff_twelve.core.records import replay_steps
+from sniff_twelve.tools.arena import Table, places_by_score, seat_margins
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.agent import Agent
+    from sniff_twelve.core.game import KernelGame
+
+#: the solver's budget per position (nodes) before ``Values`` falls back on a greedy playout
+MAX_NODES = 20_000
+
+#: the canonical orders of the pile ``v`` averages over
+ORDERS = 4
+
+#: ``expectation(values, probabilities)``: how a correction's expectation is taken (tests swap it)
+Expectation = Callable[[np.ndarray, np.ndarray], float]
+
+
+def weighted_mean(values: np.ndarray, probabilities: np.ndarray) -> float:
+    """The exact expectation of ``values`` under ``probabilities``."""
+    return float(np.dot(values, probabilities))
+
+
+def known_policy(agent: Agent) -> bool:
+    """Whether ``agent``'s moves are drawn from its ``probabilities`` exactly (AIVAT's action
+    corrections need the true distribution): the ``random`` agent, or one that says so."""
+    return isinstance(agent, RandomAgent) or bool(getattr(agent, "plays_probabilities", False))
+
+
+@dataclass
+class Values:
+    """``v``: seat 0's side's margin so far plus the rest of the hand from its side, on the state
+    with the pile in its canonical order (module docstring). ``max_nodes``: the solver's budget."""
+
+    table: Table
+    max_nodes: int = MAX_NODES
+    orders: int = ORDERS
+    solves: int = 0
+    playouts: int = 0
+    _greedy: Agent | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        spec = self.table.spec
+        self.game_cls = spec.part("game")
+        self.solve = spec.part("solve")
+        self.outcome = spec.part("outcome", places_by_score)
+        self._greedy = game_agents(spec).make_agent("greedy")
+
+    def margin(self, game: KernelGame) -> float:
+        """Seat 0's margin so far (``arena.seat_margins`` of the points)."""
+        return seat_margins(self.table, self.outcome(game)["points"])[0]
+
+    def sign(self, seat: int) -> int:
+        """+1 for a seat of seat 0's side, −1 for the other side."""
+        return 1 if seat in self.table.sides[0] else -1
+
+    def hand(self, state: np.ndarray) -> int:
+        spec = self.table.spec
+        return int(state[spec.HANDS]) if spec.HANDS >= 0 else 0
+
+    def __call__(self, state: np.ndarray, params: np.ndarray, hand: int) -> float:
+        """``v`` of the state row ``state``: the margin so far, plus the rest of hand ``hand``
+        (nothing when the game is over or a new hand was dealt: its deal is not corrected),
+        the mean over ``orders`` canonical orders of the pile."""
+        game = self.game_cls.from_state(state, params)
+        v = self.margin(game)
+        if game.is_terminal() or self.hand(state) != hand:
+            return v
+        return v + float(np.mean([self.rest(self.canonical(game, k)) for k in range(self.orders)]))
+
+    def canonical(self, game: KernelGame, order: int) -> KernelGame:
+        """``game`` with its pile in canonical order ``order`` (``canonical``)."""
+        return self.game_cls.from_state(canonical(self.table.spec, game.state_array, order), game._params)
+
+    def rest(self, game: KernelGame) -> float:
+        """The rest of the hand from seat 0's side: exact within ``max_nodes``, else one greedy playout."""
+        self.solves += 1
+        solution = self.solve(game, max_nodes=self.max_nodes)
+        if solution.exact:
+            return self.sign(game.current_player) * solution.value
+        return self.playout(game)
+
+    def action_values(self, game: KernelGame, actions: Sequence[int]) -> np.ndarray:
+        """``v`` after each of ``actions`` (the mean over the canonical orders), seat 0's side's view."""
+        return np.mean([self._action_values(self.canonical(game, k), actions) for k in range(self.orders)], axis=0)
+
+    def _action_values(self, game: KernelGame, actions: Sequence[int]) -> np.ndarray:
+        self.solves += 1
+        solution = self.solve(game, max_nodes=self.max_nodes)
+        base = self.margin(game)
+        if solution.exact:
+            sign = self.sign(game.current_player)
+            return np.array([base + sign * solution.action_values[a] for a in actions], dtype=float)
+        values = []
+        for a in actions:
+            child = game.clone()
+            child.apply(a)
+            rest = (
+                0.0
+                if child.is_terminal() or self.hand(child.state_array) != self.hand(game.state_array)
+                else self.rest(child)
+            )
+            values.append(self.margin(child) + rest)
+        return np.array(values, dtype=float)
+
+    def playout(self, game: KernelGame) -> float:
+        """Seat 0's margin gained by the greedy agent on every seat to the end of the hand."""
+        self.playouts += 1
+        game = game.clone()
+        start, hand = self.margin(game), self.hand(game.state_array)
+        while not game.is_terminal() and self.hand(game.state_array) == hand:
+            game.apply(self._greedy.act(game))
+        return self.margin(game) - start
+
+
+def canonical(spec: Any, state: np.ndarray, order: int = 0) -> np.ndarray:
+    """A copy of the state row with the undrawn pile in canonical order ``order``: by a ranking
+    of the items drawn from a seed made of the whole pile dealt (what is known from the deal, the
+    items' order aside) and ``order``. It depends only on which items are left, never on their
+    true order, and drawing an item leaves the others in the same order, so ``v`` after a draw
+    reads the same future as before it, less that item."""
+    out = np.array(state, copy=True)
+    head, end = spec.POOL + int(state[spec.POOL_HEAD]), spec.POOL + int(state[spec.POOL_LEN])
+    dealt = np.sort(out[spec.POOL : end]).astype(np.int64)
+    seed = zlib.crc32(dealt.tobytes()) + (order << 32)
+    rank = np.random.default_rng(seed).permutation(int(dealt.max(initial=0)) + 1)
+    left = out[head:end]
+    out[head:end] = left[np.argsort(rank[left], kind="stable")]
+    return out
+
+
+def aivat_margins(
+    table: Table,
+    record: Mapping[str, Any],
+    objects: Mapping[str, Agent] | None = None,
+    max_nodes: int = MAX_NODES,
+    expectation: Expectation = weighted_mean,
+    orders: int = ORDERS,
+) -> list[float]:
+    """Every seat's AIVAT-corrected margin over the whole game of ``record`` (``arena --records``:
+    a record with ``"agents"``, seat → spec), the sum over its hands (divide by the hands for a
+    margin a hand). ``objects``: agents given as objects, by name. ``ValueError`` for a table
+    without two sides."""
+    corrections = aivat_corrections(table, record, objects, max_nodes, expectation, orders)
+    game = table.spec.part("game").from_record(dict(record))
+    outcome = table.spec.part("outcome", places_by_score)
+    raw = seat_margins(table, outcome(game)["points"])
+    values = Values(table, max_nodes)
+    return [raw[seat] + values.sign(seat) * sum(corrections) for seat in range(table.num_players)]
+
+
+def aivat_corrections(
+    table: Table,
+    record: Mapping[str, Any],
+    objects: Mapping[str, Agent] | None = None,
+    max_nodes: int = MAX_NODES,
+    expectation: Expectation = weighted_mean,
+    orders: int = ORDERS,
+) -> list[float]:
+    """The corrections of ``record``'s game, one per corrected event, from seat 0's side (module
+    docstring). ``expectation`` takes each correction's expectation (the exact weighted mean)."""
+    if not table.two_sided:
+        raise ValueError(f"AIVAT needs two sides (a zero-sum margin); a {table.num_players}-player table has none")
+    spec = table.spec
+    agents_module = game_agents(spec)
+    objects = objects or {}
+    names = record.get("agents") or {}
+    agents = {
+        int(seat): objects[name] if name in objects else agents_module.make_agent(name) for seat, name in names.items()
+    }
+    v = Values(table, max_nodes, orders)
+    corrections: list[float] = []
+    for game, action in replay_steps(dict(record), spec.part("game")):
+        if action is None:
+            break
+        actor, pre = game.current_player, game.state_array.copy()
+        legal = game.legal_actions()
+        agent = agents.get(actor)
+        if agent is not None and len(legal) > 1 and known_policy(agent):
+            pi = np.asarray(agent.probabilities(game.seat_view(actor)), dtype=float)[legal]
+            q = v.action_values(game, legal)
+            corrections.append(expectation(q, pi) - q[legal.index(action)])
+        term = chance_correction(v, game, pre, action, expectation)
+        if term is not None:
+            corrections.append(term)
+    return corrections
+
+
+def chance_correction(
+    v: Values, game: KernelGame, pre: np.ndarray, action: int, expectation: Expectation
+) -> float | None:
+    """The correction for the pile item ``action`` takes from ``pre`` (the state before it), or
+    ``None`` when the action takes none, or takes more than one (its outcome then depends on
+    items after the first: no correction)."""
+    spec = v.table.spec
+    head, end = int(pre[spec.POOL_HEAD]), int(pre[spec.POOL_LEN])
+    items = pre[spec.POOL + head : spec.POOL + end]
+    distinct, counts = np.unique(items, return_counts=True)
+    if len(distinct) < 2:
+        return None
+    hand = v.hand(pre)
+    after, actual = [], None
+    for item in distinct:
+        trial = pre.copy()
+        j = head + int(np.flatnonzero(items == item)[0])
+        trial[spec.POOL + head], trial[spec.POOL + j] = trial[spec.POOL + j], trial[spec.POOL + head]
+        child = v.game_cls.from_state(trial, game._params)
+        child.apply(action)
+        row = child.state_array
+        if v.hand(row) == hand and int(row[spec.POOL_HEAD]) != head + 1:
+            return None  # no item taken, or more than one
+        after.append(v(row, game._params, hand))
+        if item == items[0]:
+            actual = after[-1]
+    return expectation(np.array(after), counts / counts.sum()) - actual
