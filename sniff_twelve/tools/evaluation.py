@@ -32,6 +32,7 @@ Only two-sided tables (Sniff with 2 or 4 players, "12" with 2): the margin must 
 
 from __future__ import annotations
 
+import copy
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -39,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sniff_twelve.agents.builtin import RandomAgent, game_agents
+from sniff_twelve.agents.builtin import RandomAgent, SpecPolicyAgent, game_agents
 from sniff_twelve.core.records import replay_steps
 from sniff_twelve.tools.arena import Table, places_by_score, seat_margins
 
@@ -48,10 +49,13 @@ if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
 
 #: the solver's budget per position (nodes) before ``Values`` falls back on a greedy playout
-MAX_NODES = 20_000
+MAX_NODES = 0
 
 #: the canonical orders of the pile ``v`` averages over
-ORDERS = 4
+ORDERS = 1
+
+#: the agents that play their own seat in ``v``'s playouts (cheap; the others are played by ``greedy``)
+PLAYOUT_AGENTS = (SpecPolicyAgent, RandomAgent)
 
 #: ``expectation(values, probabilities)``: how a correction's expectation is taken (tests swap it)
 Expectation = Callable[[np.ndarray, np.ndarray], float]
@@ -71,21 +75,27 @@ def known_policy(agent: Agent) -> bool:
 @dataclass
 class Values:
     """``v``: seat 0's side's margin so far plus the rest of the hand from its side, on the state
-    with the pile in its canonical order (module docstring). ``max_nodes``: the solver's budget."""
+    with the pile in its canonical orders (module docstring). ``max_nodes``: the solver's budget
+    (0: greedy playouts only); ``orders``: how many canonical orders ``v`` averages over."""
 
     table: Table
     max_nodes: int = MAX_NODES
     orders: int = ORDERS
+    #: the agent of each seat (by seat): a rule of thumb or ``random`` plays its own seat in the playouts
+    agents: Mapping[int, Agent] = field(default_factory=dict)
     solves: int = 0
     playouts: int = 0
-    _greedy: Agent | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         spec = self.table.spec
         self.game_cls = spec.part("game")
         self.solve = spec.part("solve")
         self.outcome = spec.part("outcome", places_by_score)
-        self._greedy = game_agents(spec).make_agent("greedy")
+        greedy = game_agents(spec).make_agent("greedy")
+        self.policies = {
+            seat: self.agents[seat] if isinstance(self.agents.get(seat), PLAYOUT_AGENTS) else greedy
+            for seat in range(self.table.num_players)
+        }
 
     def margin(self, game: KernelGame) -> float:
         """Seat 0's margin so far (``arena.seat_margins`` of the points)."""
@@ -101,56 +111,69 @@ class Values:
 
     def __call__(self, state: np.ndarray, params: np.ndarray, hand: int) -> float:
         """``v`` of the state row ``state``: the margin so far, plus the rest of hand ``hand``
-        (nothing when the game is over or a new hand was dealt: its deal is not corrected),
-        the mean over ``orders`` canonical orders of the pile."""
+        (nothing when the game is over or a new hand was dealt: its deal is not corrected)
+        averaged over ``worlds``."""
         game = self.game_cls.from_state(state, params)
         v = self.margin(game)
         if game.is_terminal() or self.hand(state) != hand:
             return v
-        return v + float(np.mean([self.rest(self.canonical(game, k)) for k in range(self.orders)]))
+        return v + sum(p * self.rest(world) for p, world in self.worlds(game))
 
-    def canonical(self, game: KernelGame, order: int) -> KernelGame:
-        """``game`` with its pile in canonical order ``order`` (``canonical``)."""
-        return self.game_cls.from_state(canonical(self.table.spec, game.state_array, order), game._params)
+    def worlds(self, game: KernelGame) -> list[tuple[float, KernelGame]]:
+        """``game`` with its pile in ``orders`` canonical orders (``canonical``), each with every
+        item left brought to the front in turn, with their weights: every next item as likely as
+        it is, the rest in an order that is the same whichever item comes first. So ``v`` before
+        an item is drawn is the mean of ``v`` after each — what makes the corrections cancel
+        along a game where the agents play as in ``v``'s playouts."""
+        spec, state = self.table.spec, game.state_array
+        head, end = spec.POOL + int(state[spec.POOL_HEAD]), spec.POOL + int(state[spec.POOL_LEN])
+        out = []
+        for k in range(self.orders):
+            row = canonical(spec, state, k)
+            items, first = np.unique(row[head:end], return_index=True)
+            if len(items) == 0:
+                out.append((1.0 / self.orders, self.game_cls.from_state(row, game._params)))
+            for item, j in zip(items, first, strict=True):
+                world = row.copy()
+                world[head : head + j + 1] = np.roll(row[head : head + j + 1], 1)  # item first, the rest in order
+                weight = np.count_nonzero(row[head:end] == item) / (end - head) / self.orders
+                out.append((weight, self.game_cls.from_state(world, game._params)))
+        return out
 
     def rest(self, game: KernelGame) -> float:
-        """The rest of the hand from seat 0's side: exact within ``max_nodes``, else one greedy playout."""
-        self.solves += 1
-        solution = self.solve(game, max_nodes=self.max_nodes)
-        if solution.exact:
-            return self.sign(game.current_player) * solution.value
+        """The rest of the hand from seat 0's side in ``game`` as it is (its pile in its order):
+        exact within ``max_nodes`` (0: no solve), else one playout (``playout``)."""
+        if self.max_nodes > 0:
+            self.solves += 1
+            solution = self.solve(game, max_nodes=self.max_nodes)
+            if solution.exact:
+                return self.sign(game.current_player) * solution.value
         return self.playout(game)
 
     def action_values(self, game: KernelGame, actions: Sequence[int]) -> np.ndarray:
-        """``v`` after each of ``actions`` (the mean over the canonical orders), seat 0's side's view."""
-        return np.mean([self._action_values(self.canonical(game, k), actions) for k in range(self.orders)], axis=0)
-
-    def _action_values(self, game: KernelGame, actions: Sequence[int]) -> np.ndarray:
-        self.solves += 1
-        solution = self.solve(game, max_nodes=self.max_nodes)
-        base = self.margin(game)
-        if solution.exact:
-            sign = self.sign(game.current_player)
-            return np.array([base + sign * solution.action_values[a] for a in actions], dtype=float)
-        values = []
-        for a in actions:
-            child = game.clone()
-            child.apply(a)
-            rest = (
-                0.0
-                if child.is_terminal() or self.hand(child.state_array) != self.hand(game.state_array)
-                else self.rest(child)
-            )
-            values.append(self.margin(child) + rest)
-        return np.array(values, dtype=float)
+        """``v`` after each of ``actions`` on the same ``worlds`` as ``v`` here, seat 0's side's view."""
+        hand = self.hand(game.state_array)
+        values = np.zeros(len(actions))
+        for p, world in self.worlds(game):
+            for i, a in enumerate(actions):
+                child = world.clone()
+                child.apply(a)
+                ended = child.is_terminal() or self.hand(child.state_array) != hand
+                values[i] += p * (self.margin(child) + (0.0 if ended else self.rest(child)))
+        return values
 
     def playout(self, game: KernelGame) -> float:
-        """Seat 0's margin gained by the greedy agent on every seat to the end of the hand."""
+        """Seat 0's margin gained to the end of the hand in one playout: each seat played by its
+        own agent when that is a rule of thumb or ``random`` (its stream seeded by the position),
+        else by ``greedy``."""
         self.playouts += 1
         game = game.clone()
+        seed = zlib.crc32(game.state_array.tobytes())
+        for seat, agent in self.policies.items():
+            agent.reset(seed + seat)
         start, hand = self.margin(game), self.hand(game.state_array)
         while not game.is_terminal() and self.hand(game.state_array) == hand:
-            game.apply(self._greedy.act(game))
+            game.apply(self.policies[game.current_player].act(game))
         return self.margin(game) - start
 
 
@@ -209,7 +232,7 @@ def aivat_corrections(
     agents = {
         int(seat): objects[name] if name in objects else agents_module.make_agent(name) for seat, name in names.items()
     }
-    v = Values(table, max_nodes, orders)
+    v = Values(table, max_nodes, orders, {seat: copy.deepcopy(agent) for seat, agent in agents.items()})
     corrections: list[float] = []
     for game, action in replay_steps(dict(record), spec.part("game")):
         if action is None:
