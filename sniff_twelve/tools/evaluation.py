@@ -164,11 +164,14 @@ class Values:
 
     def playout(self, game: KernelGame) -> float:
         """Seat 0's margin gained to the end of the hand in one playout: each seat played by its
-        own agent when that is a rule of thumb or ``random`` (its stream seeded by the position),
-        else by ``greedy``."""
+        own agent when that is a rule of thumb or ``random`` (its stream seeded by the position, less
+        the game's own stream words, which the deal's seed made along with the pile's order), else
+        by ``greedy``."""
         self.playouts += 1
         game = game.clone()
-        seed = zlib.crc32(game.state_array.tobytes())
+        row = np.array(game.state_array, copy=True)
+        row[self.table.spec.RNG : self.table.spec.RNG + 2] = 0  # the stream words come from the deal's seed
+        seed = zlib.crc32(row.tobytes())
         for seat, agent in self.policies.items():
             agent.reset(seed + seat)
         start, hand = self.margin(game), self.hand(game.state_array)
