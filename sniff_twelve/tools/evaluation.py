@@ -1,6 +1,6 @@
 """Variance-reduced margins from match records: an estimator of the AIVAT family (Burch, Schmid,
 Moravčík, Morrill and Bowling, *AIVAT: A New Variance Reduction Technique for Agent Evaluation
-in Imperfect Information Games*, AAAI 2018), with the game's exact solver as its value function.
+in Imperfect Information Games*, AAAI 2018).
 
 A game's raw margin (seat 0's side's points minus the other side's, ``arena.seat_margins``) is
 luck and skill together. Along the record, every event whose distribution is known gets a
@@ -8,7 +8,8 @@ correction *E[v after the event] − v(after what happened)*:
 
 - **chance**: every item taken from the boneyard or stock (a draw, "12"'s face-up card after a
   capture), uniform over the items left — the pile is shuffled at the deal, and nothing any seat
-  sees depends on its order, so given the play so far the next item is uniform among them;
+  sees depends on its order, so given the play so far the next item is uniform among them. A
+  move whose outcome depends on more than one pile item ("12"'s T11 draws) gets no correction;
 - **actions** of the agents whose action distribution is known exactly (``known_policy``: the
   ``random`` agent, or an agent setting ``plays_probabilities = True``, whose ``act`` draws from
   ``probabilities``): *Σ_a π(a) v(h·a) − v(h·a_played)*. Deterministic agents need none.
@@ -19,13 +20,12 @@ two-sided duplicate pair both seatings play the same deal, and ``v`` is zero-sum
 term (its expectation included) cancels exactly from the pair's mean; Sniff's later deals of a
 match are not corrected either (omitting a term keeps the estimate unbiased).
 
-``v`` (``Values``) is fixed before any game is seen: the points made so far plus the game's
-exact solver on the referee's state to the end of the hand (``solve``: Sniff's hand, "12"'s
-game), with the draw pile first put in an order that depends only on the items left in it
-(sorted, then shuffled by a seed made from them), so ``v`` never reads the true future draws.
-Where the solver passes ``max_nodes`` it falls back on one greedy playout (the ``greedy``
-agent for every seat) of that same canonical state. A chance event whose outcome depends on
-more than one pile item ("12"'s T11 draws) gets no correction.
+``v`` (``Values``) is fixed before any game is seen: the points made so far plus the rest of the
+hand (Sniff's hand, "12"'s game) on ``worlds`` of the position — the pile put in canonical orders
+that depend only on which items are left, never on their true order, each item in turn drawn
+first — so ``v`` never reads the true future draws. The rest of a world is a playout by the
+seats' own agents where they are rules of thumb or ``random``, ``greedy`` elsewhere, or, with
+``max_nodes`` > 0, the game's exact solver within that budget first.
 
 Only two-sided tables (Sniff with 2 or 4 players, "12" with 2): the margin must be zero-sum.
 """
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from sniff_twelve.core.agent import Agent
     from sniff_twelve.core.game import KernelGame
 
-#: the solver's budget per position (nodes) before ``Values`` falls back on a greedy playout
+#: the solver's budget per position (nodes) before ``Values`` falls back on a playout (0: playouts only)
 MAX_NODES = 0
 
 #: the canonical orders of the pile ``v`` averages over
@@ -76,7 +76,7 @@ def known_policy(agent: Agent) -> bool:
 class Values:
     """``v``: seat 0's side's margin so far plus the rest of the hand from its side, on the state
     with the pile in its canonical orders (module docstring). ``max_nodes``: the solver's budget
-    (0: greedy playouts only); ``orders``: how many canonical orders ``v`` averages over."""
+    (0: playouts only); ``orders``: how many canonical orders ``v`` averages over."""
 
     table: Table
     max_nodes: int = MAX_NODES
@@ -121,7 +121,7 @@ class Values:
 
     def worlds(self, game: KernelGame) -> list[tuple[float, KernelGame]]:
         """``game`` with its pile in ``orders`` canonical orders (``canonical``), each with every
-        item left brought to the front in turn, with their weights: every next item as likely as
+        item left brought to the front, one world each, with their weights: every next item as likely as
         it is, the rest in an order that is the same whichever item comes first. So ``v`` before
         an item is drawn is the mean of ``v`` after each — what makes the corrections cancel
         along a game where the agents play as in ``v``'s playouts."""
