@@ -121,10 +121,11 @@ class Values:
 
     def worlds(self, game: KernelGame) -> list[tuple[float, KernelGame]]:
         """``game`` with its pile in ``orders`` canonical orders (``canonical``), each with every
-        item left brought to the front, one world each, with their weights: every next item as likely as
-        it is, the rest in an order that is the same whichever item comes first. So ``v`` before
-        an item is drawn is the mean of ``v`` after each — what makes the corrections cancel
-        along a game where the agents play as in ``v``'s playouts."""
+        item left brought to the front (one world each), with their weights: every next item as
+        likely as it is, the rest in an order that is the same whichever item comes first. So
+        ``v`` before an item is drawn is close to the mean of ``v`` after each, and between draws
+        ``v`` stays put where the agents play as in its playouts: the corrections then cancel
+        along a game but for what the second item drawn changes."""
         spec, state = self.table.spec, game.state_array
         head, end = spec.POOL + int(state[spec.POOL_HEAD]), spec.POOL + int(state[spec.POOL_LEN])
         out = []
