@@ -32,7 +32,11 @@ def _corrected(job: tuple) -> list[float]:
     return [m / hands for m in evaluation.aivat_margins(table, record, max_nodes=max_nodes, orders=orders)]
 
 
-def measure(table, a, b, deals, seed, max_nodes, orders, workers) -> dict:
+def measure(
+    table: arena.Table, a: str, b: str, deals: int, seed: int, max_nodes: int, orders: int, workers: int
+) -> dict:
+    """Play ``a`` against ``b`` on ``deals`` duplicate deals, correct every game in ``workers``
+    processes, and compare the paired raw and AIVAT margins (the module docstring)."""
     start = time.perf_counter()
     result = arena.run(table, [a, b], deals, seed, workers, progress=False, records=True)
     played = time.perf_counter() - start

@@ -183,3 +183,16 @@ def test_twelve_arena_command_reports_both_margins(tmp_path):
     greedy = next(row for row in result["entries"] if row["entry"] == "greedy")
     own = [game["margin_aivat"][game["seating"].index("greedy")] for game in result["games"]]
     assert greedy["margin_aivat"] == pytest.approx(np.mean(own))  # both seatings of every deal, one hand each
+
+
+def test_the_benchmark_compares_raw_and_corrected_margins(tmp_path, capsys):
+    from benchmarks import evaluation as bench
+
+    out = tmp_path / "m.json"
+    bench.main(
+        ["sniff", "4", "greedy", "heuristic", "--deals", "3", "--seed", "1", "--max-hands", "1", "--json", str(out)]
+    )
+    result = json.loads(out.read_text())
+    assert result["hands"] == 6 and result["num_players"] == 4 and result["options"] == {"max_hands": 1}
+    assert result["difference"] == pytest.approx(result["margin"] - result["margin_aivat"])
+    assert result["variance_reduction"] > 0
