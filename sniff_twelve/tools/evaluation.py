@@ -213,8 +213,8 @@ def aivat_margins(
     game = table.spec.part("game").from_record(dict(record))
     outcome = table.spec.part("outcome", places_by_score)
     raw = seat_margins(table, outcome(game)["points"])
-    values = Values(table, max_nodes)
-    return [raw[seat] + values.sign(seat) * sum(corrections) for seat in range(table.num_players)]
+    total = sum(corrections)  # seat 0's side's; the other side's is its negative (zero-sum)
+    return [raw[seat] + (total if seat in table.sides[0] else -total) for seat in range(table.num_players)]
 
 
 def aivat_corrections(
