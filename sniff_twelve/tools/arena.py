@@ -123,7 +123,7 @@ def play(task: GameTask) -> dict[str, Any]:
     if task.record or task.estimator:
         record = {**game.to_record(), "agents": {str(seat): name for seat, name in enumerate(task.seating)}}
     if task.estimator:
-        from sniff_twelve.tools.evaluation import aivat_margins
+        from sniff_twelve.tools.evaluation import aivat_margins  # here: it imports this module
 
         result["margin_aivat"] = [m / hands for m in aivat_margins(task.table, record, task.objects)]
     if task.record:
