@@ -7,7 +7,8 @@ guide); prints each table (score ± 95%
 CI, Elo, and per match-up the deal's share of the outcome variance: luck against skill,
 ``sniff_twelve.tools.arena.luck_skill``) and every entry's mean time per decision on shared
 positions of the table's game (one core, ``benchmarks.timing``), and writes
-``benchmarks/results/ladder.json``. ``--agent`` puts more agents on every table's ladder (your own
+``benchmarks/results/ladder.json``. ``--estimator aivat`` adds the AIVAT margins
+(``sniff_twelve.tools.evaluation``). ``--agent`` puts more agents on every table's ladder (your own
 as ``py:package.module:Name``); each game's options (``SPEC.options``, e.g. ``--undrawn 1``,
 ``--deck numbers``) set the rules of that game's tables.
 """
@@ -24,7 +25,7 @@ from sniff_twelve.tools import arena, report
 from sniff_twelve.tools.cli import given_options
 from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
-from sniff_twelve.tools.flags import COUNT, SEED, CommandParser, plain
+from sniff_twelve.tools.flags import COUNT, SEED, CommandParser, add_estimator, plain
 from sniff_twelve.tools.interrupt import StopRequest
 from twelve_env.spec import SPEC as TWELVE
 
@@ -47,6 +48,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", choices=["sniff", "twelve"], help="only this game's tables")
     parser.add_argument("--agent", action="append", default=[], metavar="SPEC", help="another agent (repeatable)")
     parser.add_argument("--address", help=ADDRESS_HELP)
+    add_estimator(parser)
     for spec in GAMES.values():
         rules = parser.add_argument_group(f"the rules of the {spec.title} tables")
         for flags, kwargs in (option.argument() for option in spec.options):
@@ -65,7 +67,9 @@ def main(argv: list[str] | None = None) -> None:
             table = arena.Table.of(GAMES[game], players, **options[game])
             try:
                 lineup = [*entries, *args.agent]
-                result = arena.run(table, lineup, args.deals, args.seed, args.workers, address=args.address)
+                result = arena.run(
+                    table, lineup, args.deals, args.seed, args.workers, address=args.address, estimator=args.estimator
+                )
             except arena.AgentFailedError as error:
                 fail(error, EXIT_FAILURE)
             except ValueError as error:

@@ -5,6 +5,8 @@ Every figure solves fresh deals from their first position (every legal action va
 
 - ``solver.sniff{2,4}.median_ms`` / ``p99_ms``: a whole Sniff hand from the deal; ``nodes_per_s``;
   ``solved_share``: the share solved within ``BUDGET`` nodes (the rest count at the budget's time);
+- ``solver.sniff{2,4}_moves.median_ms`` / ``p99_ms``: the same deals solved as grading one decision
+  needs (``solve(moves=[a])``, ``a`` one legal opening drawn at random: the best and ``a`` exact);
 - ``solver.twelve2.solved_share``: whole 2-player "12" games from the deal solved within ``BUDGET``;
   ``solver.twelve2_stock20.median_ms``: the same games once 20 stock cards are left.
 """
@@ -41,11 +43,13 @@ def _positions(game: str, players: int, count: int, stock: int | None = None) ->
     return out
 
 
-def _solve_all(solve, positions: list, budget: int) -> dict[str, float]:
+def _solve_all(solve, positions: list, budget: int, one_move: bool = False) -> dict[str, float]:
     times, nodes, solved = [], [], []
+    rng = random.Random(0)
     for game in positions:
+        moves = [rng.choice(game.legal_actions())] if one_move else None
         start = time.perf_counter()
-        result = solve(game, max_nodes=budget)
+        result = solve(game, moves=moves, max_nodes=budget)
         times.append(time.perf_counter() - start)
         nodes.append(result.nodes)
         solved.append(result.exact)
@@ -61,6 +65,7 @@ def _solve_all(solve, positions: list, budget: int) -> dict[str, float]:
 def names() -> list[str]:
     """The figure names ``figures`` reports."""
     out = [f"solver.sniff{n}.{k}" for n in SNIFF_DEALS for k in ("median_ms", "p99_ms", "nodes_per_s", "solved_share")]
+    out += [f"solver.sniff{n}_moves.{k}" for n in SNIFF_DEALS for k in ("median_ms", "p99_ms")]
     return [*out, "solver.twelve2.solved_share", "solver.twelve2_stock20.median_ms"]
 
 
@@ -73,8 +78,12 @@ def figures(quick: bool) -> dict[str, float]:
     solve_sniff(_positions("sniff", 4, 1)[0])  # compile outside the timings
     out: dict[str, float] = {}
     for n, count in SNIFF_DEALS.items():
-        for key, value in _solve_all(solve_sniff, _positions("sniff", n, count // scale), budget).items():
+        positions = _positions("sniff", n, count // scale)
+        for key, value in _solve_all(solve_sniff, positions, budget).items():
             out[f"solver.sniff{n}.{key}"] = value
+        graded = _solve_all(solve_sniff, positions, budget, one_move=True)
+        for key in ("median_ms", "p99_ms"):
+            out[f"solver.sniff{n}_moves.{key}"] = graded[key]
     deals = 4 if quick else 20
     out["solver.twelve2.solved_share"] = _solve_all(solve_twelve, _positions("twelve", 2, deals), budget // 10)[
         "solved_share"

@@ -54,6 +54,7 @@ class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, heuristics)):
     HANDS = K.HANDS_DONE  # a new hand is a new deal: beliefs start again (S5)
     ITEMS = view.ITEMS
     item_names, pool_name = TILES, "boneyard"
+    POOL, POOL_HEAD, POOL_LEN = K.BONE, K.BONE_HEAD, K.BONE_LEN  # the boneyard, drawn front first (S19)
 
     @staticmethod
     def sides(num_players: int) -> tuple[tuple[int, ...], ...] | None:

@@ -51,6 +51,7 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
     HANDS = -1  # one game is one deal (T15)
     ITEMS = view.ITEMS
     item_names, pool_name = tuple(range(MAX_RANKS)), "stock"  # rank ids, as ``Game.hand`` gives them
+    POOL, POOL_HEAD, POOL_LEN = K.STOCK, K.STOCK_HEAD, K.STOCK_LEN  # the stock, drawn front first (T5)
 
     @staticmethod
     def sides(num_players: int) -> tuple[tuple[int, ...], ...] | None:

@@ -87,6 +87,12 @@ class PolicyAgent(Agent):
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(check_seed(seed)) if self.sample else None
 
+    @property
+    def plays_probabilities(self) -> bool:
+        """Whether ``act`` draws from ``probabilities`` (with ``sample``): what AIVAT's action
+        corrections need (``sniff_twelve.tools.evaluation.known_policy``)."""
+        return self.sample
+
     def check_policy(self, policy: MlpPolicy, num_players: int | None, name: str | None = None) -> None:
         """``ValueError`` naming the checkpoint if it was trained for another game, table size or
         set of action features than this agent plays."""

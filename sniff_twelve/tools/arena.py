@@ -80,11 +80,16 @@ class GameTask:
     record: bool = False
     #: agents given as objects, by the name that stands for them in ``seating`` (copied per game)
     objects: dict[str, Agent] = field(default_factory=dict)
+    #: ``"aivat"``: also the variance-reduced margin (``sniff_twelve.tools.evaluation``)
+    estimator: str | None = None
 
 
 def play(task: GameTask) -> dict[str, Any]:
     """Play one game: ``{"outcome": [0..1 per seat], "points": [...], "hands", "opener", "seating",
-    "seed"}`` and, if the task asks, its ``"record"`` (``Game.to_record()``)."""
+    "seed", "finished", "hand_points", "margin"}`` and, if the task asks, its ``"record"``
+    (``Game.to_record()``) and ``"margin_aivat"``. ``finished``: the game ended by its rules, not
+    cut short; ``hand_points[k][seat]``: the points ``seat`` (its side) made in hand ``k``;
+    ``margin[seat]``: ``seat_margins`` of the points, a hand."""
     spec = task.table.spec
     agents_module = game_agents(spec)
     agents = []
@@ -93,9 +98,12 @@ def play(task: GameTask) -> dict[str, Any]:
         agent.reset(task.seed * 31 + seat)
         agents.append(agent)
     game = spec.part("game")(num_players=task.table.num_players, seed=task.seed, **task.table.options)
+    outcome = spec.part("outcome", places_by_score)
     opener = game.current_player
+    hand_points, before = [], outcome(game)["points"]
     while not game.is_terminal():
         seat = game.current_player
+        hand = game.state_array[spec.HANDS] if spec.HANDS >= 0 else 0
         try:
             game.apply(agents[seat].act(game))
         except Exception as error:  # an agent from outside may fail in any way: name it, stop the run
@@ -103,11 +111,40 @@ def play(task: GameTask) -> dict[str, Any]:
                 f"agent {task.seating[seat]!r} at seat {seat} failed on move {len(game.history) + 1} of the game "
                 f"with seed {task.seed}: {type(error).__name__}: {error}"
             ) from None
-    outcome = spec.part("outcome", places_by_score)
+        if spec.HANDS >= 0 and game.state_array[spec.HANDS] != hand:
+            now = outcome(game)["points"]
+            hand_points.append([float(b - a) for a, b in zip(before, now, strict=True)])
+            before = now
     result = {**outcome(game), "opener": opener, "seating": list(task.seating), "seed": task.seed}
+    if len(hand_points) < result["hands"]:  # the hand the game ended in
+        hand_points.append([float(b - a) for a, b in zip(before, result["points"], strict=True)])
+    hands = max(result["hands"], 1)
+    totals = np.sum(hand_points, axis=0) if hand_points else np.zeros(game.num_players)
+    result["finished"] = not game.is_truncated()
+    result["hand_points"] = hand_points
+    result["margin"] = [m / hands for m in seat_margins(task.table, totals)]
+    record = None
+    if task.record or task.estimator:
+        record = {**game.to_record(), "agents": {str(seat): name for seat, name in enumerate(task.seating)}}
+    if task.estimator:
+        from sniff_twelve.tools.evaluation import aivat_margins  # here: it imports this module
+
+        result["margin_aivat"] = [m / hands for m in aivat_margins(task.table, record, task.objects)]
     if task.record:
-        result["record"] = {**game.to_record(), "agents": {str(seat): name for seat, name in enumerate(task.seating)}}
+        result["record"] = record
     return result
+
+
+def seat_margins(table: Table, points: Sequence[float]) -> list[float]:
+    """Each seat's margin: its (side's) points minus the mean of the seats outside its side
+    (two sides: the other side's points; "every seat for itself": the others' mean)."""
+    n = table.num_players
+    sides = table.sides or tuple((seat,) for seat in range(n))
+    side_of = {seat: side for side in sides for seat in side}
+    return [
+        float(points[seat]) - float(np.mean([points[o] for o in range(n) if o not in side_of[seat]]))
+        for seat in range(n)
+    ]
 
 
 def places_by_score(game: Any) -> dict[str, Any]:
@@ -342,6 +379,7 @@ def summarize(entries: Sequence[str], slotted: list[tuple[Slot, dict[str, Any]]]
         for e, outcomes in deal.items():
             per_entry[e].append(float(np.mean(outcomes)))
             per_matchup.setdefault((matchup, e), []).append(float(np.mean(outcomes)))
+    margins = {key: paired_margins(slotted, key) for key in MARGINS}
     ratings = bradley_terry(wins)
     rows = []
     for i in range(k):
@@ -356,6 +394,9 @@ def summarize(entries: Sequence[str], slotted: list[tuple[Slot, dict[str, Any]]]
                 "points_ci95": pts_half,
                 "elo": float(ratings[i]),
                 "deals": len(per_entry[i]),
+                **margin_fields(
+                    margins, lambda deals, i=i: [m for (_, e), per in deals.items() if e == i for m in per]
+                ),
             }
         )
     luck = {}
@@ -376,10 +417,51 @@ def summarize(entries: Sequence[str], slotted: list[tuple[Slot, dict[str, Any]]]
                 "deal_share": decomposition["deal_share"],
                 "deal_variance": decomposition["deal_variance"],
                 "within_variance": decomposition["within_variance"],
+                **margin_fields(margins, lambda deals, key=(matchup, e): deals.get(key, [])),
             }
         )
     opener_score, opener_half = mean_ci(opener)
-    return {"entries": rows, "matchups": matchup_rows, "opener_score": opener_score, "opener_ci95": opener_half}
+    finished = sum(bool(r.get("finished", True)) for _, r in slotted)
+    return {
+        "entries": rows,
+        "matchups": matchup_rows,
+        "opener_score": opener_score,
+        "opener_ci95": opener_half,
+        "games_finished": finished,
+    }
+
+
+#: the per-game margins ``play`` reports (``"margin_aivat"`` only with the estimator)
+MARGINS = ("margin", "margin_aivat")
+
+
+def paired_margins(
+    slotted: Sequence[tuple[Slot, dict[str, Any]]], key: str = "margin"
+) -> dict[tuple[tuple[int, ...], int], list[float]]:
+    """Per match-up and entry, one margin a deal: the mean, over the replays of the deal (both
+    sides, every rotation), of the entry's per-seat ``key`` (a hand) — the paired statistic whose
+    spread over deals gives the interval. Empty when the games carry no ``key``."""
+    by_deal: dict[tuple[tuple[int, ...], int, int], list[float]] = {}
+    for slot, r in slotted:
+        if key not in r:
+            continue
+        for seat, e in enumerate(slot.entry_of_seat):
+            by_deal.setdefault((slot.matchup, e, r["seed"]), []).append(r[key][seat])
+    paired: dict[tuple[tuple[int, ...], int], list[float]] = {}
+    for (matchup, e, _), values in by_deal.items():
+        paired.setdefault((matchup, e), []).append(float(np.mean(values)))
+    return paired
+
+
+def margin_fields(margins: dict[str, dict[tuple[tuple[int, ...], int], list[float]]], select: Any) -> dict[str, float]:
+    """``margin``, ``margin_ci95`` (and ``margin_aivat``, ``margin_aivat_ci95`` when measured) over
+    the deal-level values ``select(paired)`` picks."""
+    fields = {}
+    for key, paired in margins.items():
+        values = select(paired)
+        if key == "margin" or values:
+            fields[key], fields[f"{key}_ci95"] = mean_ci(values)
+    return fields
 
 
 def run(
@@ -391,15 +473,18 @@ def run(
     progress: bool = True,
     records: bool = False,
     address: str | None = None,
+    estimator: str | None = None,
 ) -> dict[str, Any]:
     """Play the whole round robin and summarise it (see ``summarize``); results are JSON-ready.
     ``entries`` are agent specs or ``Agent`` objects (``name_entries``). With ``records`` every
     game in ``results["games"]`` carries its replayable ``"record"``; with ``address`` the games
-    run on that Ray cluster (``play_tasks``), with the same results. ``deals`` and ``workers`` are at
-    least 1 and ``seed`` at least 0, else ``ValueError``; with one deal the intervals are
+    run on that Ray cluster (``play_tasks``), with the same results; ``estimator="aivat"`` adds
+    the variance-reduced margins (``sniff_twelve.tools.evaluation``). ``deals`` and ``workers`` are
+    at least 1 and ``seed`` at least 0, else ``ValueError``; with one deal the intervals are
     undefined (infinite half-widths, which ``report.arena_table`` prints as n/a)."""
     deals, workers = check_int("deals", deals, 1), check_int("workers", workers, 1)
     seed = check_int("seed", seed, 0)
+    check_estimator(table, estimator)
     if len(entries) < 2:
         raise ValueError("an arena needs at least two entries")
     if len({e if isinstance(e, str) else id(e) for e in entries}) != len(entries):
@@ -408,7 +493,7 @@ def run(
     check_entries(table, entries, objects)
     scheduled = schedule(table, entries, deals, seed)
     slots = [slot for slot, _ in scheduled]
-    tasks = [dataclasses.replace(task, record=records, objects=objects) for _, task in scheduled]
+    tasks = [dataclasses.replace(task, record=records, objects=objects, estimator=estimator) for _, task in scheduled]
     results = play_tasks(tasks, workers, progress, address)
     summary = summarize(entries, list(zip(slots, results, strict=False)))
     return {
@@ -424,6 +509,23 @@ def run(
         **summary,
         "games": results,
     }
+
+
+#: the names ``estimator`` takes (``sniff_twelve.tools.evaluation``)
+ESTIMATORS = ("aivat",)
+
+
+def check_estimator(table: Table, estimator: str | None) -> None:
+    """``ValueError`` for an unknown estimator, or AIVAT at a table without two sides."""
+    if estimator is None:
+        return
+    if estimator not in ESTIMATORS:
+        raise ValueError(f"estimator must be one of {', '.join(ESTIMATORS)}; got {estimator!r}")
+    if not table.two_sided:
+        raise ValueError(
+            f"the aivat estimator needs two sides (a zero-sum margin); {table.package} with "
+            f"{table.num_players} players has none"
+        )
 
 
 def check_entries(table: Table, entries: Iterable[str], objects: dict[str, Agent] | None = None) -> None:

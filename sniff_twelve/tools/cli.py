@@ -18,7 +18,7 @@ from sniff_twelve.agents.builtin import game_agents
 from sniff_twelve.core.game import KernelGame
 from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
 from sniff_twelve.core.records import parse_record, replay_steps, split_records
-from sniff_twelve.tools import analyze, arena, crossplay, report, reveal, roster
+from sniff_twelve.tools import analyze, arena, compare, crossplay, report, reveal, roster
 from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
 from sniff_twelve.tools.flags import (
@@ -27,6 +27,7 @@ from sniff_twelve.tools.flags import (
     SEED,
     CommandParser,
     RawDescriptionHelpFormatter,
+    add_estimator,
     add_game_options,
     add_outputs,
     add_records,
@@ -113,6 +114,7 @@ class GameCommands:
             crossplay.add_parser(parser, spec.players, partners[-1], spec.options)
         reveal.add_parser(parser)
         roster.add_parser(parser, spec)
+        compare.add_parser(parser, spec, self.default_players)
         return parser
 
     def main(self, argv: Sequence[str] | None = None) -> int:
@@ -132,6 +134,8 @@ class GameCommands:
             solve = self.needed_part("solve", "analyze")
             played = arena.Table.of(spec, args.players, **options) if args.agents else None
             return run_analyze(args, game_cls, solve, lambda game: getattr(game, "hands_played", 0), played)
+        if args.command == "compare":
+            return compare.main(args, arena.Table.of(spec, args.players, **options))
         if args.command == "crossplay":
             return crossplay.main(args, arena.Table.of(spec, args.players, **options))
         if args.command == "arena":
@@ -321,6 +325,7 @@ def build_parser(
         plot_help="save a PNG of the scores with confidence intervals",
     )
     arena.add_argument("--records", type=Path, help="write every game's match record, one JSON per line")
+    add_estimator(arena)
     return parser
 
 
@@ -418,6 +423,7 @@ def run_arena(args: argparse.Namespace, table: Table) -> dict:
             progress=not args.no_progress,
             records=args.records is not None,
             address=args.address,
+            estimator=args.estimator,
         )
     except arena.AgentFailedError as err:
         fail(err, EXIT_FAILURE)

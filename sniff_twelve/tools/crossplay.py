@@ -26,7 +26,7 @@ import numpy as np
 from sniff_twelve.core.optional import MissingExtraError, pyplot
 from sniff_twelve.tools import arena
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
-from sniff_twelve.tools.flags import COUNT, SEED, add_game_options, add_outputs, add_workers
+from sniff_twelve.tools.flags import COUNT, SEED, add_estimator, add_game_options, add_outputs, add_workers
 from sniff_twelve.tools.report import partial_note, publish
 
 if TYPE_CHECKING:
@@ -80,19 +80,22 @@ def run(
     workers: int = 1,
     progress: bool = True,
     address: str | None = None,
+    estimator: str | None = None,
 ) -> dict[str, Any]:
     """Play every ordered pair of ``agents`` as partners against ``opponents+opponents`` on ``deals``
     duplicate deals and summarise (see ``summarize``); an interrupted run (Ctrl-C, SIGTERM)
     summarises the games played so far, marked ``"partial"``. Agents are specs or ``Agent``
     objects (``arena.name_entries``); ``address`` runs the games on a Ray cluster
-    (``arena.play_tasks``), with the same results. JSON-ready."""
+    (``arena.play_tasks``), with the same results; ``estimator="aivat"`` adds the AIVAT margins
+    (``sniff_twelve.tools.evaluation``). JSON-ready."""
+    arena.check_estimator(table, estimator)
     if len({a if isinstance(a, str) else id(a) for a in agents}) != len(agents):
         raise ValueError(f"agents must differ; got {list(agents)}")
     names, objects = arena.name_entries([*agents, opponents], workers, address)
     agents, opponents = names[:-1], names[-1]
     check(table, agents, opponents, deals, objects)
     scheduled = schedule(table, agents, opponents, deals, seed)
-    tasks = [dataclasses.replace(task, objects=objects) for _, task in scheduled]
+    tasks = [dataclasses.replace(task, objects=objects, estimator=estimator) for _, task in scheduled]
     results = arena.play_tasks(tasks, workers, progress, address)
     summary = summarize(agents, [(slot, result) for (slot, _), result in zip(scheduled, results, strict=False)])
     return {
@@ -112,7 +115,9 @@ def run(
 
 def summarize(agents: Sequence[str], slotted: list[tuple[arena.Slot, dict[str, Any]]]) -> dict[str, Any]:
     """The matrix (``None`` for a cell without games), its 95% half-widths and deal counts; the
-    self-play (diagonal) and cross-play (off-diagonal) means and their difference, the ``gap``.
+    self-play (diagonal) and cross-play (off-diagonal) means and their difference, the ``gap``;
+    ``margin`` and ``margin_ci95`` (``margin_aivat`` … when measured): the same shape, the
+    partnership's margin a hand (``arena.paired_margins``).
     The means' and the gap's intervals are over deals, paired: per deal, the mean of the diagonal
     cells minus the mean of the others (deals where every cell was played)."""
     k = len(agents)
@@ -142,9 +147,22 @@ def summarize(agents: Sequence[str], slotted: list[tuple[arena.Slot, dict[str, A
         "cross": [np.mean([per_deal[(i, j)][d] for i, j in cells if i != j]) for d in complete],
     }
     gaps = [s - c for s, c in zip(by_deal["self"], by_deal["cross"], strict=True)]
+    margins = {}
+    for key in arena.MARGINS:
+        paired = arena.paired_margins(slotted, key)
+        if key == "margin" or paired:
+            means = [[None] * k for _ in range(k)]
+            halves = [[None] * k for _ in range(k)]
+            for (matchup, e), values in paired.items():
+                if e == matchup[0]:
+                    i, j = divmod(e, k)
+                    mean, half = arena.mean_ci(values)
+                    means[i][j], halves[i][j] = mean, _finite(half)
+            margins[key], margins[f"{key}_ci95"] = means, halves
     return {
         "matrix": matrix,
         "ci95": ci95,
+        **margins,
         "cell_deals": counts,
         "self_play_mean": self_play,
         "self_play_ci95": _finite(arena.mean_ci(by_deal["self"])[1]) if complete else None,
@@ -246,6 +264,7 @@ def add_parser(
     add_workers(cmd)
     add_outputs(cmd, json_help="write the results as JSON", plot_help="save a heatmap PNG of the matrix")
     add_game_options(cmd, options)
+    add_estimator(cmd)
 
 
 def main(args: argparse.Namespace, table: Table) -> int:
@@ -268,6 +287,7 @@ def main(args: argparse.Namespace, table: Table) -> int:
             workers=args.workers,
             progress=not args.no_progress,
             address=args.address,
+            estimator=args.estimator,
         )
     except arena.AgentFailedError as err:
         fail(err, EXIT_FAILURE)

@@ -35,26 +35,39 @@ def partial_note(result: dict[str, Any]) -> str:
 def arena_table(result: dict[str, Any]) -> str:
     """Entries by Elo: score (1 win, 0 loss) ± 95% CI over deals, points per hand, Elo; then the
     match-ups with the deal's share of their outcome variance, and the first opener's advantage."""
+    finished = result.get("games_finished", 1) > 0
+    aivat_head = " | AIVAT margin ± 95% CI" if any("margin_aivat" in row for row in result["entries"]) else ""
+
+    def score(row: dict[str, Any]) -> str:
+        return _pm(row["score"], row["ci95"], 3) if finished else "no match finished"
+
     lines = [
         f"{result['game']} with {result['num_players']} players, {result['deals']} deals per match-up, "
         f"seed {result['seed']}{partial_note(result)}",
         "",
-        "| entry | score ± 95% CI | points/hand ± 95% CI | Elo (Bradley–Terry) | deals |",
-        "|---|---:|---:|---:|---:|",
+        f"| entry | score ± 95% CI | margin/hand ± 95% CI{aivat_head} | points/hand ± 95% CI | "
+        "Elo (Bradley–Terry) | deals |",
+        "|---|---:|---:|" + "---:|" * bool(aivat_head) + "---:|---:|---:|",
     ]
     for row in sorted(result["entries"], key=lambda r: -r["elo"]):
         lines.append(
-            f"| {row['entry']} | {_pm(row['score'], row['ci95'], 3)} | "
+            f"| {row['entry']} | {score(row)} | {_margins(row)} | "
             f"{_pm(row['points_per_hand'], row['points_ci95'], 1)} | {row['elo']:.0f} | {row['deals']} |"
         )
-    lines += ["", "| entry | against | score ± 95% CI | deal share | deals |", "|---|---|---:|---:|---:|"]
+    lines += [
+        "",
+        f"| entry | against | score ± 95% CI | margin/hand ± 95% CI{aivat_head} | deal share | deals |",
+        "|---|---|---:|---:|" + "---:|" * bool(aivat_head) + "---:|---:|",
+    ]
     for row in result["matchups"]:
         lines.append(
-            f"| {row['entry']} | {', '.join(row['against'])} | {_pm(row['score'], row['ci95'], 3)} | "
+            f"| {row['entry']} | {', '.join(row['against'])} | {score(row)} | {_margins(row)} | "
             f"{_share(row.get('deal_share'))} | {row['deals']} |"
         )
     lines += [
         "",
+        "margin: the side's points minus the other side's (\"12\": the seat's score minus the others' mean), "
+        "a hand, paired by deal" + (" — no match finished: the scores say nothing" if not finished else ""),
         f"first opener's score (0.5 = no advantage): {_pm(result['opener_score'], result['opener_ci95'], 3)}",
         "deal share: how much of a match-up's outcome variance the deal explains (what every replay of a "
         "deal shares; the rest is the agents' play): 1 = the cards decide, 0 = they explain nothing "
@@ -63,9 +76,19 @@ def arena_table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _pm(mean: float, half: float, digits: int) -> str:
-    """``mean ± half``; ``± n/a`` where the interval is undefined (one deal: ``arena.mean_ci``)."""
-    return f"{mean:.{digits}f} ± " + (f"{half:.{digits}f}" if math.isfinite(half) else "n/a")
+def _pm(mean: float, half: float, digits: int, sign: bool = False) -> str:
+    """``mean ± half`` (``sign``: with its sign); ``± n/a`` where the interval is undefined (one
+    deal: ``arena.mean_ci``)."""
+    shown = f"{mean:+.{digits}f}" if sign else f"{mean:.{digits}f}"
+    return f"{shown} ± " + (f"{half:.{digits}f}" if math.isfinite(half) else "n/a")
+
+
+def _margins(row: dict[str, Any]) -> str:
+    """The raw margin ± its interval, and the AIVAT one when measured, as table cells."""
+    cells = [_pm(row["margin"], row["margin_ci95"], 2, sign=True)]
+    if "margin_aivat" in row:
+        cells.append(_pm(row["margin_aivat"], row["margin_aivat_ci95"], 2, sign=True))
+    return " | ".join(cells)
 
 
 def _share(value: float | None) -> str:

@@ -126,9 +126,13 @@ def test_real_twelve_arena_luck_and_skill():
     assert share["greedy", "heuristic"] == share["heuristic", "greedy"] > 0.7  # the cards decide
     assert share["random", "greedy"] < 0.1 and share["random", "heuristic"] < 0.1  # the agents do
     text = arena_table(result)
-    assert "| score ± 95% CI | deal share | deals |" in text
+    assert "| score ± 95% CI | margin/hand ± 95% CI | deal share | deals |" in text
     row = next(r for r in result["matchups"] if (r["entry"], *r["against"]) == ("greedy", "heuristic"))
-    assert f"| greedy | heuristic | {row['score']:.3f} ± {row['ci95']:.3f} | {row['deal_share']:.2f} | 100 |" in text
+    margin = f"{row['margin']:+.2f} ± {row['margin_ci95']:.2f}"
+    assert (
+        f"| greedy | heuristic | {row['score']:.3f} ± {row['ci95']:.3f} | {margin} | {row['deal_share']:.2f} | 100 |"
+        in text
+    )
     json.loads(json.dumps(result))
     for row in result["matchups"]:  # the keys the arena always had are still there
         assert {"entry", "against", "deals", "score", "ci95"} <= set(row)

@@ -1,0 +1,248 @@
+"""Is A better than B? A sequential probability ratio test on the paired margin, as fishtest runs
+its SPRT on paired games.
+
+``compare`` plays A against B on duplicate deals (each deal from both sides, the arena's
+scheduler and players), in batches. After each batch it takes the deals' paired margins — A's
+margin a hand, averaged over the two seatings of a deal (``arena.paired_margins``; with
+``estimator="aivat"`` the AIVAT margin, ``sniff_twelve.tools.evaluation``) — and the
+log-likelihood ratio of H1 "the mean is ``delta``" against H0 "it is 0" under a normal model
+with the variance estimated from the data (the generalised SPRT):
+
+    LLR = n · δ · (x̄ − δ/2) / s²
+
+It stops at Wald's bounds: ``LLR ≥ log((1 − β)/α)`` → ``"better"``, ``LLR ≤ log(β/(1 − α))`` →
+``"not better"``; ``max_deals`` played without either → ``"undecided"``. ``α`` bounds the rate
+of "better" when A is no better than B, ``β`` that of "not better" when A is ``delta`` better
+(approximately: the variance is estimated, and the test looks only after each batch).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sniff_twelve.tools import arena
+from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
+from sniff_twelve.tools.flags import add_estimator, add_game_options, add_workers
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.agent import Agent
+    from sniff_twelve.core.spec import GameSpec
+    from sniff_twelve.tools.arena import Table
+
+#: deals before the first look (the variance estimate needs some), then per batch
+FIRST_BATCH, BATCH = 16, 16
+
+
+def bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """Wald's bounds on the log-likelihood ratio: ``(log(β/(1−α)), log((1−β)/α))``."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def llr(values: Sequence[float], delta: float) -> float:
+    """The log-likelihood ratio of mean ``delta`` against mean 0 for ``values``, normal with the
+    sample variance (``±inf`` when the values do not vary; 0 with fewer than two)."""
+    x = np.asarray(values, dtype=float)
+    if len(x) < 2:
+        return 0.0
+    mean, var = float(x.mean()), float(x.var(ddof=1))
+    if var <= 1e-12:
+        return 0.0 if mean == delta / 2 else math.copysign(math.inf, mean - delta / 2)
+    return len(x) * delta * (mean - delta / 2) / var
+
+
+def decide(values: Sequence[float], delta: float, alpha: float, beta: float) -> str | None:
+    """``"better"``, ``"not better"``, or ``None`` (play on) for the paired values so far."""
+    lower, upper = bounds(alpha, beta)
+    ratio = llr(values, delta)
+    return "better" if ratio >= upper else "not better" if ratio <= lower else None
+
+
+def sequential(
+    values: Sequence[float],
+    delta: float,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    max_deals: int | None = None,
+    first: int = FIRST_BATCH,
+    batch: int = BATCH,
+) -> tuple[str, int]:
+    """The test on a stream of paired values, looked at after ``first`` and then every ``batch``:
+    ``(verdict, deals used)`` — ``"undecided"`` when ``max_deals`` (default: all) pass first."""
+    limit = len(values) if max_deals is None else min(max_deals, len(values))
+    n = min(first, limit)
+    while True:
+        verdict = decide(values[:n], delta, alpha, beta)
+        if verdict is not None:
+            return verdict, n
+        if n >= limit:
+            return "undecided", n
+        n = min(n + batch, limit)
+
+
+def check(delta: float, alpha: float, beta: float, max_deals: int, workers: int = 1) -> None:
+    """``ValueError`` naming the first setting that makes the test meaningless."""
+    if not (math.isfinite(delta) and delta > 0):
+        raise ValueError(f"delta must be a positive number of points a hand; got {delta}")
+    for name, p in (("alpha", alpha), ("beta", beta)):
+        if not 0 < p < 0.5:
+            raise ValueError(f"{name} must be between 0 and 0.5; got {p}")
+    if max_deals < 2:
+        raise ValueError(f"max-deals must be at least 2; got {max_deals}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1; got {workers}")
+
+
+def run(
+    table: Table,
+    a: str | Agent,
+    b: str | Agent,
+    delta: float,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    max_deals: int = 2000,
+    seed: int = 0,
+    workers: int = 1,
+    progress: bool = True,
+    address: str | None = None,
+    estimator: str | None = None,
+) -> dict[str, Any]:
+    """Play ``a`` against ``b`` batch by batch until the test decides (module docstring); JSON-ready.
+    ``a`` and ``b`` may be the same spec (self-play). The statistic is ``margin_aivat`` with
+    ``estimator="aivat"``, else ``margin``; both are reported with their 95% intervals."""
+    check(delta, alpha, beta, max_deals, workers)
+    arena.check_estimator(table, estimator)
+    if not table.two_sided:
+        raise ValueError(f"compare needs two sides; {table.package} with {table.num_players} players has none")
+    names, objects = arena.name_entries([a, b], workers, address)
+    arena.check_entries(table, names, objects)
+    scheduled = arena.schedule(table, names, max_deals, seed)
+    per_deal = 2  # both sides of every deal, in deal order
+    key = "margin_aivat" if estimator else "margin"
+    slotted: list[tuple[arena.Slot, dict[str, Any]]] = []
+    verdict, deals, ratio, partial = "undecided", 0, 0.0, False
+    while deals < max_deals:
+        step = FIRST_BATCH if deals == 0 else BATCH
+        chunk = scheduled[deals * per_deal : min(deals + step, max_deals) * per_deal]
+        tasks = [dataclasses.replace(task, objects=objects, estimator=estimator) for _, task in chunk]
+        results = arena.play_tasks(tasks, workers, progress, address)  # a stop request cuts it short
+        slotted += list(zip([slot for slot, _ in chunk], results, strict=False))
+        if len(results) < len(tasks):
+            partial = True
+            break
+        deals = min(deals + step, max_deals)
+        values = arena.paired_margins(slotted, key)[((0, 1), 0)]
+        ratio = llr(values, delta)
+        decided = decide(values, delta, alpha, beta)
+        if decided is not None:
+            verdict = decided
+            break
+    paired = {k: arena.paired_margins(slotted, k).get(((0, 1), 0), []) for k in arena.MARGINS}
+    lower, upper = bounds(alpha, beta)
+    result = {
+        "game": table.package,
+        "num_players": table.num_players,
+        "options": table.options,
+        "a": names[0],
+        "b": names[1],
+        "delta": delta,
+        "alpha": alpha,
+        "beta": beta,
+        "seed": seed,
+        "estimator": estimator,
+        "statistic": key,
+        "verdict": verdict,
+        "deals": len(paired["margin"]),
+        "hands": int(sum(r["hands"] for _, r in slotted)),
+        "llr": ratio,
+        "bounds": [lower, upper],
+        "partial": partial,
+    }
+    for k, values in paired.items():
+        if k == "margin" or values:
+            mean, half = arena.mean_ci(values)
+            result[k], result[f"{k}_ci95"] = mean, half
+    return result
+
+
+def add_parser(parser: argparse.ArgumentParser, spec: GameSpec, default_players: int) -> None:
+    """Add the ``compare`` command to a game's parser (``sniff_twelve.tools.cli``), at its two-sided tables."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    cmd = sub.add_parser(
+        "compare",
+        help="sequential test: is A better than B by DELTA points a hand?",
+        description="Play A against B on duplicate deals in batches until a sequential probability ratio test of "
+        "'A's margin over B is 0' against 'it is DELTA' decides: better, not better, or undecided at --max-deals.",
+    )
+    two_sided = [n for n in spec.players if spec.sides(n) is not None]
+    cmd.add_argument("a", help="agent spec A")
+    cmd.add_argument("b", help="agent spec B (may be A: self-play)")
+    cmd.add_argument(
+        "--players",
+        type=int,
+        choices=two_sided,
+        default=default_players if default_players in two_sided else two_sided[0],
+    )
+    cmd.add_argument("--delta", type=float, default=2.0, help="H1: A's margin over B, points a hand (default 2)")
+    cmd.add_argument("--alpha", type=float, default=0.05, help="the false 'better' rate (default 0.05)")
+    cmd.add_argument("--beta", type=float, default=0.05, help="the false 'not better' rate at DELTA (default 0.05)")
+    cmd.add_argument("--max-deals", type=int, default=2000, help="deals before 'undecided' (default 2000)")
+    cmd.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents")
+    add_workers(cmd)
+    add_estimator(cmd)
+    cmd.add_argument("--json", type=Path, help="write the verdict and the margins as JSON")
+    cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_game_options(cmd, spec.options)
+
+
+def text(result: dict[str, Any]) -> str:
+    """The verdict and the margins, one line each."""
+    lines = [
+        f"{result['a']} against {result['b']} ({result['game']}, {result['num_players']} players): "
+        f"{result['verdict'].upper()} (H1: +{result['delta']:g} points a hand, α {result['alpha']:g}, "
+        f"β {result['beta']:g}) after {result['deals']} deals, {result['hands']} hands",
+        f"margin a hand: {result['margin']:+.2f} ± {result['margin_ci95']:.2f}",
+    ]
+    if "margin_aivat" in result:
+        lines.append(f"AIVAT margin a hand: {result['margin_aivat']:+.2f} ± {result['margin_aivat_ci95']:.2f}")
+    lines.append(f"LLR {result['llr']:.2f} (bounds {result['bounds'][0]:.2f}, {result['bounds'][1]:.2f})")
+    return "\n".join(lines)
+
+
+def main(args: argparse.Namespace, table: Table) -> int:
+    """The ``compare`` command: check the settings (``error: …``, exit 2), play, print, write JSON."""
+    try:
+        check(args.delta, args.alpha, args.beta, args.max_deals, args.workers)
+        result = run(
+            table,
+            args.a,
+            args.b,
+            args.delta,
+            args.alpha,
+            args.beta,
+            args.max_deals,
+            seed=args.seed,
+            workers=args.workers,
+            progress=not args.no_progress,
+            address=args.address,
+            estimator=args.estimator,
+        )
+    except arena.AgentFailedError as err:
+        fail(err, EXIT_FAILURE)
+    except ValueError as err:
+        fail(err)
+    print(text(result))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1))
+    if result["partial"]:
+        print("interrupted: the verdict above is on the deals played so far", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
