@@ -250,15 +250,15 @@ class BeliefTracker:
         actions: np.ndarray,
         now: np.ndarray,
         steps: int,
-        target: tuple[int, int] = (-1, -1),
+        aim: tuple[int, int] = (-1, -1),
     ) -> None:
         """One Metropolis–Hastings move per live particle over the first ``steps`` steps; with a
-        ``target`` (item, place), a move of that item into or out of that place's starting hand."""
+        ``aim`` (item, place), a move of that item into or out of that place's starting hand."""
         spec, me, params = view.spec, self.seat, view.params
         movable = np.flatnonzero(self._slot_place != TK.SEEN)
-        inside = np.flatnonzero((self._slot_step == -1) & (self._slot_place == target[1]))
+        inside = np.flatnonzero((self._slot_step == -1) & (self._slot_place == aim[1]))
         outside = np.setdiff1d(movable, inside)
-        if movable.size < 2 or (target[0] < 0 and steps == 0) or (target[0] >= 0 and not inside.size):
+        if movable.size < 2 or (aim[0] < 0 and steps == 0) or (aim[0] >= 0 and not inside.size):
             return
         asks = self._kind == BK.MODEL_OUTSIDE
         swaps = np.empty((self._count, 2), dtype=np.int64)
@@ -273,7 +273,7 @@ class BeliefTracker:
         used = TK.propose(
             spec, past[:steps], actions, now, params, me, seen, self._kind, self.epsilon, self._units,
             self._slot_step, self._slot_place, movable, self._live(), self._steplogp, self._rng, swaps, newlogp,
-            new_hands, rows, row_steps, target[0], inside, outside, hastings, hidden,
+            new_hands, rows, row_steps, aim[0], inside, outside, hastings, hidden,
         )  # fmt: skip
         if used:
             at = row_steps[:used]
