@@ -229,19 +229,28 @@ def _outside_log_likelihood(
     live = np.flatnonzero(rows[:, 0] >= 0)
     probabilities = np.ones(rows.shape[0])
     if live.size:
-        # worlds often agree on what a seat held at a step: evaluate each distinct view once
-        distinct, inverse = _distinct(rows[live])
         agent.reset(seed)
-        batch = getattr(agent, "batch_probabilities", None)
-        if batch is not None:
-            p = batch(view._game_cls, distinct, view.params)
-        else:
-            p = np.stack([agent.probabilities(_view_of(view, row)) for row in distinct])
-        legal = np.empty(distinct.shape[0], dtype=np.int64)
-        BK.legal_counts(view.spec, distinct, view.params, legal)
-        p = (1 - epsilon) * p + epsilon / legal[:, None]
+        p, inverse = softened_probabilities(agent, view, rows[live], epsilon)
         probabilities[live] = p[inverse, chosen[live]]
     return np.log(np.maximum(probabilities, 1e-300)).reshape(worlds, count).sum(axis=1)
+
+
+def softened_probabilities(
+    agent: Agent, view: SeatView, rows: np.ndarray, epsilon: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(p, inverse)``: ``p[i]`` the probabilities ``agent`` gives in the ``i``-th distinct view of
+    ``rows`` (views the sampler rebuilt, each evaluated once, batched where the agent can), mixed
+    with ``epsilon`` of uniform play over its legal actions; ``inverse[r]`` the distinct view of
+    row ``r`` (worlds often agree on what a seat held at a step)."""
+    distinct, inverse = _distinct(rows)
+    batch = getattr(agent, "batch_probabilities", None)
+    if batch is not None:
+        p = batch(view._game_cls, distinct, view.params)
+    else:
+        p = np.stack([agent.probabilities(_view_of(view, row)) for row in distinct])
+    legal = np.empty(distinct.shape[0], dtype=np.int64)
+    BK.legal_counts(view.spec, distinct, view.params, legal)
+    return (1 - epsilon) * p + epsilon / legal[:, None], inverse
 
 
 def _distinct(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

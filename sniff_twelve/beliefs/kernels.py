@@ -328,6 +328,21 @@ def _uniform(rng):
 
 
 @nb.njit(cache=True, nogil=True)
+def model_logp(hooks, seat_view, params, action, legal, model, epsilon):
+    """``log P(action)`` under a compiled model (``MODEL_RANDOM``, ``MODEL_GREEDY``,
+    ``MODEL_HEURISTIC``) softened by ``epsilon`` of uniform play over the ``legal`` actions, the
+    actor's view already written in ``seat_view``."""
+    p = 1.0 / legal
+    if model != MODEL_RANDOM:
+        if model == MODEL_GREEDY:
+            choice = hooks.greedy_action(seat_view, params)
+        else:
+            choice = hooks.heuristic_action(seat_view, params)
+        p = epsilon * p + (1.0 - epsilon) * (choice == action)
+    return np.log(p)
+
+
+@nb.njit(cache=True, nogil=True)
 def sample_worlds(
     hooks, past, actions, now, params, me, model, epsilon, max_proposals, rng, worlds_out, logw_out, decisions
 ):
@@ -443,14 +458,7 @@ def sample_worlds(
                 if model == MODEL_OUTSIDE:
                     decisions[accepted, d] = seat_view
                 else:
-                    p = 1.0 / legal
-                    if model != MODEL_RANDOM:
-                        if model == MODEL_GREEDY:
-                            choice = hooks.greedy_action(seat_view, params)
-                        else:
-                            choice = hooks.heuristic_action(seat_view, params)
-                        p = epsilon * p + (1.0 - epsilon) * (choice == action)
-                    logw += np.log(p)
+                    logw += model_logp(hooks, seat_view, params, action, legal, model, epsilon)
             elif model == MODEL_OUTSIDE:
                 decisions[accepted, d] = -1
             d += 1

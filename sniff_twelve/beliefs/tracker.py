@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sniff_twelve.beliefs import COMPILED_MODELS, Beliefs, _distinct, _resolve
+from sniff_twelve.beliefs import COMPILED_MODELS, Beliefs, _resolve, softened_probabilities
 from sniff_twelve.beliefs import kernels as BK
 from sniff_twelve.beliefs import tracking as TK
 from sniff_twelve.core.agent import SOFTENING
@@ -206,19 +206,8 @@ class BeliefTracker:
                 self._logw[asked] += logp
 
     def _outside(self, view: SeatView, rows: np.ndarray, chosen: np.ndarray) -> np.ndarray:
-        """``log P(chosen)`` under a model called from Python, each distinct view once, batched."""
-        distinct, inverse = _distinct(rows)
-        agent = self._agent
-        batch = getattr(agent, "batch_probabilities", None)
-        if batch is not None:
-            p = batch(view._game_cls, distinct, view.params)
-        else:
-            from sniff_twelve.beliefs import _view_of
-
-            p = np.stack([agent.probabilities(_view_of(view, row)) for row in distinct])
-        legal = np.empty(distinct.shape[0], dtype=np.int64)
-        BK.legal_counts(view.spec, distinct, view.params, legal)
-        p = (1 - self.epsilon) * p + self.epsilon / legal[:, None]
+        """``log P(chosen)`` under a model called from Python (``softened_probabilities``)."""
+        p, inverse = softened_probabilities(self._agent, view, rows, self.epsilon)
         return np.log(np.maximum(p[inverse, chosen], 1e-300))
 
     def _live(self) -> np.ndarray:

@@ -24,10 +24,8 @@ import numba as nb
 import numpy as np
 
 from sniff_twelve.beliefs.kernels import (
-    MODEL_GREEDY,
     MODEL_NONE,
     MODEL_OUTSIDE,
-    MODEL_RANDOM,
     RNG,
     SEEN_HIDDEN_BEFORE,
     SEEN_MINE_DRAWN,
@@ -35,6 +33,7 @@ from sniff_twelve.beliefs.kernels import (
     _replays,
     _seat_of,
     _uniform,
+    model_logp,
 )
 from sniff_twelve.core.rng import below, shuffle
 
@@ -64,20 +63,6 @@ def free_draws(hooks, before, after, params, me, action):
         if seat == actor and shown >= 0:
             out[place] += 1
     return out
-
-
-@nb.njit(cache=True, nogil=True)
-def _model_logp(hooks, state, params, actor, action, legal, model, epsilon, seat_view):
-    """``log P(action)`` under a compiled model at the full position ``state``."""
-    hooks.write_view(state, params, actor, seat_view)
-    p = 1.0 / legal
-    if model != MODEL_RANDOM:
-        if model == MODEL_GREEDY:
-            choice = hooks.greedy_action(seat_view, params)
-        else:
-            choice = hooks.heuristic_action(seat_view, params)
-        p = epsilon * p + (1.0 - epsilon) * (choice == action)
-    return np.log(p)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -196,7 +181,8 @@ def advance(
             if model == MODEL_OUTSIDE:
                 hooks.write_view(state, params, actor, rows[p])
             else:
-                steplogp[p, t] = _model_logp(hooks, state, params, actor, action, mask.sum(), model, epsilon, seat_view)
+                hooks.write_view(state, params, actor, seat_view)
+                steplogp[p, t] = model_logp(hooks, seat_view, params, action, mask.sum(), model, epsilon)
                 lw += steplogp[p, t]
         for place in range(places):
             for i in range(items):
@@ -336,9 +322,8 @@ def propose(
                         used += 1
                         newlogp[p, t] = np.nan
                     else:
-                        newlogp[p, t] = _model_logp(
-                            hooks, state, params, actor, action, mask.sum(), model, epsilon, seat_view
-                        )
+                        hooks.write_view(state, params, actor, seat_view)
+                        newlogp[p, t] = model_logp(hooks, seat_view, params, action, mask.sum(), model, epsilon)
             shown = hooks.shown_item(before, params, action)
             for place in range(places):
                 for i in range(items):

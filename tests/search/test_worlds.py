@@ -108,8 +108,6 @@ def test_pimc_chooses_alike_on_any_thread_count() -> None:
         game = view.sample(i)
         chosen = set()
         for threads in (1, 2):
-            agent = make_agent("pimc:6")
-            agent.threads = threads
-            agent.reset(i)
+            agent = make_agent("pimc:6", threads=threads, seed=i)
             chosen.add(agent.act(game))
         assert len(chosen) == 1
