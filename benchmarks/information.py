@@ -3,7 +3,7 @@
 A measurement, not an agent: the informed players here read the referee's state, which no agent
 may (``sniff_twelve.core.agent``), so they live in this study and in no registry.
 
-- **Sniff, 4 players** (S1), one hand per deal (``hand_episode``), duplicate deals: both seats of
+- **Sniff, 4 players** (S1), one hand per deal (``episode="hand"``), duplicate deals: both seats of
   side A decide with more knowledge than ``pimc:K``, side B plays ``pimc:K``; then the sides swap.
   Reported: A's points per hand over B's (S17–S24) with a 95% interval, for
   ``partner`` (each seat of A also sees its partner's hand: its worlds deal only the opponents'
@@ -81,7 +81,7 @@ def partner_choice(game: sniff_env.Game, worlds: int, rng: np.ndarray) -> int:
 def sniff_hand(seed: int, informed_side: int, knowledge: str, worlds: int) -> int:
     """Side 0's points minus side 1's over one 4-player hand in which ``informed_side`` has
     ``knowledge`` and the other side plays ``pimc:worlds``."""
-    game = sniff_env.Game(num_players=4, seed=seed, hand_episode=True)
+    game = sniff_env.Game(num_players=4, seed=seed, episode="hand")
     plain = sniff_agent(f"pimc:{worlds}", seed=seed)
     rng = np.array(stream_state(seed), dtype=np.int32)
     while not game.is_terminal():

@@ -1,6 +1,6 @@
 """What partners tell each other: ``python -m benchmarks.signalling [--deals N] [--partners X …]``.
 
-Sniff with 4 players (S1), one hand per deal (``hand_episode``), for each partner agent ``X``:
+Sniff with 4 players (S1), one hand per deal (``episode="hand"``), for each partner agent ``X``:
 
 - **bits**: ``X`` in every seat; at every decision with a choice, the binary log-loss of "this
   unseen tile is in my partner's hand" (``sniff_twelve.tools.reveal.partner_loss``) under the
@@ -89,7 +89,7 @@ def play_deal(job: tuple[int, str, str, str, str, int]) -> float:
     seed, variant, model, partner, opponent, iterations = job
     points = []
     for first in (0, 1):
-        game = sniff_env.Game(num_players=4, seed=seed, hand_episode=True)
+        game = sniff_env.Game(num_players=4, seed=seed, episode="hand")
         lineup = {first: searcher(variant, model, iterations), first + 2: make_agent(partner)}
         lineup |= {s: make_agent(opponent) for s in range(4) if s not in lineup}
         for seat, agent in lineup.items():
@@ -113,7 +113,7 @@ def bits(partner: str, hands: int, seed: int) -> dict[str, Any]:
         kinds["learned"] = {"learned": "shipped"}
     losses: dict[str, list[float]] = {k: [] for k in kinds}
     late: list[bool] = []
-    for game in self_play(sniff_env.Game, 4, partner, seed, hands, hand_episode=True):
+    for game in self_play(sniff_env.Game, 4, partner, seed, hands, episode="hand"):
         view, me = game.seat_view(), game.current_player
         late.append(len(view.past) >= LATE)
         for name, options in kinds.items():

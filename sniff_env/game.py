@@ -10,42 +10,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from sniff_env import kernels as K
 from sniff_env.spec import SPEC
 from sniff_env.tiles import DRAW, NUM_TILES, TILES, action_name, tile_index
 from sniff_twelve.core.game import KernelGame
-from sniff_twelve.core.options import (
-    MAX_LIMIT,
-    OPTION,
-    check_deal_hands,
-    check_flag,
-    check_int,
-    check_keys,
-    check_sequence,
-)
-from sniff_twelve.core.rng import stream_state
+from sniff_twelve.core.options import check_deal_hands, check_int, check_keys, check_sequence
 
-SETTLEMENTS = SPEC.option("settlement").choices
-
-
-def make_params(num_players: int = 4, hand_episode: bool = False, **options: Any) -> np.ndarray:
-    """The options row the kernels read: the table size (S1), whether an episode is one hand, and
-    ``SPEC.options`` (S3, S26, the S4a variants), each checked against its declaration."""
-    n = check_int("num_players", num_players, 2, 4)
-    o = SPEC.checked_options(options)
-    params = np.zeros(K.PARAMS_SIZE, dtype=np.int32)
-    params[K.P_PLAYERS] = n
-    params[K.P_TARGET] = K.DEFAULT_TARGET[n] if o["target"] is None else o["target"]
-    params[K.P_MAX_HANDS] = o["max_hands"] or 0
-    params[K.P_MAX_STEPS] = o["max_steps"] or 0
-    params[K.P_HAND_EPISODE] = check_flag("hand_episode", hand_episode)
-    params[K.P_ALL_FIVES] = SETTLEMENTS.index(o["settlement"])
-    params[K.P_UNDRAWN] = o["undrawn"]
-    return params
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def _mask_tiles(mask: int) -> list[tuple[int, int]]:
@@ -97,17 +71,19 @@ class Game(KernelGame):
         num_players: 2, 3 or 4 (4 = partnerships 0+2 vs 1+3, S1).
         seed: the match's random stream; ``None`` for fresh entropy.
         target: points to win (S3 defaults 250/200/200).
-        deal: fix the first hand, ``{"hands": …, "boneyard": …, "opener": seat}``.
+        deal: fix the first hand, ``{"hands": …, "boneyard": …, "opener": seat}`` (``load_deal``).
         max_hands, max_steps: truncation limits (S26); ``None`` for no limit.
         settlement: ``"deduct"`` (S23–S24) or the All Fives variant ``"allfives"`` (S4a): the player
             who went out — when blocked, the lowest hand, unless seats of different sides tie —
             scores the opponents' rounded pips instead, and that credit can win the match (S25).
         undrawn: the S4a variant that leaves the last 1 or 2 boneyard tiles undrawn (default 0).
-        hand_episode: end after the first hand, settled (the environments' ``episode="hand"``).
+        episode: ``"hand"`` ends after the first hand, settled (the environments' option).
+
+    ``events`` holds ``("credit", side, points)`` and ``("deduct", seat, points)`` in order; the
+    scores are their sum.
     """
 
     spec = SPEC
-    record_name = "sniff"
     public_accessors = (
         *KernelGame.public_accessors,
         "target",
@@ -123,39 +99,8 @@ class Game(KernelGame):
         "last_scored",
     )
 
-    def __init__(
-        self,
-        num_players: int = 4,
-        seed: int | None = None,
-        target=OPTION,
-        deal: dict[str, Any] | None = None,
-        hand_episode: bool = False,
-        _params: np.ndarray | None = None,
-        **options: Any,
-    ) -> None:
-        params = make_params(num_players, hand_episode, target=target, **options) if _params is None else _params
-        state = np.zeros(K.STATE_SIZE, dtype=np.int32)
-        K.new_match(state, params, *stream_state(seed))
-        if deal is not None:
-            load_deal(state, params, deal)
-        super().__init__(state, params)
-        #: ``("credit", side, points)`` and ``("deduct", seat, points)`` in order; scores are their sum.
-        self.events: list[tuple[str, int, int]] = []
-
-    # --- raw rows (from_state) --------------------------------------------------------------------
-    @classmethod
-    def param_bounds(cls) -> list:
-        """The options row's slots and their ranges: the options' own from ``SPEC.options`` (``0``
-        stands for no limit; a choice is stored as itself or as its index)."""
-        target, undrawn = SPEC.option("target"), SPEC.option("undrawn").choices
-        return [
-            ("num_players", (K.P_PLAYERS, K.P_PLAYERS + 1), SPEC.players[0], SPEC.players[-1]),
-            ("target", (K.P_TARGET, K.P_TARGET + 1), target.low, target.high),
-            ("max_hands, max_steps", (K.P_MAX_HANDS, K.P_MAX_STEPS + 1), 0, MAX_LIMIT),
-            ("hand_episode", (K.P_HAND_EPISODE, K.P_HAND_EPISODE + 1), 0, 1),
-            ("settlement", (K.P_ALL_FIVES, K.P_ALL_FIVES + 1), 0, len(SETTLEMENTS) - 1),
-            ("undrawn", (K.P_UNDRAWN, K.P_UNDRAWN + 1), min(undrawn), max(undrawn)),
-        ]
+    def _deal(self, deal: dict[str, Any]) -> None:
+        load_deal(self._state, self._params, deal)
 
     @classmethod
     def row_bounds(cls, params: np.ndarray) -> list:
@@ -182,10 +127,6 @@ class Game(KernelGame):
         ]
 
     # --- accessors (docs/api.md) ---------------------------------------------------------------------
-    @property
-    def num_players(self) -> int:
-        return int(self._params[K.P_PLAYERS])
-
     @property
     def target(self) -> int:
         return int(self._params[K.P_TARGET])
@@ -227,7 +168,7 @@ class Game(KernelGame):
     @property
     def settlement(self) -> str:
         """``"deduct"`` (S23–S24) or ``"allfives"`` (S4a)."""
-        return SETTLEMENTS[int(self._params[K.P_ALL_FIVES])]
+        return self.record_options()["settlement"]
 
     @property
     def hands_played(self) -> int:
@@ -321,27 +262,12 @@ class Game(KernelGame):
         return [(TILES[v // 64], v % 64) for v in slots if v >= 0]
 
     # --- records (sniff_twelve.core.records) -------------------------------------------------------------
-    def record_options(self) -> dict[str, Any]:
-        p = self._params
-        return {
-            "num_players": int(p[K.P_PLAYERS]),
-            "target": int(p[K.P_TARGET]),
-            "max_hands": int(p[K.P_MAX_HANDS]) or None,
-            "max_steps": int(p[K.P_MAX_STEPS]) or None,
-            "settlement": self.settlement,
-            "undrawn": int(p[K.P_UNDRAWN]),
-            "hand_episode": bool(p[K.P_HAND_EPISODE]),
-        }
-
     def deal_of(self, state: np.ndarray) -> dict[str, Any]:
         return {
             "hands": [_mask_tiles(state[K.HAND + seat]) for seat in range(self.num_players)],
             "boneyard": [TILES[t] for t in state[K.BONE + state[K.BONE_HEAD] : K.BONE + state[K.BONE_LEN]]],
             "opener": int(state[K.OPENER]),
         }
-
-    def record_events(self) -> list:
-        return self.events
 
     def record_result(self) -> dict[str, Any]:
         return {

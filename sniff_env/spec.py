@@ -23,9 +23,11 @@ class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, heuristics)):
     """Sniff's names, state slots, sizes and kernels."""
 
     name, package, title = "sniff", "sniff_env", "American Sniff"
+    env_id = "sniff_env/Sniff-v0"  # gymnasium.make's id of the single-seat env
     players = (2, 3, 4)  # S1
     parts = {
         "game": "sniff_env.game:Game",
+        "infos": "sniff_env.infos",
         "agents": "sniff_env.agents",
         "outcome": "sniff_env.agents:match_outcome",
         "ui": "sniff_env.ui:PLAY_UI",
@@ -34,20 +36,61 @@ class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, heuristics)):
         "image": "sniff_env.image:render_image",
         "solve": "sniff_env.solver:solve",
     }
+    default_players = 4
     options = (
-        GameOption("target", None, "Target score (empty: 250 / 200 / 200)", "int", rule="S3"),
-        GameOption("max_hands", 200, "Hands before a match is cut short", "limit", rule="S26", web=False),
-        GameOption("max_steps", None, "Actions before a match is cut short", "limit", rule="S26", web=False),
         GameOption(
-            "settlement", "deduct", "Settlement (allfives: the variant)", "choice", ("deduct", "allfives"), rule="S4a"
+            "target",
+            None,
+            "Target score (empty: 250 / 200 / 200)",
+            "int",
+            rule="S3",
+            slot=K.P_TARGET,
+            by_players=K.DEFAULT_TARGET,
+            after="seed",
         ),
-        GameOption("undrawn", 0, "Boneyard tiles left undrawn (a variant)", "choice", (0, 1, 2), rule="S4a"),
+        GameOption(
+            "max_hands", 200, "Hands before a match is cut short", "limit", rule="S26", web=False, slot=K.P_MAX_HANDS
+        ),
+        GameOption(
+            "max_steps", None, "Actions before a match is cut short", "limit", rule="S26", web=False, slot=K.P_MAX_STEPS
+        ),
+        GameOption(
+            "settlement",
+            "deduct",
+            "Settlement (allfives: the variant)",
+            "choice",
+            ("deduct", "allfives"),
+            rule="S4a",
+            slot=K.P_ALL_FIVES,
+        ),
+        GameOption(
+            "undrawn", 0, "Boneyard tiles left undrawn (a variant)", "choice", (0, 1, 2), rule="S4a", slot=K.P_UNDRAWN
+        ),
     )
+    env_options = (
+        GameOption(
+            "episode",
+            "match",
+            "An episode: the whole match, or its first hand settled",
+            "choice",
+            ("match", "hand"),
+            slot=K.P_HAND_EPISODE,
+        ),
+        GameOption(
+            "forced",
+            "explicit",
+            "Draws and passes: the agent's actions, or made for it",
+            "choice",
+            ("explicit", "auto"),
+        ),
+    )
+    PARAMS_SIZE = K.PARAMS_SIZE
     action_feature_names = heuristics.ACTION_FEATURES
     RNG, STATUS, LIVE, TRUNCATED, CUR, STEPS = K.RNG, K.STATUS, K.LIVE, K.TRUNCATED, K.CUR, K.STEPS
     ROW_SIZE = K.STATE_SIZE
     MAX_ACTIONS, MAX_OBS, MAX_CRITIC = NUM_ACTIONS, observation.OBS_SIZE, observation.CRITIC_SIZE
     SNAPSHOT_SIZE = rewards.SNAPSHOT_SIZE
+    reward_modes = rewards.REWARD_MODES
 
     new_game = K.new_match  # a new match always opens with a placement
     observation_bounds = staticmethod(observation.observation_bounds)
@@ -61,6 +104,10 @@ class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, heuristics)):
         """The seats of each side: two sides (partnerships 0+2 / 1+3 with 4, S1), or ``None``
         with 3 players (every seat for itself)."""
         return {2: ((0,), (1,)), 3: None, 4: ((0, 2), (1, 3))}[num_players]
+
+    def reward_choices(self, options: dict) -> tuple[str, ...]:
+        """``"win"`` first for a whole match; ``"points"`` only for one hand, which has no match winner."""
+        return ("win", "points") if options["episode"] == "match" else ("points",)
 
     @staticmethod
     @nb.njit(cache=True)

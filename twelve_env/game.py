@@ -15,22 +15,10 @@ from typing import Any
 import numpy as np
 
 from sniff_twelve.core.game import KernelGame
-from sniff_twelve.core.options import OPTION, check_deal_hands, check_int, check_keys, check_sequence
-from sniff_twelve.core.rng import stream_state
+from sniff_twelve.core.options import check_deal_hands, check_int, check_keys, check_sequence
 from twelve_env import kernels as K
-from twelve_env.cards import COPIES, MAX_RANKS, check_rank, deck_code, rank_name
+from twelve_env.cards import COPIES, MAX_RANKS, check_rank, rank_name
 from twelve_env.spec import SPEC
-
-
-def make_params(num_players: int = 2, **options: Any) -> np.ndarray:
-    """The options row the kernels read: the table size (T4) and ``SPEC.options`` (T1, T10), each
-    checked against its declaration."""
-    o = SPEC.checked_options(options)
-    params = np.zeros(K.PARAMS_SIZE, dtype=np.int32)
-    params[K.P_PLAYERS] = check_int("num_players", num_players, 2, 7)
-    params[K.P_DECK] = deck_code(o["deck"])
-    params[K.P_EXTRA_TURN] = o["capture_extra_turn"]
-    return params
 
 
 def load_deal(state: np.ndarray, params: np.ndarray, deck: str, deal: dict[str, Any]) -> None:
@@ -73,7 +61,6 @@ class Game(KernelGame):
     """
 
     spec = SPEC
-    record_name = "twelve"
     public_accessors = (
         *KernelGame.public_accessors,
         "deck",
@@ -85,30 +72,13 @@ class Game(KernelGame):
         "turns_left",
     )
 
-    def __init__(
-        self,
-        num_players: int = 2,
-        deck=OPTION,
-        seed: int | None = None,
-        deal: dict[str, Any] | None = None,
-        _params: np.ndarray | None = None,
-        **options: Any,
-    ) -> None:
-        params = make_params(num_players, deck=deck, **options) if _params is None else _params
-        self.deck = ("bridge", "numbers")[int(params[K.P_DECK])]
-        state = np.zeros(K.STATE_SIZE, dtype=np.int32)
-        K.new_game(state, params, *stream_state(seed))
-        if deal is not None:
-            load_deal(state, params, self.deck, deal)
-        super().__init__(state, params)
+    def _deal(self, deal: dict[str, Any]) -> None:
+        load_deal(self._state, self._params, self.deck, deal)
 
-    # --- raw rows (from_state) --------------------------------------------------------------------
-    @classmethod
-    def param_bounds(cls) -> list:
-        return [
-            ("num_players", (K.P_PLAYERS, K.P_PLAYERS + 1), 2, 7),
-            ("deck, capture_extra_turn", (K.P_DECK, K.P_EXTRA_TURN + 1), 0, 1),
-        ]
+    @property
+    def deck(self) -> str:
+        """``"bridge"`` or ``"numbers"`` (T1)."""
+        return SPEC.option("deck").decode(self._params[K.P_DECK])
 
     @classmethod
     def row_bounds(cls, params: np.ndarray) -> list:
@@ -124,10 +94,6 @@ class Game(KernelGame):
             ("seen", (K.SEEN, K.SEEN + ranks), 0, COPIES),
             ("stock, pile", (K.STOCK, K.PILE + cards), 0, ranks - 1),
         ]
-
-    @property
-    def num_players(self) -> int:
-        return int(self._params[K.P_PLAYERS])
 
     @property
     def scores(self) -> list[int]:
@@ -181,13 +147,6 @@ class Game(KernelGame):
         return int(self._state[K.LAST_ROUND]) if self.last_round else None
 
     # --- records (sniff_twelve.core.records) -------------------------------------------------------------
-    def record_options(self) -> dict[str, Any]:
-        return {
-            "num_players": self.num_players,
-            "deck": self.deck,
-            "capture_extra_turn": bool(self._params[K.P_EXTRA_TURN]),
-        }
-
     def deal_of(self, state: np.ndarray) -> dict[str, Any]:
         n = self.num_players
         return {

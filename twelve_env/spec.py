@@ -25,9 +25,11 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
     """The names, state slots, sizes and kernels of "12"."""
 
     name, package, title = "twelve", "twelve_env", '"12"'
+    env_id = "twelve_env/Twelve-v0"  # gymnasium.make's id of the single-seat env
     players = (2, 3, 4, 5, 6, 7)  # T4
     parts = {
         "game": "twelve_env.game:Game",
+        "infos": "twelve_env.infos",
         "agents": "twelve_env.agents",
         "outcome": "twelve_env.agents:match_outcome",
         "ui": "twelve_env.ui:PLAY_UI",
@@ -36,16 +38,21 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
         "image": "twelve_env.image:render_image",
         "solve": "twelve_env.solver:solve",
     }
+    default_players = 2
     options = (
-        GameOption("deck", "bridge", "Deck", "choice", DECKS, rule="T1"),
-        GameOption("capture_extra_turn", False, "The capturer plays again (a variant)", "bool", rule="T10"),
+        GameOption("deck", "bridge", "Deck", "choice", DECKS, rule="T1", slot=K.P_DECK, after="num_players"),
+        GameOption(
+            "capture_extra_turn", False, "The capturer plays again (a variant)", "bool", rule="T10", slot=K.P_EXTRA_TURN
+        ),
     )
+    PARAMS_SIZE = K.PARAMS_SIZE
     action_feature_names = heuristics.ACTION_FEATURES
     RNG, STATUS, LIVE, CUR, STEPS = K.RNG, K.STATUS, K.LIVE, K.CUR, K.STEPS
     TRUNCATED = -1  # a game of "12" always ends by its rules (T12-T14)
     ROW_SIZE = K.STATE_SIZE
     MAX_ACTIONS, MAX_OBS, MAX_CRITIC = MAX_RANKS, observation.obs_size(MAX_RANKS), observation.critic_size(MAX_RANKS)
     SNAPSHOT_SIZE = rewards.SNAPSHOT_SIZE
+    reward_modes, default_reward = rewards.REWARD_MODES, "score"
 
     observation_bounds = staticmethod(observation.observation_bounds)
     HANDS = -1  # one game is one deal (T15)

@@ -8,8 +8,8 @@ computed from each seat's view (``sniff_twelve.core.view``), written per row fir
 
 The ``VectorGame`` owns its rows: the arrays it returns are read-only views of its buffers, and
 ``step`` checks actions against its own legal masks before any row changes. What a game's
-environment options come to — its options row and modes, ``Setup`` — is made by the game's
-``setup``, which this ``VectorGame`` and the environments above (``sniff_twelve.envs``) share.
+environment options come to — its options row and modes — is made by ``GameSpec.setup``, which
+this ``VectorGame`` and the environments above (``sniff_twelve.envs``) share.
 """
 
 from __future__ import annotations
@@ -26,26 +26,9 @@ from sniff_twelve.core.rng import pick_legal, seed_key, stream_states
 
 if TYPE_CHECKING:
     from sniff_twelve.core.game import KernelGame
-    from sniff_twelve.core.spec import GameSpec
 
 #: the built-in agents ``batch_agent_actions`` plays, by index
 RULE_AGENTS = ("greedy", "heuristic")
-
-#: what a game's ``setup`` makes of an environment's options: the options row the kernels read
-#: and the modes row, ``[reward mode code, …]`` (the rest is what the game's ``play_forced`` reads)
-Setup = tuple[np.ndarray, np.ndarray]
-
-
-def table_size(spec: GameSpec, num_players: int | None) -> int:
-    """``num_players``, or the spec's smallest table for ``None``."""
-    return spec.players[0] if num_players is None else check_int("num_players", num_players, 1)
-
-
-def game_setup(game_cls: type[KernelGame], num_players: int, reward: str | None = None, **options: Any) -> Setup:
-    """The ``setup`` of a game whose options are ``Game.make_params``' and whose rewards are the
-    spec's ``reward_modes``; the generic environments' (``SpecVectorGame``, ``SpecAECEnv``)."""
-    params = game_cls.make_params(num_players, **options)
-    return params, np.array([game_cls.spec.reward_mode(reward)], dtype=np.int32)
 
 
 @nb.njit(cache=True)
@@ -158,10 +141,11 @@ def read_only(array: np.ndarray) -> np.ndarray:
 
 
 class KernelVectorGame:
-    """``num_envs`` independent games stepped together: ``class VectorGame(KernelVectorGame)``
-    with the game's ``game_cls`` and, for options beyond ``Game``'s own, its ``setup``; its
-    ``__init__`` hands the rules' options on as ``**options``, its signature listing them from the
-    spec (``derive_init_signature``).
+    """``num_envs`` independent games stepped together: ``VectorGame(num_envs, num_players, seed,
+    reward, threads, **options)`` of a game's ``game_cls``, its options (the rules' and the
+    environments', ``GameSpec.env_options``) listed in the signature from their declarations,
+    every move forced on the seat to act made for it (``forced="auto"`` where a game has the
+    option): every row is a real decision.
 
     Arrays returned by ``reset`` and ``step`` (and ``states``, ``obs``, ``mask``, ``player``,
     ``rewards``, ``terminated``, ``truncated``) are read-only views of buffers that the next call
@@ -174,13 +158,10 @@ class KernelVectorGame:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if hasattr(cls, "game_cls"):
-            derive_init_signature(cls, cls.game_cls.spec.options)
-
-    @classmethod
-    def setup(cls, num_players: int, reward: str | None = None, **options: Any) -> Setup:
-        """The options row and modes of a table of ``num_players`` (``game_setup``)."""
-        return game_setup(cls.game_cls, num_players, reward, **options)
+        if "game_cls" in vars(cls):
+            spec = cls.game_cls.spec
+            defaults = {"num_players": spec.default_players, "reward": spec.default_reward, "forced": "auto"}
+            derive_init_signature(cls, spec.options + spec.env_options, defaults)
 
     @classmethod
     def random_playouts(cls, states: np.ndarray, params: np.ndarray, steps_per_game: int) -> int:
@@ -199,7 +180,8 @@ class KernelVectorGame:
         threads: int | None = None,
         **options: Any,
     ) -> None:
-        params, modes = self.setup(num_players, reward, **options)
+        spec = self.game_cls.spec
+        params, modes = spec.setup(num_players, reward, **options)
         n = check_int("num_envs", num_envs, 1)
         self.num_envs = n
         #: the threads each compiled call uses (``None``: numba's setting; ``sniff_twelve.batch.threads``)
@@ -210,7 +192,7 @@ class KernelVectorGame:
         self._modes = modes
         #: the modes ``spec.play_forced`` reads after each action (read-only)
         self.modes = read_only(modes)
-        self._hooks = spec = self.game_cls.spec
+        self._hooks = spec
         obs_size, _, num_actions = spec.widths(params)
         self._seed = check_seed(seed)
         self._states = np.zeros((n, spec.ROW_SIZE), dtype=np.int32)
@@ -350,20 +332,3 @@ class KernelVectorGame:
                 self._terminated,
                 self._truncated,
             )
-
-
-class SpecVectorGame(KernelVectorGame):
-    """The ``VectorGame`` of a game that declares its kernels, its ``GameSpec`` and its ``Game``
-    only: ``class VectorGame(SpecVectorGame): game_cls = Game``. Options as the AEC env's
-    (``sniff_twelve.envs.aec.SpecAECEnv``): ``num_players``, ``reward`` and the game's own."""
-
-    def __init__(
-        self,
-        num_envs: int,
-        num_players: int | None = None,
-        seed: int | None = None,
-        reward: str | None = None,
-        threads: int | None = None,
-        **options: Any,
-    ) -> None:
-        super().__init__(num_envs, table_size(self.game_cls.spec, num_players), seed, reward, threads, **options)

@@ -62,9 +62,18 @@ class _Truncated:
 
 
 class KernelGame:
-    """Shared behaviour: legality, ``apply`` with a clear error, cloning, terminality. A game's
-    ``__init__`` takes its rules' options as ``**options`` and gets a signature that lists them
-    from ``spec.options`` (``derive_init_signature``; ``name=OPTION`` places one)."""
+    """The state object of every game: one state row and one options row, every rule in the
+    game's compiled kernels (its ``GameSpec``). A game writes ``class Game(KernelGame): spec =
+    SPEC`` and only what is its own: accessors (``scores`` and the like), ``row_bounds``, action
+    names, its ``deal=`` format where it has one of its own, and ``str``.
+
+    ``Game(num_players, seed, deal, **options)``: the table (default ``spec.default_players``), the
+    random stream (``None``: fresh entropy), a given position (``deal``, below) and the options
+    (``spec.row_options``), each listed in the signature from its declaration (``after`` places it
+    among the positional parameters). The default ``deal=`` format: ``{"hands": [[item, …], …],
+    "pool": [item, …], "first_player": seat}`` — the items a deal of the table puts in play, each
+    hand and the pool as large as there (the pool: the spec's boneyard or stock, ``POOL`` slots,
+    drawn from ``POOL_HEAD`` up to ``POOL_LEN``), written by the spec's ``deal_hidden``."""
 
     spec: ClassVar[GameSpec]  # the game's registration: kernels, slots, sizes
     #: what a ``SeatView`` may read through this class (public information only)
@@ -75,23 +84,42 @@ class KernelGame:
         "hand_sizes",
         "scores",
         "is_truncated",
+        "pool_size",
     )
+    record_name: ClassVar[str]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if hasattr(cls, "spec"):
-            derive_init_signature(cls, cls.spec.options)
+        if "spec" in vars(cls):
+            derive_init_signature(cls, cls.spec.row_options, {"num_players": cls.spec.default_players})
+            if "record_name" not in vars(cls):
+                cls.record_name = cls.spec.name
 
-    def __init__(self, state: np.ndarray, params: np.ndarray) -> None:
-        self._state = state
-        self._params = params
+    def __init__(
+        self,
+        num_players: int,
+        seed: int | None = None,
+        deal: dict[str, Any] | None = None,
+        _params: np.ndarray | None = None,
+        **options: Any,
+    ) -> None:
+        spec = self.spec
+        if _params is None:
+            _params = spec.make_params(num_players, **options)
+        self._state = state = np.zeros(spec.ROW_SIZE, dtype=np.int32)
+        self._params = _params
+        spec.new_game(state, _params, *stream_state(seed))
         #: the observation's width and this game's number of actions (at most ``spec.MAX_ACTIONS``)
-        self.obs_size, _, self.num_actions = self.spec.widths(params)
-        self._mask = np.zeros(self.spec.MAX_ACTIONS, dtype=np.bool_)
+        self.obs_size, _, self.num_actions = spec.widths(_params)
+        self._mask = np.zeros(spec.MAX_ACTIONS, dtype=np.bool_)
         self.history: list[int] = []
+        #: what the moves caused, in order, as the game records it (``_after_apply``)
+        self.events: list[tuple] = []
+        self._deal_rows: list[np.ndarray] = []  # the state before each action of the current deal
+        if deal is not None:
+            self._deal(deal)
         #: the state row before the first action (what a record starts from)
         self.initial_state = state.copy()
-        self._deal_rows: list[np.ndarray] = []  # the state before each action of the current deal
 
     @classmethod
     def from_state(cls, state: np.ndarray, params: np.ndarray) -> KernelGame:
@@ -129,15 +157,13 @@ class KernelGame:
 
     @classmethod
     def make_params(cls, num_players: int, **options: Any) -> np.ndarray:
-        """The checked options row of a table of ``num_players`` with the game's ``options``: what
-        the environments built from a ``Game`` class alone read (``sniff_twelve.envs.aec.SpecAECEnv``,
-        ``sniff_twelve.batch.vector.SpecVectorGame``)."""
-        raise NotImplementedError
+        """The checked options row of a table of ``num_players`` with ``options`` (``GameSpec.make_params``)."""
+        return cls.spec.make_params(num_players, **options)
 
     @classmethod
     def param_bounds(cls) -> list[tuple[str, tuple[int, int], int, int]]:
         """``(what, (start, stop), low, high)`` for every slot of the options row."""
-        raise NotImplementedError
+        return cls.spec.param_bounds()
 
     @classmethod
     def row_bounds(cls, params: np.ndarray) -> list[tuple[str, tuple[int, int], int, int]]:
@@ -169,18 +195,66 @@ class KernelGame:
 
         return load_record(record, cls)
 
-    def record_options(self) -> dict:
-        raise NotImplementedError
-
-    def deal_of(self, state: np.ndarray) -> dict:
-        """The position of ``state`` in the ``deal=`` format."""
-        raise NotImplementedError
+    def record_options(self) -> dict[str, Any]:
+        """The game's options by name, table size first (``GameSpec.record_options``)."""
+        return self.spec.record_options(self._params)
 
     def record_events(self) -> list:
-        return []
+        return self.events
 
-    def record_result(self) -> dict:
-        raise NotImplementedError
+    def record_result(self) -> dict[str, Any]:
+        return {"scores": self.scores, "terminal": self.is_terminal()}
+
+    # --- the deal (the class docstring's format; a game with its own overrides these) -------------------
+    def _deal(self, deal: dict[str, Any]) -> None:
+        """Position the game at ``deal``; ``ValueError`` before any change."""
+        spec, n, dealt = self.spec, self.num_players, self.deal_of(self._state)
+        check_keys("deal", deal, ("hands", "pool"), ("first_player",))
+        hands = check_sequence("deal['hands']", deal["hands"], n)
+        parts = [*(check_sequence(f"deal['hands'][{s}]", h, len(dealt["hands"][s])) for s, h in enumerate(hands))]
+        parts.append(check_sequence("deal['pool']", deal["pool"], len(dealt["pool"])))
+        items = [check_int("item", item, 0, spec.ITEMS - 1) for part in parts for item in part]
+        in_play = sorted(item for part in [*dealt["hands"], dealt["pool"]] for item in part)
+        if sorted(items) != in_play:
+            names = ", ".join(str(spec.item_names[i]) for i in in_play)
+            raise ValueError(f"a deal puts the items of a deal of this table in play: {names}")
+        holdings = np.zeros((n, spec.ITEMS), dtype=np.int64)
+        for seat, hand in enumerate(parts[:n]):
+            np.add.at(holdings[seat], hand, 1)
+        first = check_int("first_player", deal.get("first_player", 0), 0, n - 1)
+        state = self._state.copy()
+        spec.deal_hidden(self._state, self._params, -1, holdings, np.array(parts[n], dtype=np.int64), state)
+        state[spec.CUR] = first
+        self._state[:] = state
+
+    def deal_of(self, state: np.ndarray) -> dict[str, Any]:
+        """The deal of ``state`` in the ``deal=`` format, a position before its first action (the
+        seat to act is the first)."""
+        game = type(self)._from_row(state, self._params)
+        hands = [game.hand(seat) for seat in range(self.num_players)]
+        return {"hands": hands, "pool": game.pool, "first_player": game.current_player}
+
+    def hand(self, seat: int) -> list:
+        """The items ``seat`` holds, ascending (a copy of one item per time held)."""
+        held = np.zeros(self.spec.ITEMS, dtype=np.int64)
+        self.spec.held_items(self._state, self._params, self.check_seat(seat), held)
+        return np.repeat(np.arange(self.spec.ITEMS), held).tolist()
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        """Items held by every seat (public)."""
+        return [int(self.spec.hand_size(self._state, self._params, seat)) for seat in range(self.num_players)]
+
+    @property
+    def pool(self) -> list:
+        """The boneyard or stock, next item first (hidden information)."""
+        s, spec = self._state, self.spec
+        return s[spec.POOL + s[spec.POOL_HEAD] : spec.POOL + s[spec.POOL_LEN]].tolist()
+
+    @property
+    def pool_size(self) -> int:
+        """Items left in the boneyard or stock (public)."""
+        return int(self._state[self.spec.POOL_LEN] - self._state[self.spec.POOL_HEAD])
 
     # --- the protocol -------------------------------------------------------------------------
     @property
@@ -206,7 +280,7 @@ class KernelGame:
 
     @property
     def num_players(self) -> int:
-        raise NotImplementedError
+        return int(self._params[0])
 
     def check_seat(self, seat: object) -> int:
         """``seat`` as an int in ``0 … num_players-1``, else ``ValueError`` (``ArgumentTypeError``
@@ -287,7 +361,8 @@ class KernelGame:
 
     # --- hooks ---------------------------------------------------------------------------------
     def action_name(self, action: int) -> str:
-        return str(action)
+        """The spec's ``action_names[action]`` (a game with names of its own overrides this)."""
+        return self.spec.action_names[action]
 
     def _after_apply(self, actor: int, action: int, events: int) -> None:
         """Record what the last action caused (scores, events) — game specific."""
@@ -306,115 +381,3 @@ class KernelGame:
         view = self._state.view()
         view.flags.writeable = False
         return view
-
-
-class SpecGame(KernelGame):
-    """The state object of a game that declares its kernels and its ``GameSpec`` and little else
-    (the template: ``tests/blockdom``): ``class Game(SpecGame): spec = SPEC``, plus its
-    ``row_bounds``, ``scores`` and ``str``; its actions are named by the spec's ``action_names``.
-
-    What it gives from the spec: an options row that is the table size alone (``make_params``,
-    ``param_bounds``), the hands (``held_items``, ``hand_size``), the pool (the boneyard or
-    stock: the spec's ``POOL`` slots, drawn from ``POOL_HEAD`` up to ``POOL_LEN``), records
-    named ``spec.name`` and the ``deal=`` format ``{"hands": [[item, …], …], "pool": [item, …],
-    "first_player": seat}`` — the items a deal of the table puts in play, each hand and the pool
-    as large as there, written by the spec's ``deal_hidden`` with ``me = -1`` (every hand).
-    """
-
-    public_accessors = (*KernelGame.public_accessors, "pool_size")
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "spec" in vars(cls) and "record_name" not in vars(cls):
-            cls.record_name = cls.spec.name
-
-    def __init__(
-        self,
-        num_players: int | None = None,
-        seed: int | None = None,
-        deal: dict[str, Any] | None = None,
-        _params: np.ndarray | None = None,
-    ) -> None:
-        spec = self.spec
-        params = (
-            self.make_params(spec.players[0] if num_players is None else num_players) if _params is None else _params
-        )
-        state = np.zeros(spec.ROW_SIZE, dtype=np.int32)
-        spec.new_game(state, params, *stream_state(seed))
-        super().__init__(state, params)
-        if deal is not None:
-            self._deal(deal)
-
-    def _deal(self, deal: dict[str, Any]) -> None:
-        """Position the game at ``deal`` (the class docstring); ``ValueError`` before any change."""
-        spec, n, dealt = self.spec, self.num_players, self.deal_of(self._state)
-        check_keys("deal", deal, ("hands", "pool"), ("first_player",))
-        hands = check_sequence("deal['hands']", deal["hands"], n)
-        parts = [*(check_sequence(f"deal['hands'][{s}]", h, len(dealt["hands"][s])) for s, h in enumerate(hands))]
-        parts.append(check_sequence("deal['pool']", deal["pool"], len(dealt["pool"])))
-        items = [check_int("item", item, 0, spec.ITEMS - 1) for part in parts for item in part]
-        in_play = sorted(item for part in [*dealt["hands"], dealt["pool"]] for item in part)
-        if sorted(items) != in_play:
-            names = ", ".join(str(spec.item_names[i]) for i in in_play)
-            raise ValueError(f"a deal puts the items of a deal of this table in play: {names}")
-        holdings = np.zeros((n, spec.ITEMS), dtype=np.int64)
-        for seat, hand in enumerate(parts[:n]):
-            np.add.at(holdings[seat], hand, 1)
-        first = check_int("first_player", deal.get("first_player", 0), 0, n - 1)
-        state = self._state.copy()
-        spec.deal_hidden(self._state, self._params, -1, holdings, np.array(parts[n], dtype=np.int64), state)
-        state[spec.CUR] = first
-        self._state[:] = state
-        self.initial_state[:] = state
-
-    @classmethod
-    def make_params(cls, num_players: int, **options: Any) -> np.ndarray:
-        """The options row: the table size alone (a game with options writes its own)."""
-        players = cls.spec.players
-        if cls.spec.checked_options(options):  # an unknown name is an error listing the game's options
-            raise NotImplementedError(f"{cls.spec.name} declares options: its Game writes its own make_params")
-        return np.array([check_int("num_players", num_players, min(players), max(players))], dtype=np.int32)
-
-    @classmethod
-    def param_bounds(cls) -> list[tuple[str, tuple[int, int], int, int]]:
-        return [("num_players", (0, 1), min(cls.spec.players), max(cls.spec.players))]
-
-    @property
-    def num_players(self) -> int:
-        return int(self._params[0])
-
-    def hand(self, seat: int) -> list[int]:
-        """The items ``seat`` holds, ascending (a copy of one item per time held)."""
-        held = np.zeros(self.spec.ITEMS, dtype=np.int64)
-        self.spec.held_items(self._state, self._params, self.check_seat(seat), held)
-        return np.repeat(np.arange(self.spec.ITEMS), held).tolist()
-
-    @property
-    def hand_sizes(self) -> list[int]:
-        return [int(self.spec.hand_size(self._state, self._params, seat)) for seat in range(self.num_players)]
-
-    @property
-    def pool(self) -> list[int]:
-        """The boneyard or stock, next item first (hidden information)."""
-        s, spec = self._state, self.spec
-        return s[spec.POOL + s[spec.POOL_HEAD] : spec.POOL + s[spec.POOL_LEN]].tolist()
-
-    @property
-    def pool_size(self) -> int:
-        return int(self._state[self.spec.POOL_LEN] - self._state[self.spec.POOL_HEAD])
-
-    def record_options(self) -> dict[str, Any]:
-        return {"num_players": self.num_players}
-
-    def deal_of(self, state: np.ndarray) -> dict[str, Any]:
-        """The deal of ``state``, a position before its first action (the seat to act is the first)."""
-        game = type(self)._from_row(state, self._params)
-        hands = [game.hand(seat) for seat in range(self.num_players)]
-        return {"hands": hands, "pool": game.pool, "first_player": game.current_player}
-
-    def record_result(self) -> dict[str, Any]:
-        return {"scores": self.scores, "terminal": self.is_terminal()}
-
-    def action_name(self, action: int) -> str:
-        """The spec's ``action_names[action]``."""
-        return self.spec.action_names[action]

@@ -129,10 +129,14 @@ class GameOption:
     part from it: ``make_params``' checks, the CLI's ``--name-with-dashes`` flag, the OpenSpiel
     parameter of the same name, the browser's start page.
 
-    ``kind`` is ``"int"`` (``low`` … ``high``; a ``default`` of ``None`` means the game picks one
-    from the table size), ``"limit"`` (``None`` for no limit, else ``1`` … ``MAX_LIMIT``),
-    ``"choice"`` (one of ``choices``: strings, or integers) or ``"bool"``. ``label`` is its one line
-    of help, ``rule`` the rule-book number it sets, ``web`` whether the start page offers it.
+    ``kind`` is ``"int"`` (``low`` … ``high``; a ``default`` of ``None`` means the table size picks
+    one: ``by_players[num_players]``), ``"limit"`` (``None`` for no limit, else ``1`` …
+    ``MAX_LIMIT``), ``"choice"`` (one of ``choices``: strings, or integers) or ``"bool"``.
+    ``label`` is its one line of help, ``rule`` the rule-book number it sets, ``web`` whether the
+    start page offers it. ``slot`` is its place in the options row the kernels read (``-1``: none,
+    an option of the environments' own), where ``encode`` writes it and ``decode`` reads it back
+    (the records' field of the same name); ``after`` the constructor parameter it follows
+    positionally (``Game(num_players, deck)``), else it is keyword-only.
 
     >>> undrawn = GameOption("undrawn", 0, "boneyard tiles left undrawn", "choice", choices=(0, 1, 2))
     >>> undrawn.check(2), undrawn.flag
@@ -152,6 +156,9 @@ class GameOption:
     high: int = MAX_LIMIT
     rule: str = ""
     web: bool = True
+    slot: int = -1
+    by_players: Mapping[int, int] | None = None
+    after: str = ""
 
     @property
     def flag(self) -> str:
@@ -173,6 +180,39 @@ class GameOption:
         if value is None and (self.kind == "limit" or self.default is None):
             return None
         return check_int(self.name, value, self.low, self.high)
+
+    def encode(self, value: Any, num_players: int) -> int:
+        """The options row's entry for ``value`` (checked): a choice's index (an integer choice
+        itself), a flag as 0 / 1, ``0`` for no limit, ``by_players`` for an ``int`` left ``None``."""
+        value = self.check(value)
+        if self.kind == "choice":
+            return value if isinstance(value, int) else self.choices.index(value)
+        if value is None:
+            return self.by_players[num_players] if self.by_players else 0
+        return int(value)
+
+    def decode(self, stored: int) -> Any:
+        """The option's value from its options-row entry (what ``encode`` wrote; a resolved default
+        stays resolved)."""
+        stored = int(stored)
+        if self.kind == "bool":
+            return bool(stored)
+        if self.kind == "choice":
+            return stored if isinstance(self.choices[0], int) else self.choices[stored]
+        return None if stored == 0 and self.kind == "limit" else stored
+
+    @property
+    def row_range(self) -> tuple[int, int]:
+        """``(low, high)`` of the options-row entry (``from_state`` checks a given row against it)."""
+        if self.kind == "bool":
+            return 0, 1
+        if self.kind == "choice":
+            return (
+                (min(self.choices), max(self.choices))
+                if isinstance(self.choices[0], int)
+                else (0, len(self.choices) - 1)
+            )
+        return (0, MAX_LIMIT) if self.kind == "limit" else (self.low, self.high)
 
     def argument(self) -> tuple[tuple[str, ...], dict[str, Any]]:
         """``(flags, kwargs)`` for ``argparse``'s ``add_argument``: not given, it is absent from the
@@ -224,26 +264,19 @@ def check_options(options: tuple[GameOption, ...], given: Mapping[str, Any]) -> 
     return {name: option.check(given[name]) if name in given else option.default for name, option in known.items()}
 
 
-class _OptionMarker:
-    """``OPTION``: the default of a parameter that is one of the rules' options (``with_options``)."""
-
-    def __repr__(self) -> str:
-        return "OPTION"
-
-
-#: marks a parameter as one of the game's options, in its place: ``with_options`` puts the declared
-#: default and type there
-OPTION: Any = _OptionMarker()
-
 Constructor = TypeVar("Constructor", bound=Callable[..., Any])
 
 
-def with_options(options: Iterable[GameOption]) -> Callable[[Constructor], Constructor]:
+def with_options(
+    options: Iterable[GameOption], defaults: Mapping[str, Any] | None = None, place: bool = True
+) -> Callable[[Constructor], Constructor]:
     """Give a callable that takes a game's options as ``**options`` a signature that lists each of
     them with the default and the type of its declaration (``SPEC.options``), so the options are
-    declared once and ``help()``, ``inspect.signature`` and calls alike see them. A parameter whose
-    default is ``OPTION`` is that option where it stands (for a positional order,
-    ``Game(num_players, deck, seed, deal)``); the others are keyword-only, after every parameter.
+    declared once and ``help()``, ``inspect.signature`` and calls alike see them. An option whose
+    ``after`` names a positional parameter of the callable stands right after it (for a positional
+    order, ``Game(num_players, deck, seed, deal)``); the others are keyword-only, after every
+    parameter (every one, without ``place``). ``defaults`` overrides declared defaults (a layer's
+    own, such as ``forced="auto"``).
     The callable gets every option, by name, given or default; a name that is not a parameter is
     a ``TypeError`` that lists the parameters.
 
@@ -260,34 +293,42 @@ def with_options(options: Iterable[GameOption]) -> Callable[[Constructor], Const
     TypeError: make(): got an unexpected keyword argument 'undrawm'; it takes num_players, undrawn
     """
     declared = {option.name: option for option in options}
+    default_of = {name: option.default for name, option in declared.items()}
+    overrides = dict(defaults or {})
 
     def complete(function: Constructor) -> Constructor:
         own = inspect.signature(function)
-        placed = [name for name, parameter in own.parameters.items() if parameter.default is OPTION]
-        unknown = sorted(set(placed) - set(declared))
-        if unknown or not any(p.kind is p.VAR_KEYWORD for p in own.parameters.values()):
-            raise TypeError(f"{function.__qualname__}: options {unknown} are not declared, or it takes no **options")
-        parameters = [
-            parameter.replace(default=declared[name].default, annotation=declared[name].annotation)
-            if name in placed
-            else parameter
-            for name, parameter in own.parameters.items()
-            if parameter.kind is not parameter.VAR_KEYWORD
+        if not any(p.kind is p.VAR_KEYWORD for p in own.parameters.values()):
+            raise TypeError(f"{function.__qualname__} takes no **options")
+        given = {**default_of, **overrides}
+        kept = [
+            p.replace(default=overrides[p.name]) if p.name in overrides else p
+            for p in own.parameters.values()
+            if p.kind not in (p.VAR_KEYWORD, p.KEYWORD_ONLY)
         ]
+        parameters, placed = [], set()
+        for parameter in kept:
+            parameters.append(parameter)
+            for name, option in declared.items():
+                if place and option.after == parameter.name and parameter.kind is parameter.POSITIONAL_OR_KEYWORD:
+                    kind = parameter.POSITIONAL_OR_KEYWORD
+                    parameters.append(inspect.Parameter(name, kind, default=given[name], annotation=option.annotation))
+                    placed.add(name)
+        parameters += [p for p in own.parameters.values() if p.kind is p.KEYWORD_ONLY]
         parameters += [
-            inspect.Parameter(
-                name, inspect.Parameter.KEYWORD_ONLY, default=option.default, annotation=option.annotation
-            )
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=given[name], annotation=option.annotation)
             for name, option in declared.items()
             if name not in placed
         ]
         signature = own.replace(parameters=parameters)
         names = set(signature.parameters)
         order = [name for name, p in signature.parameters.items() if p.kind is p.POSITIONAL_OR_KEYWORD]
-        # each option's default, and how many positional arguments reach it (a keyword-only one: never)
-        defaults = [
-            (name, option.default, order.index(name) if name in placed else len(order))
-            for name, option in declared.items()
+        first_placed = min((order.index(name) for name in placed), default=len(order))
+        # each filled default and how many positional arguments reach it (a keyword-only one: never)
+        fills = [
+            (name, default, order.index(name) if name in order else len(order))
+            for name, default in given.items()
+            if name in declared or name in order
         ]
 
         @functools.wraps(function)
@@ -298,9 +339,15 @@ def with_options(options: Iterable[GameOption]) -> Callable[[Constructor], Const
                 except TypeError as error:
                     takes = ", ".join(n for n in signature.parameters if not n.startswith("_") and n != "self")
                     raise TypeError(f"{function.__qualname__}(): {error}; it takes {takes}") from None
-            for name, default, place in defaults:  # not signature.bind: a constructor is called often
+            for name, default, place in fills:  # not signature.bind: a constructor is called often
                 if place >= len(args) and name not in kwargs:
                     kwargs[name] = default
+            if len(args) > first_placed:  # positional arguments from a placed option on go by name
+                for name, value in zip(order[first_placed:], args[first_placed:], strict=False):
+                    if name in kwargs:
+                        raise TypeError(f"{function.__qualname__}() got multiple values for argument {name!r}")
+                    kwargs[name] = value
+                args = args[:first_placed]
             return function(*args, **kwargs)
 
         with_every_option.__signature__ = signature  # type: ignore[attr-defined]
@@ -309,10 +356,10 @@ def with_options(options: Iterable[GameOption]) -> Callable[[Constructor], Const
     return complete
 
 
-def derive_init_signature(cls: type, options: Iterable[GameOption]) -> None:
-    """``with_options(options)`` on ``cls.__init__`` when ``cls`` defines one that takes
-    ``**options``: what ``__init_subclass__`` of the shared bases (``KernelGame``, ``KernelAECEnv``,
-    ``KernelVectorGame``) does for a game's subclass, so a game never restates its options."""
-    init = vars(cls).get("__init__")
-    if init is not None and any(p.kind is p.VAR_KEYWORD for p in inspect.signature(init).parameters.values()):
-        cls.__init__ = with_options(options)(init)  # type: ignore[misc]
+def derive_init_signature(cls: type, options: Iterable[GameOption], defaults: Mapping[str, Any] | None = None) -> None:
+    """``with_options(options, defaults)`` on the constructor ``cls`` has (its own or inherited)
+    when it takes ``**options``: what ``__init_subclass__`` of the shared bases does for a game's
+    class, so a game never restates its options."""
+    init = inspect.unwrap(cls.__init__)
+    if any(p.kind is p.VAR_KEYWORD for p in inspect.signature(init).parameters.values()):
+        cls.__init__ = with_options(options, defaults)(init)  # type: ignore[misc]

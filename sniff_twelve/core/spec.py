@@ -12,13 +12,19 @@ attribute              meaning
 =====================  ==========================================================================
 ``name``               the short name in options, checkpoints and records (``"sniff"``)
 ``package``            the game's package (``"sniff_env"``); ``title`` its name in prose
-``players``            the table sizes it plays
+``env_id``             gymnasium's id of its single-seat env (``"sniff_env/Sniff-v0"``)
+``players``            the table sizes it plays; ``default_players`` the table of ``Game()``
 ``parts``              where its parts above the kernels live (``game``, ``agents``, ``ui``,
                        ``web`` …: ``GameSpec.part``); the registry (``sniff_twelve.core.games``)
                        finds the spec, the spec its parts
 ``options``            its rules' options, each declared once (``GameOption``: name, default,
-                       kind and bounds, rule, one line of help); ``make_params``, the CLIs, the
-                       OpenSpiel parameters and the start page all derive theirs from it
+                       kind and bounds, rule, one line of help, slot in the options row);
+                       ``make_params``, the records, the constructors' signatures, the CLIs,
+                       the OpenSpiel parameters and the start page all derive theirs from it
+``env_options``        the environments' own options (Sniff's ``episode``, ``forced``), declared
+                       alike; ``reward_modes`` the reward kernel's modes by name,
+                       ``default_reward`` the default (``None``: the first of ``reward_choices``)
+``PARAMS_SIZE``        the options row's width; slot 0 holds the table size
 ``RNG`` … ``STEPS``    slots of the state row: its stream, ``STATUS`` (``LIVE`` while in play,
                        ``TRUNCATED`` when cut short by a limit, ``-1`` for a game without one), the
                        seat to act (``CUR``), actions applied since the game began
@@ -33,9 +39,9 @@ attribute              meaning
                        ``item_names`` each in the game's own format, ``pool_name`` the
                        boneyard's or stock's name
 ``observation_bounds``  ``(params) -> (low, high)``: every observation entry's bounds (the envs' ``Box``)
-``reward_modes``       the reward kernel's modes by name, the default first (the generic envs)
-``POOL`` …             a ``SpecGame``'s boneyard or stock: its slots, ``POOL_HEAD`` the next item,
-                       ``POOL_LEN`` the end of what was dealt to it; ``action_names`` its actions
+``POOL`` …             the boneyard or stock of a game of the default ``deal=`` format: its
+                       slots, ``POOL_HEAD`` the next item, ``POOL_LEN`` the end of what was dealt
+                       to it; ``action_names`` its actions, for a game that names them no other way
 =====================  ==========================================================================
 
 Kernels, each ``numba.njit(cache=True)`` (``s`` a state row, ``params`` the options row):
@@ -59,10 +65,11 @@ greedy_rate, values)`` (one paired rollout of each action on a full position, wh
 on those worlds adds up). ``KERNELS`` lists their names; ``class MySpec(GameSpec,
 kernels=module)`` takes those it does not set from the game's kernel module.
 
-A game that writes nothing but its kernels, its spec and a drawing gets its state object, its
-environments, agents, OpenSpiel game and web table from the shared layers: ``SpecGame``
-(``sniff_twelve.core.game``), ``SpecAECEnv``, ``SpecVectorGame``, ``spec_single_agent_env``,
-``SPEC_AGENTS``, ``SpecSpielGame`` and ``WebGame.plain``; ``tests/blockdom`` is the template.
+A game writes its kernels, this spec, its ``Game`` (``sniff_twelve.core.game.KernelGame`` with
+the accessors of its own) and what else is truly its own (drawings, rule-of-thumb agents, an
+OpenSpiel adapter for a deal of its own); the shared layers give it the rest
+(``sniff_twelve.envs.package.GamePackage``). docs/architecture.md walks through it, with
+``tests/blockdom`` as the worked example.
 """
 
 from __future__ import annotations
@@ -71,16 +78,13 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
+import numpy as np
 from numba.core.dispatcher import Dispatcher
 
 from sniff_twelve.core.hooks import GameHooks
-from sniff_twelve.core.options import GameOption, check_choice, check_options
-
-if TYPE_CHECKING:
-    import numpy as np
-
+from sniff_twelve.core.options import GameOption, check_choice, check_int, check_options
 
 #: the kernels every game declares (the module docstring), by name
 KERNELS = (
@@ -116,6 +120,7 @@ class GameSpec(GameHooks):
 
     name: ClassVar[str]
     package: ClassVar[str]
+    env_id: ClassVar[str]
     title: ClassVar[str]
     players: ClassVar[tuple[int, ...]]
     options: ClassVar[tuple[GameOption, ...]]
@@ -163,10 +168,11 @@ class GameSpec(GameHooks):
     #: imported on first use (they sit in higher layers than the spec, as a Gymnasium registry
     #: entry names its entry point): ``game`` its ``Game`` class, ``agents`` its agents module
     #: (``AGENTS``, ``make_agent``, ``AGENT_GROUP``; default the spec's own, ``SPEC_AGENTS``),
-    #: ``outcome`` how a finished game went for the arena (default: places by score), ``ui`` its
+    #: ``outcome`` how a finished game went for the arena (default: places by score), ``infos``
+    #: what its AEC env's ``infos`` hold (``step_info``, ``quiet_info``; default none), ``ui`` its
     #: play-screen texts (``GameUI``), ``narrate`` its one-line move texts, ``web`` its browser
     #: table (``WebGame``), ``image`` its drawing as an RGB array, ``solve`` its exact solver
-    PARTS: ClassVar[tuple[str, ...]] = ("game", "agents", "outcome", "ui", "narrate", "web", "image", "solve")
+    PARTS: ClassVar[tuple[str, ...]] = ("game", "agents", "outcome", "infos", "ui", "narrate", "web", "image", "solve")
     parts: ClassVar[dict[str, str]] = {}
 
     def part(self, name: str, default: Any = None) -> Any:
@@ -181,23 +187,102 @@ class GameSpec(GameHooks):
         module = importlib.import_module(module)
         return getattr(module, attribute) if attribute else module
 
+    #: the table size of ``Game()`` and ``env()`` without one (the learners' envs: ``players[0]``)
+    default_players: ClassVar[int]
+    #: the options of the environments besides ``reward`` (``reward_modes``): Sniff's ``episode``
+    #: and ``forced``. One with a ``slot`` is in the options row (``Game`` takes it too); the
+    #: others go to the modes row after the reward's code, as ``encode`` writes them
+    env_options: ClassVar[tuple[GameOption, ...]] = ()
+    #: the environments' ``reward`` when none is given; ``None``: the first of ``reward_choices``
+    default_reward: ClassVar[str | None] = None
+    #: the options row's width; its slot 0 is the table size, each option's own is its ``slot``
+    PARAMS_SIZE: ClassVar[int]
+
+    @property
+    def row_options(self) -> tuple[GameOption, ...]:
+        """The options the options row holds: the rules' own, then the environments' with a slot."""
+        return self.options + tuple(option for option in self.env_options if option.slot >= 0)
+
     def checked_options(self, given: dict[str, Any]) -> dict[str, Any]:
         """Every option of the game by name: ``given``'s checked, the rest at their defaults (an
         unknown name or a bad value raises, naming what is allowed)."""
         return check_options(self.options, given)
 
+    def make_params(self, num_players: int, **options: Any) -> np.ndarray:
+        """The options row of a table of ``num_players`` (``players``) with ``options`` (``row_options``),
+        each checked against its declaration; ``ValueError`` / ``ArgumentTypeError`` naming it."""
+        players = self.players
+        n = check_int("num_players", num_players, min(players), max(players))
+        if n not in players:
+            raise ValueError(f"num_players must be one of {', '.join(map(str, players))}; got {n}")
+        given = check_options(self.row_options, options)
+        params = np.zeros(self.PARAMS_SIZE, dtype=np.int32)
+        params[0] = n
+        for option in self.row_options:
+            params[option.slot] = option.encode(given[option.name], n)
+        return params
+
+    def param_bounds(self) -> list[tuple[str, tuple[int, int], int, int]]:
+        """``(what, (start, stop), low, high)`` for every slot of the options row."""
+        bounds = [("num_players", (0, 1), min(self.players), max(self.players))]
+        return bounds + [(o.name, (o.slot, o.slot + 1), *o.row_range) for o in self.row_options]
+
+    def record_options(self, params: np.ndarray) -> dict[str, Any]:
+        """The options of the options row ``params`` by name, table size first: a record's ``options``,
+        what ``Game(**options)`` takes again."""
+        return {"num_players": int(params[0]), **{o.name: o.decode(params[o.slot]) for o in self.row_options}}
+
+    def reward_choices(self, options: dict[str, Any]) -> tuple[str, ...]:
+        """The rewards the environments offer with the environment options ``options`` (checked),
+        the default first: every one of ``reward_modes``."""
+        return tuple(self.reward_modes)
+
+    def setup(self, num_players: int, reward: str | None = None, **options: Any) -> tuple[np.ndarray, np.ndarray]:
+        """What an environment's options come to: the options row (``make_params``) and the modes
+        row ``[reward's code, each slotless environment option's code …]`` (what the reward kernel
+        and ``play_forced`` read)."""
+        slotless = tuple(option for option in self.env_options if option.slot < 0)
+        env = check_options(
+            slotless, {name: options.pop(name) for name in list(options) if name in {o.name for o in slotless}}
+        )
+        params = self.make_params(num_players, **options)
+        chosen = {**env, **{o.name: o.decode(params[o.slot]) for o in self.env_options if o.slot >= 0}}
+        choices = self.reward_choices(chosen)
+        if isinstance(reward, str) and reward in self.reward_modes and reward not in choices:
+            said = ", ".join(f"{name}={value!r}" for name, value in chosen.items())
+            raise ValueError(f"reward={reward!r} does not go with {said}: choose {', '.join(map(repr, choices))}")
+        if reward is None and self.default_reward is None:
+            reward = choices[0]
+        reward = check_choice("reward", reward, tuple(self.reward_modes))
+        codes = [self.reward_modes[reward], *(option.encode(env[option.name], num_players) for option in slotless)]
+        return params, np.array(codes, dtype=np.int32)
+
     def option(self, name: str) -> GameOption:
         """The declaration of option ``name``."""
         return next(option for option in self.options if option.name == name)
 
-    #: the reward kernel's modes by name, the default first: ``reward=`` of the environments
-    #: built from a spec alone (``sniff_twelve.envs.aec.SpecAECEnv`` and its kin)
+    #: the reward kernel's modes by name: ``reward=`` of the environments
     reward_modes: ClassVar[dict[str, int]]
 
-    def reward_mode(self, reward: str | None = None) -> int:
-        """The mode code of ``reward`` (``None``: the first of ``reward_modes``); ``ValueError`` naming them."""
-        modes = self.reward_modes
-        return modes[check_choice("reward", next(iter(modes)) if reward is None else reward, tuple(modes))]
+    @property
+    def forced_moves(self) -> bool:
+        """Whether the environments can make the moves forced on an agent for it (a ``forced``
+        option, its code ``modes[1]``: what ``play_forced`` reads, ``forced_action`` names)."""
+        return any(option.name == "forced" for option in self.env_options)
+
+    def learner_setup(
+        self, num_players: int, reward: str | None = None, **options: Any
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``setup`` of the learners' environments (``single_agent_env``, ``vector_env``): every move
+        forced on the learner made for it (``forced="auto"`` where the game has the option)."""
+        if self.forced_moves:
+            options["forced"] = "auto"
+        return self.setup(num_players, reward, **options)
+
+    @property
+    def learner_options(self) -> tuple[GameOption, ...]:
+        """The options the learners' environments take: all but ``forced`` (``learner_setup``)."""
+        return self.options + tuple(option for option in self.env_options if option.name != "forced")
 
     def widths(self, params: np.ndarray) -> tuple[int, int, int]:
         """``(observation, critic state, actions)`` widths under the options row ``params``, from

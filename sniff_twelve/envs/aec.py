@@ -3,9 +3,9 @@
 ``KernelAECEnv`` follows PettingZoo's classic conventions: agents ``player_0 …``, dict
 observations ``{"observation": float32 vector, "action_mask": int8 vector}`` (the mask is all zeros
 for agents not to act), ``np_random`` seeding, ``EzPickle``, ``state()`` / ``state_space`` for
-centralised critics, ``render_mode`` ``"ansi"`` / ``"human"`` / ``"rgb_array"``. A game's
-``raw_env`` names the ``Game`` it wraps, the ``setup`` of its options and, where it has them, its
-``infos``, forced moves and text renderer; ``env = raw_env.wrapped``.
+centralised critics, ``render_mode`` ``"ansi"`` / ``"human"`` / ``"rgb_array"`` (a game that
+draws itself, the spec's ``image`` part). A game's ``raw_env`` is ``KernelAECEnv`` with its
+``game_cls`` (``sniff_twelve.envs.package``); ``env = raw_env.wrapped``.
 
 Versions: a game's env is named ``<game>_v0`` (``metadata["name"]``, the module
 ``sniff_env.sniff_v0`` / ``twelve_env.twelve_v0`` that re-exports ``env``, ``raw_env`` and
@@ -16,7 +16,6 @@ records each move.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, ClassVar
 
@@ -28,7 +27,6 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from sniff_twelve.batch.vector import Setup, game_setup, table_size
 from sniff_twelve.core.game import IllegalActionError, KernelGame
 from sniff_twelve.core.options import check_choice, check_int, check_seed, derive_init_signature
 from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
@@ -136,10 +134,12 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
 
 
 class KernelAECEnv(AECEnv, EzPickle):
-    """An AEC env over a ``KernelGame``: ``class raw_env(KernelAECEnv)`` with the game's
-    ``game_cls`` and, for options beyond ``Game``'s own, its ``setup``; its ``__init__`` hands the
-    rules' options on as ``**options``, its signature listing them from the spec
-    (``derive_init_signature``). The hooks below add its ``infos`` and forced moves."""
+    """The AEC env of a game's ``game_cls``: ``raw_env(num_players, render_mode, reward, **options)``,
+    its options (the rules' and the environments', ``GameSpec.env_options``) listed in the
+    signature from their declarations. The ``infos`` part of the game's spec (``GameSpec.part``),
+    where it has one, fills ``infos``: ``step_info(game, actor, action, before)`` for the agent
+    that acted (``before`` the pre-step snapshot) and ``quiet_info()`` for the others and at
+    ``reset``, the same keys with neutral values (TorchRL reads the keys at reset)."""
 
     metadata: dict[str, Any] = {
         "render_modes": ["human", "ansi", "rgb_array"],
@@ -147,22 +147,16 @@ class KernelAECEnv(AECEnv, EzPickle):
         "render_fps": 1,
     }
     game_cls: ClassVar[type[KernelGame]]
-    #: ``render_mode="ansi"``'s text of a game (``str`` unless the game draws its own)
-    render_text: ClassVar[Callable[[KernelGame], str]] = str
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "game_cls" in vars(cls):
-            cls.metadata = {**cls.metadata, "name": f"{cls.game_cls.spec.name}_v0"}
-        if hasattr(cls, "game_cls"):
-            derive_init_signature(cls, cls.game_cls.spec.options)
-
-    @classmethod
-    def setup(cls, num_players: int, reward: str | None = None, **options: Any) -> Setup:
-        """The options row and modes of a table of ``num_players``: ``Game.make_params`` and the spec's
-        ``reward_modes`` (``sniff_twelve.batch.vector.game_setup``); a game with options of its own
-        sets its own ``setup``."""
-        return game_setup(cls.game_cls, num_players, reward, **options)
+            spec = cls.game_cls.spec
+            modes = cls.metadata["render_modes"]
+            modes = modes if spec.parts.get("image") else [mode for mode in modes if mode != "rgb_array"]
+            cls.metadata = {**cls.metadata, "name": f"{spec.name}_v0", "render_modes": modes}
+            defaults = {"num_players": spec.default_players, "reward": spec.default_reward}
+            derive_init_signature(cls, spec.options + spec.env_options, defaults)
 
     @classmethod
     def wrapped(cls, **options: Any) -> ClassicWrapper:
@@ -173,12 +167,12 @@ class KernelAECEnv(AECEnv, EzPickle):
     def __init__(
         self, num_players: int, render_mode: str | None = None, reward: str | None = None, **options: Any
     ) -> None:
-        params, self._modes = self.setup(num_players, reward, **options)
+        spec = self.game_cls.spec
+        params, self._modes = spec.setup(num_players, reward, **options)
         EzPickle.__init__(self, num_players=num_players, render_mode=render_mode, reward=reward, **options)
         super().__init__()
         if render_mode is not None:
             check_choice("render_mode", render_mode, self.metadata["render_modes"])
-        spec = self.game_cls.spec
         self.render_mode = render_mode
         self.num_players = num_players
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
@@ -195,6 +189,8 @@ class KernelAECEnv(AECEnv, EzPickle):
         self._spec = spec
         self._params = params
         self._reward_mode = int(self._modes[0])
+        self._forced = spec.forced_moves and bool(self._modes[1])
+        self._infos = spec.part("infos")
         self._before = np.zeros(spec.SNAPSHOT_SIZE, dtype=np.int32)
         self._reward_buffer = np.zeros(num_players, dtype=np.float64)
         self.np_random: np.random.Generator | None = None
@@ -202,20 +198,20 @@ class KernelAECEnv(AECEnv, EzPickle):
         self.game: KernelGame | None = None
         self._quiet_infos: dict[str, dict[str, Any]] = {}
 
-    # --- hooks ----------------------------------------------------------------------------------
+    # --- infos and forced moves ---------------------------------------------------------------
     def _info(self, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
-        """``infos`` of the agent that just acted (``before`` is the pre-step snapshot): the keys of
-        ``_quiet_info``, numpy values."""
-        return self._quiet_info()
+        return {} if self._infos is None else self._infos.step_info(self.game, actor, action, before)
 
     def _quiet_info(self) -> dict[str, Any]:
-        """``infos`` of every agent at ``reset`` and of the agents that did not act: the same keys
-        as ``_info``'s with neutral values, so frameworks that read the keys at reset (TorchRL)
-        see them all."""
-        return {}
+        return {} if self._infos is None else self._infos.quiet_info()
 
     def _play_forced(self) -> None:
-        """Apply moves the env makes on the agents' behalf (Sniff's ``forced="auto"``)."""
+        """``forced="auto"``: make the moves forced on the seat to act (``spec.forced_action``)."""
+        if not self._forced:
+            return
+        game, spec = self.game, self._spec
+        while not game.is_terminal() and (action := spec.forced_action(game._state, self._params, game._mask)) >= 0:
+            game.apply(int(action))
 
     # --- PettingZoo API ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -309,7 +305,7 @@ class KernelAECEnv(AECEnv, EzPickle):
             return None
         if self.render_mode == "rgb_array":
             return self.game.image()
-        text = self.render_text(self.game)
+        text = str(self.game)
         if self.render_mode == "human":
             print(text)
             return None
@@ -317,18 +313,3 @@ class KernelAECEnv(AECEnv, EzPickle):
 
     def close(self) -> None:
         pass
-
-
-class SpecAECEnv(KernelAECEnv):
-    """The AEC env of a game that declares its kernels, its ``GameSpec`` and its ``Game`` only:
-    ``class raw_env(SpecAECEnv): game_cls = Game``. Options: ``num_players`` (default: the
-    spec's smallest table), ``reward`` (one of ``spec.reward_modes``, default the first),
-    ``render_mode`` (``"ansi"`` / ``"human"``: ``str(game)``) and the game's own options, as
-    ``Game.make_params`` takes them. ``reset(options={"deal": …})`` is ``Game(deal=…)``."""
-
-    metadata: dict[str, Any] = {**KernelAECEnv.metadata, "render_modes": ["human", "ansi"]}
-
-    def __init__(
-        self, num_players: int | None = None, render_mode: str | None = None, reward: str | None = None, **options: Any
-    ) -> None:
-        super().__init__(table_size(self.game_cls.spec, num_players), render_mode, reward, **options)

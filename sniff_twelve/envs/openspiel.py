@@ -38,7 +38,7 @@ import pyspiel
 from sniff_twelve.core.options import check_int
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame, SpecGame
+    from sniff_twelve.core.game import KernelGame
     from sniff_twelve.core.spec import GameSpec
     from sniff_twelve.core.view import SeatView
 
@@ -482,7 +482,7 @@ def play_bots(state: pyspiel.State, bots: Sequence[pyspiel.Bot], rng: np.random.
 
 
 class SpecAdapter(Adapter):
-    """The adapter of a game built on ``SpecGame`` (``sniff_twelve.core.game``): ``SpecSpielGame``.
+    """The adapter of a game of the default ``deal=`` format (``KernelGame``): ``SpecSpielGame``.
 
     Chance deals every item a deal of the table puts in play (each with the probability of its
     copies left) to the hands in seat order, as many as ``Game`` deals each, then to the pool
@@ -492,7 +492,7 @@ class SpecAdapter(Adapter):
     show public information only.
     """
 
-    def __init__(self, game_cls: type[SpecGame], num_players: int, max_game_length: int) -> None:
+    def __init__(self, game_cls: type[KernelGame], num_players: int, max_game_length: int) -> None:
         super().__init__(num_players, {})
         self.game_cls, self.spec, self._max_game_length = game_cls, game_cls.spec, max_game_length
         self._fresh = fresh = game_cls(num_players=num_players, seed=0)
@@ -543,12 +543,12 @@ class SpecAdapter(Adapter):
 
 
 class SpecSpielGame(KernelSpielGame):
-    """The OpenSpiel game of a game built on ``SpecGame``: ``class MySpielGame(SpecSpielGame)``
+    """The OpenSpiel game of a game of the default ``deal=`` format: ``class MySpielGame(SpecSpielGame)``
     with ``game_cls``, ``game_type = spec_game_type(spec, "python_…")`` and ``longest_game``
     (OpenSpiel's ``max_game_length``), then ``pyspiel.register_game``. Its parameters are
-    ``players`` (one of the spec's ``players``) and the spec's options (a ``SpecGame`` has none)."""
+    ``players`` (one of the spec's ``players``) and the spec's options (its default ``deal=`` format)."""
 
-    game_cls: ClassVar[type[SpecGame]]
+    game_cls: ClassVar[type[KernelGame]]
 
     @classmethod
     def longest_game(cls, num_players: int) -> int:

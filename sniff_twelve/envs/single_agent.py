@@ -19,7 +19,6 @@ again from its own random stream, up to ``MAX_REDEALS`` times, and only the fina
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -27,8 +26,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from sniff_twelve.agents.builtin import game_agents
 from sniff_twelve.batch.learner import MAX_REDEALS
-from sniff_twelve.batch.vector import Setup, game_setup, table_size
 from sniff_twelve.core.agent import Agent, partner_seat, seat_specs
 from sniff_twelve.core.games import GAMES, game_package
 from sniff_twelve.core.options import check_choice, check_int, check_seed
@@ -196,25 +195,33 @@ def table_partner(spec: GameSpec, num_players: int, partner: Any) -> Any:
     return partner if partner_seat(spec, num_players, 0) is not None else None
 
 
+def forced_move(spec: GameSpec) -> Callable[[KernelGame], int | None]:
+    """``SingleAgentEnv``'s ``forced`` of ``spec``'s game: the move forced on the seat to act
+    (``spec.forced_action``: Sniff's DRAW or PASS, S19, S21), else ``None``."""
+
+    def forced(game: KernelGame) -> int | None:
+        action = spec.forced_action(game._state, game._params, game._mask)
+        return None if action < 0 else int(action)
+
+    return forced
+
+
 def learner_env(
     game_cls: type[KernelGame],
-    setup: Callable[..., Setup],
-    make_agent: Callable[[str], Agent],
     num_players: int,
     opponents: str | Sequence[str] = "greedy",
-    partner: str | None = None,
+    partner: str | None = "greedy",
     seat: int | None = 0,
     reward: str | None = None,
     render_mode: str | None = None,
-    forced_move: Callable[[KernelGame], int | None] | None = None,
     **options: Any,
 ) -> SingleAgentEnv:
-    """A game's ``single_agent_env``: ``setup(num_players, reward, **options)`` makes the options
-    row and the reward mode (the game's ``raw_env.setup``), ``make_agent`` the ``opponents`` and,
-    at a table with partners (``table_partner``), the learner's ``partner``; ``forced_move`` is
-    ``SingleAgentEnv``'s ``forced``."""
-    params, modes = setup(num_players, reward, **options)
+    """A game's ``single_agent_env``: the options row and the reward mode from
+    ``GameSpec.learner_setup``, the ``opponents`` and, at a table with partners
+    (``table_partner``), the learner's ``partner`` from the game's agents (``game_agents``)."""
     spec = game_cls.spec
+    params, modes = spec.learner_setup(num_players, reward, **options)
+    make_agent = game_agents(spec).make_agent
     agents = seat_agents(spec, num_players, opponents, table_partner(spec, num_players, partner), make_agent)
     return SingleAgentEnv(
         lambda s: game_cls(seed=s, _params=params),
@@ -224,39 +231,9 @@ def learner_env(
         num_players,
         agents,
         seat,
-        forced_move,
+        forced_move(spec) if spec.forced_moves else None,
         render_mode,
     )
-
-
-def spec_single_agent_env(
-    game_cls: type[KernelGame],
-    make_agent: Callable[[str], Agent],
-    num_players: int | None = None,
-    opponents: str | Sequence[str] = "greedy",
-    seat: int | None = 0,
-    reward: str | None = None,
-    render_mode: str | None = None,
-    **options: Any,
-) -> SingleAgentEnv:
-    """``single_agent_env`` of a game that declares its kernels, spec and ``Game`` only (options
-    as ``sniff_twelve.envs.aec.SpecAECEnv``; ``opponents`` built by ``make_agent``)."""
-    num_players = table_size(game_cls.spec, num_players)
-    setup = functools.partial(game_setup, game_cls)
-    return learner_env(game_cls, setup, make_agent, num_players, opponents, None, seat, reward, render_mode, **options)
-
-
-def gymnasium_id(spec: GameSpec) -> str:
-    """The id ``gymnasium.make`` knows a game's single-seat env by: ``"sniff_env/Sniff-v0"``."""
-    return f"{spec.package.replace('.', '_')}/{spec.name.capitalize()}-v0"  # a namespace holds no dots
-
-
-def register(spec: GameSpec) -> None:
-    """Register the game's ``single_agent_env`` with gymnasium (its ``env`` module does at import):
-    ``gymnasium.make("sniff_env/Sniff-v0", num_players=2, ...)`` builds
-    ``sniff_env.single_agent_env(num_players=2, ...)``, with its ``spec`` set, and
-    ``gymnasium.make("sniff_env:sniff_env/Sniff-v0")`` imports the package first."""
-    gymnasium.register(gymnasium_id(spec), entry_point=f"{spec.package}.env:single_agent_env")
 
 
 def register_games() -> None:

@@ -31,9 +31,10 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
+from sniff_twelve.agents.builtin import game_agents
 from sniff_twelve.batch.learner import MAX_REDEALS, learner_buffers, learner_reset, learner_step, seat_codes
 from sniff_twelve.batch.threads import check_threads, thread_count
-from sniff_twelve.batch.vector import Setup, first_illegal
+from sniff_twelve.batch.vector import first_illegal
 from sniff_twelve.core.options import ArgumentTypeError, check_flag, check_int, check_seed
 from sniff_twelve.core.rng import seed_key, stream_states
 from sniff_twelve.envs.single_agent import table_partner
@@ -248,12 +249,10 @@ class KernelVectorEnv(VectorEnv):
 
 def learner_vector_env(
     game_cls: type[KernelGame],
-    setup: Callable[..., Setup],
-    make_agent: Callable[[str], Any],
     num_envs: int,
     num_players: int,
     opponents: str | Sequence[Any] = "greedy",
-    partner: Any = None,
+    partner: Any = "greedy",
     seat: int = 0,
     seed: int | None = None,
     action_features: bool = False,
@@ -261,12 +260,14 @@ def learner_vector_env(
     threads: int | None = None,
     **options: Any,
 ) -> KernelVectorEnv:
-    """A game's ``vector_env``: ``setup(num_players, reward, **options)`` makes the options row
-    and the reward mode (the game's ``raw_env.setup``); ``make_agent`` resolves the ``opponents``
-    and, at a table with partners (``table_partner``), the learner's ``partner``; ``threads`` caps
-    the threads of each compiled call (``None``: numba's setting; ``sniff_twelve.batch.threads``)."""
+    """A game's ``vector_env`` (the module docstring): the options row and the reward mode from
+    ``GameSpec.learner_setup``, the ``opponents`` and, at a table with partners
+    (``table_partner``), the learner's ``partner`` from the game's agents (``game_agents``);
+    ``threads`` caps the threads of each compiled call (``None``: numba's setting;
+    ``sniff_twelve.batch.threads``)."""
+    spec = game_cls.spec
     num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
-    params, modes = setup(num_players, reward, **options)
+    params, modes = spec.learner_setup(num_players, reward, **options)
     seat = check_int("seat", seat, 0, num_players - 1)
     return KernelVectorEnv(
         num_envs,
@@ -275,9 +276,9 @@ def learner_vector_env(
         reward_mode=int(modes[0]),
         num_players=num_players,
         seat=seat,
-        make_agent=make_agent,
+        make_agent=game_agents(spec).make_agent,
         opponents=opponents,
-        partner=table_partner(game_cls.spec, num_players, partner),
+        partner=table_partner(spec, num_players, partner),
         action_features=action_features,
         seed=seed,
         threads=threads,

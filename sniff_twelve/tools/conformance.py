@@ -249,10 +249,8 @@ def check_gymnasium(package: ModuleType, options: dict[str, Any], games: int = 5
     import gymnasium
     from gymnasium.utils.env_checker import check_env
 
-    from sniff_twelve.envs.single_agent import gymnasium_id
-
-    env = gymnasium.make(gymnasium_id(package.Game.spec), **_single_seat_options(options))
-    assert env.spec.id == gymnasium_id(package.Game.spec), env.spec
+    env = gymnasium.make(package.Game.spec.env_id, **_single_seat_options(options))
+    assert env.spec.id == package.Game.spec.env_id, env.spec
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # silent: a warning of gymnasium's checker fails the check
         check_env(env.unwrapped, skip_render_check=True)

@@ -208,7 +208,7 @@ SNIFF_VARIANTS = {
     "undrawn1": {"undrawn": 1},
     "undrawn2": {"undrawn": 2},
     "allfives-undrawn2": {"settlement": "allfives", "undrawn": 2},
-    "hand_episode": {"hand_episode": True},
+    "hand_episode": {"episode": "hand"},
     "max_steps40": {"max_steps": 40},
 }
 SNIFF_SEEDS = {2: 14, 3: 10, 4: 8}  # seeds whose first hand is checked from every seat

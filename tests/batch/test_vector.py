@@ -8,14 +8,14 @@ import pytest
 
 import sniff_env.kernels as SK
 from sniff_env import Game as SniffGame
+from sniff_env import VectorGame as SniffVector
 from sniff_env.observation import OBS_SIZE as SNIFF_OBS
 from sniff_env.observation import write_observation as sniff_obs
 from sniff_env.tiles import DRAW, PASS
-from sniff_env.vector import VectorGame as SniffVector
 from twelve_env import Game as TwelveGame
+from twelve_env import VectorGame as TwelveVector
 from twelve_env.observation import obs_size
 from twelve_env.observation import write_observation as twelve_obs
-from twelve_env.vector import VectorGame as TwelveVector
 
 N = 6
 STEPS = 400
@@ -187,8 +187,7 @@ def test_state_fits_in_a_kilobyte_per_game():
 
 
 def test_random_playouts_are_legal_and_finish_games():
-    from sniff_env.vector import random_playouts as sniff_playouts
-    from twelve_env.vector import random_playouts as twelve_playouts
+    sniff_playouts, twelve_playouts = SniffVector.random_playouts, TwelveVector.random_playouts
 
     vg = SniffVector(8, num_players=4, seed=3)
     states, params = vg.states.copy(), vg.params.copy()  # the VectorGame's rows are read-only
@@ -241,7 +240,7 @@ def test_bad_thread_counts_are_rejected_naming_what_is_allowed(threads):
 _SPIN_SCRIPT = """
 import os, sys
 import numba
-from sniff_env.vector import VectorGame
+from sniff_env import VectorGame
 {before}
 vg = VectorGame(8, seed=0)
 vg.step(vg.sample_actions())

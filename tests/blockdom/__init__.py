@@ -15,7 +15,9 @@ The rules:
   +1 first, −1 last, ties share.
 """
 
-from tests.blockdom.env import VectorGame, env, raw_env, single_agent_env
-from tests.blockdom.game import Game
+from sniff_twelve.envs.package import GamePackage
+from tests.blockdom.spec import SPEC
 
-__all__ = ["Game", "VectorGame", "env", "raw_env", "single_agent_env"]
+Game, raw_env, env, single_agent_env, VectorGame, vector_env = GamePackage(SPEC, __name__).exports()
+
+__all__ = ["Game", "VectorGame", "env", "raw_env", "single_agent_env", "vector_env"]

@@ -1,17 +1,17 @@
-"""``Game``: one hand of block dominoes as the shared state object (``SpecGame``)."""
+"""``Game``: one hand of block dominoes as the shared state object (``KernelGame``)."""
 
 from __future__ import annotations
 
-from sniff_twelve.core.game import SpecGame
+from sniff_twelve.core.game import KernelGame
 from tests.blockdom import kernels as K
 from tests.blockdom.spec import SPEC
 
 
-class Game(SpecGame):
-    """One hand for ``num_players`` (2 or 3); ``deal=`` as ``SpecGame``'s (the pool is the boneyard)."""
+class Game(KernelGame):
+    """One hand for ``num_players`` (2 or 3); ``deal=`` as the shared one's (the pool is the boneyard)."""
 
     spec = SPEC
-    public_accessors = (*SpecGame.public_accessors, "line")
+    public_accessors = (*KernelGame.public_accessors, "line")
 
     @classmethod
     def row_bounds(cls, params) -> list:

@@ -11,14 +11,15 @@ class BlockdomSpec(GameSpec, kernels=K):
     """The names, state slots and sizes of block dominoes; its kernels are ``kernels``'s, by name."""
 
     name, package, title = "blockdom", "tests.blockdom", "block dominoes (double-two)"
-    players = (2, 3)
+    env_id = "tests_blockdom/Blockdom-v0"  # gymnasium.make's id of the single-seat env
+    players, default_players = (2, 3), 2
     options = ()  # no game options besides num_players
     parts = {"game": "tests.blockdom.game:Game", "web": "tests.blockdom.web:WEB"}  # agents: the spec's own
     reward_modes = {"win": K.WIN}
     action_feature_names = K.ACTION_FEATURES
     RNG, STATUS, LIVE, CUR, STEPS, TRUNCATED = K.RNG, K.STATUS, K.LIVE, K.CUR, K.STEPS, -1  # never truncated
     POOL, POOL_HEAD, POOL_LEN = K.BONE, K.BONE_HEAD, K.BONE_LEN
-    ROW_SIZE, SNAPSHOT_SIZE = K.STATE_SIZE, K.SNAPSHOT_SIZE
+    ROW_SIZE, SNAPSHOT_SIZE, PARAMS_SIZE = K.STATE_SIZE, K.SNAPSHOT_SIZE, K.PARAMS_SIZE
     MAX_ACTIONS, MAX_OBS, MAX_CRITIC = K.NUM_ACTIONS, K.OBS_SIZE, K.CRITIC_SIZE
     HANDS = -1  # one game is one hand
     ITEMS, item_names, pool_name = K.TILES, ("[0|0]", "[0|1]", "[0|2]", "[1|1]", "[1|2]", "[2|2]"), "boneyard"

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import sniff_env
 import twelve_env
-from sniff_env.env import single_agent_env as sniff_single
+from sniff_env import single_agent_env as sniff_single
 from sniff_env.tiles import PASS, TILES, action_name, decode_action, encode_action, tile_index
 from tests.bounds import (
     FEW,
@@ -44,8 +44,8 @@ from tests.bounds import (
     sniff_deal,
     twelve_deal,
 )
+from twelve_env import single_agent_env as twelve_single
 from twelve_env.cards import NUM_RANKS, card_value, rank_name
-from twelve_env.env import single_agent_env as twelve_single
 
 
 # --- the error class --------------------------------------------------------------------------------
@@ -179,8 +179,8 @@ CONSTRUCTORS: dict[str, tuple[Callable, dict, dict, tuple[str, ...]]] = {
     "sniff.Game": (
         sniff_env.Game,
         SNIFF_INTS,
-        {"settlement": SNIFF_ENV_CHOICES["settlement"]},
-        ("hand_episode",),
+        {"settlement": SNIFF_ENV_CHOICES["settlement"], "episode": SNIFF_ENV_CHOICES["episode"]},
+        (),
     ),
     "sniff.raw_env": (sniff_env.raw_env, SNIFF_INTS, SNIFF_ENV_CHOICES | AEC_RENDER, ()),
     "sniff.env": (sniff_env.env, SNIFF_INTS, SNIFF_ENV_CHOICES | AEC_RENDER, ()),
@@ -240,7 +240,7 @@ def test_named_option_cases():
     raises_range("target", sniff_env.Game, target=2**40)
     raises_range("target", sniff_env.raw_env, target=2**40)
     raises_range("max_hands", sniff_env.Game, max_hands=2**40)
-    raises_kind("hand_episode", sniff_env.Game, hand_episode="no")
+    raises_value("episode", sniff_env.Game, episode=True)
     raises_kind("capture_extra_turn", twelve_env.Game, capture_extra_turn="no")
     raises_kind("capture_extra_turn", twelve_env.raw_env, capture_extra_turn="no")
     raises_kind("num_players", sniff_env.Game, num_players=2.0)

@@ -77,8 +77,8 @@ def test_every_signature_default_is_the_declared_default(game, name):
 
 def test_no_signature_restates_an_option():
     """An option's default and type are declared once, in ``SPEC.options``: a parameter named after
-    an option that has a default anywhere in the packages is marked ``OPTION`` (``with_options``
-    puts the declared default there), never given one of its own."""
+    an option that has a default anywhere in the packages is never given one of its own
+    (``with_options`` puts the declared default in the signature)."""
     names = set(EXPECTED["sniff"]) | set(EXPECTED["twelve"])
     restated = []
     for package in ("sniff_env", "twelve_env", "sniff_twelve"):
@@ -93,7 +93,7 @@ def test_no_signature_restates_an_option():
                     restated += [
                         f"{path.relative_to(ROOT)}:{node.lineno} {node.name}({name}=…)"
                         for name, default in defaults.items()
-                        if name in names and not (isinstance(default, ast.Name) and default.id == "OPTION")
+                        if name in names
                     ]
     assert not restated, restated
 
@@ -119,10 +119,10 @@ def test_a_bad_value_is_refused_naming_the_option_and_what_it_allows(game, name)
 
 
 def test_an_unknown_option_names_the_real_ones():
-    from sniff_env.game import make_params
+    from sniff_env.spec import SPEC
 
-    with pytest.raises(ArgumentTypeError, match="target, max_hands, max_steps, settlement, undrawn"):
-        make_params(2, tagret=150)
+    with pytest.raises(ArgumentTypeError, match="target, max_hands, max_steps, settlement, undrawn, episode"):
+        SPEC.make_params(2, tagret=150)
 
 
 @pytest.mark.parametrize(("game", "name"), CASES)

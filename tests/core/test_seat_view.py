@@ -27,7 +27,7 @@ SNIFF_VARIANTS = [
     {"settlement": "allfives"},
     {"undrawn": 1},
     {"undrawn": 2, "settlement": "allfives"},
-    {"hand_episode": True},
+    {"episode": "hand"},
     {"max_steps": 30},
 ]
 TWELVE_VARIANTS = [
@@ -161,7 +161,7 @@ def test_a_view_offers_only_public_accessors():
         _ = twelve_env.Game(seed=0).seat_view(0).stock
 
 
-@pytest.mark.parametrize("variant", [{"episode": "hand"} if v == {"hand_episode": True} else v for v in SNIFF_VARIANTS])
+@pytest.mark.parametrize("variant", [v for v in SNIFF_VARIANTS])
 def test_vector_game_features_and_agents_use_seat_views(variant):
     """``VectorGame.action_features`` / ``agent_actions`` / ``seat_observations`` equal what the
     seat's view gives row by row (the compiled drivers write the view first)."""

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import sniff_env
 import twelve_env
-from sniff_env.env import single_agent_env as sniff_single
+from sniff_env import single_agent_env as sniff_single
 from tests.bounds import (
     FEW,
     FUZZ,
@@ -30,7 +30,7 @@ from tests.bounds import (
     sniff_deal,
     twelve_deal,
 )
-from twelve_env.env import single_agent_env as twelve_single
+from twelve_env import single_agent_env as twelve_single
 
 # --- AEC envs ---------------------------------------------------------------------------------------
 AEC = {

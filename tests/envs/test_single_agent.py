@@ -7,11 +7,11 @@ import pytest
 
 import sniff_env
 import twelve_env
+from sniff_env import single_agent_env as sniff_single
 from sniff_env.agents import GreedyAgent, HeuristicAgent
-from sniff_env.env import single_agent_env as sniff_single
 from sniff_env.tiles import DRAW, PASS
 from sniff_twelve.tools import conformance
-from twelve_env.env import single_agent_env as twelve_single
+from twelve_env import single_agent_env as twelve_single
 
 
 @pytest.mark.parametrize(

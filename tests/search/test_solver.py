@@ -192,8 +192,8 @@ def test_bad_input_is_refused(solve, make):
 
 
 def test_a_finished_one_hand_episode_is_refused():
-    """``hand_episode``: the hand is over and no next one is dealt, so there is nothing to solve."""
-    game = sniff_env.Game(num_players=2, seed=2, hand_episode=True)
+    """``episode="hand"``: the hand is over and no next one is dealt, so there is nothing to solve."""
+    game = sniff_env.Game(num_players=2, seed=2, episode="hand")
     rng = random.Random(2)
     while not game.is_terminal():
         game.apply(rng.choice(game.legal_actions()))

@@ -244,7 +244,7 @@ def sniff_case(n: int, kind: str, solve: Any) -> Run:
         if kind == "deal":  # a partial first hand, scores 0
             kwargs, variant = sniff_kwargs(n, i, rng, (5, 10, 15, 20, 25, 30))
             kwargs["deal"] = sniff_small_deal(n, rng)
-            kwargs["hand_episode"] = rng.random() < 0.5
+            kwargs["episode"] = "hand" if rng.random() < 0.5 else "match"
             game = sniff_env.Game(**kwargs)
             sniff_line(run, solve, game, rng, variant, f"sniff_env.Game(**{kwargs})", 99)
         elif kind == "later":  # a partial first hand played at random, then a partial second hand

@@ -13,7 +13,7 @@ hand count must agree.
 The match-level limits are tracked here, the reference models one hand: S26 truncation after
 ``max_steps`` applied actions (DRAW and PASS count) or after ``max_hands`` settled hands — the match
 is then over, truncated, without a winner, unless the step or hand that hit the limit won it (S25) —
-and ``hand_episode=True``, which ends (not truncated) after the first hand, settled.
+and ``episode="hand"``, which ends (not truncated) after the first hand, settled.
 
 Cases (CPU seconds measured on the 2-core machine):
   * default options (S3 targets and a short target of 100): 1,050 matches, 350 per player count,
@@ -23,7 +23,7 @@ Cases (CPU seconds measured on the 2-core machine):
     (shorter) allfives case (~41 s);
   * limits, per player count, cycling through the six variant combinations match by match:
     ``max_steps`` (chosen from a fast engine-only dry run of the same action stream: mid-hand, at
-    exactly a hand end, or exactly the winning step), ``max_hands`` ∈ {1, 2, 3}, and ``hand_episode``
+    exactly a hand end, or exactly the winning step), ``max_hands`` ∈ {1, 2, 3}, and ``episode="hand"``
     with targets 100 and 20 (so that the first hand can win the match) (~12 s);
   * small partial deals, one-hand episodes, picked for blocked hands with tied lowest hands, which
     random full deals rarely reach (All Fives ties between sides, partners tied) (~4 s).
@@ -91,7 +91,7 @@ def play_match(
     undrawn = options.get("undrawn", 0)
     max_hands = options.get("max_hands", DEFAULT_MAX_HANDS)
     max_steps = options.get("max_steps")
-    hand_episode = options.get("hand_episode", False)
+    hand_episode = options.get("episode") == "hand"
     game = Game(num_players=n, seed=seed, target=target, deal=deal, **options)
     match = f"players={n} seed={seed} target={game.target} options={options} deal={deal}"
     stats: Counter = Counter()
@@ -260,7 +260,7 @@ def test_limits_match_reference(n, limit):
         elif limit == "max_hands":
             options["max_hands"] = 1 + i % 3
         else:
-            options["hand_episode"] = True
+            options["episode"] = "hand"
             target = (SHORT_TARGET, 20)[i % 2]  # a low target lets the first hand win the match
         stats += play_match(n, seed, random.Random(seed), target, **options)
     truncated = stats["truncated mid-hand"] + stats["truncated at hand end"]
@@ -286,7 +286,7 @@ def test_small_deals_match_reference(n):
     for i, seed in enumerate(range(base, base + SMALL_DEALS[n])):
         deal = small_deal(n, random.Random(seed))
         settlement, undrawn = VARIANTS[i % len(VARIANTS)]
-        options = {"settlement": settlement, "undrawn": undrawn, "hand_episode": True}
+        options = {"settlement": settlement, "undrawn": undrawn, "episode": "hand"}
         game = Game(n, seed=seed, target=SHORT_TARGET, deal=deal, **options)
         rng = random.Random(seed)
         while not game.is_terminal():

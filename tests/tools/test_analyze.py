@@ -26,7 +26,7 @@ KEYS = {"decisions", "hindsight_loss", "hindsight_loss_ci95", "expected_loss", "
 def opening_record(tile: tuple[int, int]) -> dict:
     """The position of ``blunder_record`` with seat 0 opening ``tile``, then the first legal moves."""
     deal = {"hands": [[(5, 5), (0, 0)], [(0, 1), (1, 1)]], "boneyard": [], "opener": 0}
-    game = sniff_env.Game(num_players=2, seed=0, deal=deal, hand_episode=True)
+    game = sniff_env.Game(num_players=2, seed=0, deal=deal, episode="hand")
     game.apply(tile_index(tile) * 4)
     while not game.is_terminal():
         game.apply(game.legal_actions()[0])

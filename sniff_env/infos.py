@@ -1,0 +1,35 @@
+"""What the AEC env's ``infos`` hold in American Sniff (``sniff_twelve.envs.aec``).
+
+After a placement, the acting agent's ``infos`` hold ``"credit"`` (an ``np.int64``: its S17
+credit) and ``"scored"`` (an ``int64`` array ``[4, 3]``: one row ``(low pip, high pip,
+contribution)`` per scored end right after it, S10/S14, unused rows ``-1``); every other agent's,
+everyone's after DRAW and PASS and at ``reset``, hold the same keys with credit 0 and no scored
+ends. Only numpy scalars and fixed-shape arrays, so batching frameworks (Tianshou's ``Batch``,
+TorchRL) can stack them; ``Game.describe()`` and ``Game.events`` keep the full detail.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sniff_env.tiles import DRAW
+
+if TYPE_CHECKING:
+    from sniff_env.game import Game
+
+
+def quiet_info() -> dict[str, Any]:
+    """No credit, no scored end."""
+    return {"credit": np.int64(0), "scored": np.full((4, 3), -1, dtype=np.int64)}
+
+
+def step_info(game: Game, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
+    """The placement's credit and scored ends (``Game.last_scored``)."""
+    info = quiet_info()
+    if action < DRAW:
+        for row, ((low, high), contribution) in enumerate(game.last_scored()):
+            info["scored"][row] = low, high, contribution
+        info["credit"] = np.int64(game.last_credit)
+    return info
