@@ -67,17 +67,10 @@ class Game(KernelGame):
     match's own random stream; ``current_player`` is then the new opener (S6). DRAW (112) and
     PASS (113) are always explicit actions here.
 
-    Args:
-        num_players: 2, 3 or 4 (4 = partnerships 0+2 vs 1+3, S1).
-        seed: the match's random stream; ``None`` for fresh entropy.
-        target: points to win (S3 defaults 250/200/200).
-        deal: fix the first hand, ``{"hands": …, "boneyard": …, "opener": seat}`` (``load_deal``).
-        max_hands, max_steps: truncation limits (S26); ``None`` for no limit.
-        settlement: ``"deduct"`` (S23–S24) or the All Fives variant ``"allfives"`` (S4a): the player
-            who went out — when blocked, the lowest hand, unless seats of different sides tie —
-            scores the opponents' rounded pips instead, and that credit can win the match (S25).
-        undrawn: the S4a variant that leaves the last 1 or 2 boneyard tiles undrawn (default 0).
-        episode: ``"hand"`` ends after the first hand, settled (the environments' option).
+    ``Game(num_players, seed, target, deal, **options)``: 2, 3 or 4 players (4 = partnerships
+    0+2 vs 1+3, S1), the match's random stream (``None``: fresh entropy), the first hand fixed by
+    ``deal = {"hands": …, "boneyard": …, "opener": seat}`` (``load_deal``), and the options of
+    ``SPEC.options`` and ``SPEC.env_options`` by name, each in the signature with its default.
 
     ``events`` holds ``("credit", side, points)`` and ``("deduct", seat, points)`` in order; the
     scores are their sum.

@@ -78,8 +78,8 @@ def observation_bounds(params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(low, high)`` of every observation entry under ``params``: the envs' ``Box``. Flags lie
     in [0, 1] and counts within the set; a score (divided by the target) ends a match at most one
     credit and one settlement past the target (S25), and falls by at most one settlement a hand
-    (S4: no floor) — so it has no lower bound when neither ``max_hands`` nor ``max_steps`` limits
-    the match (S26)."""
+    (S4: no floor) — so it has no lower bound when no limit on hands or steps cuts the match
+    short (S26)."""
     target = float(params[K.P_TARGET])
     hands = params[K.P_MAX_HANDS] or params[K.P_MAX_STEPS]  # a hand takes at least one step
     lowest = -MAX_SETTLEMENT * float(hands) / target if hands else -np.inf

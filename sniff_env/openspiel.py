@@ -2,19 +2,9 @@
 
 ``import sniff_env.openspiel`` registers it; then ``pyspiel.load_game("python_sniff", {...})``.
 
-Parameters (OpenSpiel's ``players``, then our options by their names):
-
-=============  =========  =====================================================================
-``players``    4          2, 3 or 4 (4 = partnerships 0+2 vs 1+3, S1)
-``target``     0          points that win the match; 0 = the S3 default (250 / 200 / 200)
-``max_hands``  200        truncate after that many hands (S26); 0 = no limit
-``max_steps``  0          truncate after that many player actions (S26); 0 = no limit
-``settlement`` "deduct"   or ``"allfives"`` (S4a)
-``undrawn``    0          0, 1 or 2 boneyard tiles left undrawn (S4a)
-=============  =========  =====================================================================
-
-A match must be bounded (``max_hands`` or ``max_steps``): OpenSpiel needs ``max_game_length``.
-Bad values raise ``ValueError`` naming the option (its ``SPEC.options`` declaration).
+Parameters: OpenSpiel's ``players`` (default 4), then the options of ``SPEC.options`` by their
+names, ``0`` standing for ``None``. A match must be bounded by one of its limits (S26): OpenSpiel
+needs ``max_game_length``. Bad values raise ``ValueError`` naming the option.
 
 Chance: at the start of every hand chance picks the 28 tiles one by one — the hands in seat
 order (S5), then the whole boneyard order (a draw, S19, takes the next one) — and then, for the
@@ -40,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from sniff_twelve.core.optional import optional_import
 
 try:
-    from sniff_twelve.envs.openspiel import HIDDEN, Adapter, Deal, KernelSpielGame, make_game_type, register
+    from sniff_twelve.envs.openspiel import HIDDEN, Adapter, Deal, register
 except ImportError as error:  # no bench extra: say so in one line
     optional_import(error.name or "pyspiel", "bench", "sniff_env.openspiel (the OpenSpiel game python_sniff)")
     raise
@@ -71,8 +61,12 @@ class SniffAdapter(Adapter):
     win_mode = REWARD_MODES["win"]
 
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
-        if options["max_hands"] is None and options["max_steps"] is None:
-            raise ValueError("python_sniff needs max_hands or max_steps (OpenSpiel needs a bounded game)")
+        params = SPEC.make_params(num_players, **options)
+        #: the truncation limits (S26), ``0`` for none: hands, then player actions
+        self.limits = int(params[K.P_MAX_HANDS]), int(params[K.P_MAX_STEPS])
+        if not any(self.limits):
+            limits = ", ".join(option.name for option in SPEC.options if option.kind == "limit")
+            raise ValueError(f"python_sniff needs one of {limits} (OpenSpiel needs a bounded game)")
         super().__init__(num_players, options)
         n = num_players
         self.hand_size = h = int(K.HAND_SIZE[n])  # S5: 7 / 6 / 5
@@ -109,10 +103,6 @@ class SniffAdapter(Adapter):
         return engine
 
     # --- bounds -------------------------------------------------------------------------------------
-    def _hands_bound(self) -> int:
-        limits = [v for v in (self.options["max_hands"], self.options["max_steps"]) if v]
-        return min(limits)
-
     def max_game_length(self) -> int:
         """Player actions in the longest match the truncation limits allow (S26).
 
@@ -120,17 +110,13 @@ class SniffAdapter(Adapter):
         two placements at most ``n - 1`` passes: a seat passes only when it can neither place nor
         draw (S21), and then some seat can place (else the hand is blocked at once, S21), so the
         turn reaches that seat before every seat has passed."""
-        n = self.num_players
+        n, (hands, steps) = self.num_players, self.limits
         per_hand = NUM_TILES + (NUM_TILES - n * self.hand_size) + (n - 1) * (NUM_TILES - 1)
-        limits = []
-        if self.options["max_hands"]:
-            limits.append(self.options["max_hands"] * per_hand)
-        if self.options["max_steps"]:
-            limits.append(self.options["max_steps"])
-        return min(limits)
+        return min(limit for limit in (hands * per_hand, steps) if limit)
 
     def max_chance_nodes(self) -> int:
-        return self._hands_bound() * self._lot_deal.length  # every hand has at least one action
+        hands = min(limit for limit in self.limits if limit)  # every hand has at least one action
+        return hands * self._lot_deal.length
 
     # --- names and strings --------------------------------------------------------------------------
     def item_name(self, item: int) -> str:
@@ -170,11 +156,6 @@ class SniffAdapter(Adapter):
         return engine.boneyard
 
 
-class SniffGame(KernelSpielGame):
-    """``python_sniff``: one American Sniff match (see the module docstring)."""
-
-    game_type, adapter_cls = make_game_type("python_sniff", "Python American Sniff", SPEC, 4), SniffAdapter
-
-
-GAME_TYPE = register(SniffGame)
+SniffGame = register(SniffAdapter)
+GAME_TYPE = SniffGame.game_type
 PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification

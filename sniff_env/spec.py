@@ -23,6 +23,7 @@ class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, heuristics)):
     """Sniff's names, state slots, sizes and kernels."""
 
     name, package, title = "sniff", "sniff_env", "American Sniff"
+    rules_part = "S"
     env_id = "sniff_env/Sniff-v0"  # gymnasium.make's id of the single-seat env
     players = (2, 3, 4)  # S1
     parts = {

@@ -1,14 +1,18 @@
 """The card game "12" (Jamaican Sniping) for reinforcement learning (docs/rules.md Part T).
 
-| Import       | ``import twelve_env; env = twelve_env.env(num_players=4)``                       |
-|--------------|----------------------------------------------------------------------------------|
-| Actions      | Discrete(13) bridge deck (A, 2 … 10, J, Q, K) / Discrete(11) number deck          |
-| Agents       | ``player_0 … player_{n-1}``, 2 to 7 (T4)                                          |
-| Observation  | dict: ``observation`` float32[69] (bridge) / [61] (numbers), ``action_mask`` int8 |
-| State        | ``state()``: the observation of the seat to act + every hidden card (by rank)     |
+Import:
+    ``import twelve_env; env = twelve_env.env(num_players=4)``
+Actions:
+    Discrete(13) bridge deck (A, 2 … 10, J, Q, K) / Discrete(11) number deck
+Agents:
+    ``player_0 … player_{n-1}``, 2 to 7 (T4)
+Observation:
+    dict: ``observation`` float32[69] (bridge) / [61] (numbers), ``action_mask`` int8
+State:
+    ``state()``: the observation of the seat to act + every hidden card (by rank)
 
 One game is one episode (T15). The observation layout is the table in ``twelve_env.observation``;
-``infos`` are ``twelve_env.infos``'. Rewards: ``"score"`` (the default, dense: +1 a card captured,
+what ``infos`` hold is ``twelve_env.infos``. Rewards: ``"score"`` (the default, dense: +1 a card captured,
 −1 a card left in hand at the end; an episode sums to the T15 score) or ``"win"`` (zero-sum by
 final rank: +1 first … −1 last, tied players share). Every constructor lists the game's options
 (``twelve_env.spec.SPEC``) in its signature.

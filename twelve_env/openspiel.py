@@ -2,15 +2,8 @@
 
 ``import twelve_env.openspiel`` registers it; then ``pyspiel.load_game("python_twelve", {...})``.
 
-Parameters (OpenSpiel's ``players``, then our options by their names):
-
-======================  ========  ==========================================================
-``players``             2         2 to 7 (T4)
-``deck``                "bridge"  or ``"numbers"`` (T1)
-``capture_extra_turn``  False     the capturer plays again (the T10 variant)
-======================  ========  ==========================================================
-
-Bad values raise ``ValueError`` naming the option (its ``SPEC.options`` declaration).
+Parameters: OpenSpiel's ``players`` (default 2), then the options of ``SPEC.options`` by their
+names. Bad values raise ``ValueError`` naming the option.
 
 Chance deals the whole deck one card at a time — 5 to each seat in seat order (T5), the face-up
 card, then the stock in drawing order — each rank with the probability of its copies left, and
@@ -37,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from sniff_twelve.core.optional import optional_import
 
 try:
-    from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, KernelSpielGame, make_game_type, register
+    from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, register
 except ImportError as error:  # no bench extra: say so in one line
     optional_import(error.name or "pyspiel", "bench", "twelve_env.openspiel (the OpenSpiel game python_twelve)")
     raise
@@ -135,11 +128,6 @@ class TwelveAdapter(Adapter):
         return engine.stock
 
 
-class TwelveGame(KernelSpielGame):
-    """``python_twelve``: one game of "12" (see the module docstring)."""
-
-    game_type, adapter_cls = make_game_type("python_twelve", 'Python "12" (Jamaican Sniping)', SPEC, 2), TwelveAdapter
-
-
-GAME_TYPE = register(TwelveGame)
+TwelveGame = register(TwelveAdapter)
+GAME_TYPE = TwelveGame.game_type
 PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification

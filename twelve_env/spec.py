@@ -25,6 +25,7 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
     """The names, state slots, sizes and kernels of "12"."""
 
     name, package, title = "twelve", "twelve_env", '"12"'
+    rules_part = "T"
     env_id = "twelve_env/Twelve-v0"  # gymnasium.make's id of the single-seat env
     players = (2, 3, 4, 5, 6, 7)  # T4
     parts = {

@@ -268,8 +268,8 @@ class KernelGame:
 
     @property
     def is_truncated(self) -> _Truncated:
-        """``is_truncated()``: whether the game was cut short by its own limit (Sniff's
-        ``max_hands``, S26) rather than won; always ``False`` in a game without one ("12"). The old
+        """``is_truncated()``: whether the game was cut short by a limit of its options rather than
+        won; always ``False`` in a game without one (``spec.TRUNCATED`` is ``-1``). The old
         spelling without the call still reads as that bool, with a ``DeprecationWarning``."""
         return _Truncated(int(self._state[self.spec.STATUS]) == self.spec.TRUNCATED)
 

@@ -121,6 +121,8 @@ class GameSpec(GameHooks):
     name: ClassVar[str]
     package: ClassVar[str]
     env_id: ClassVar[str]
+    #: the part of the rule book (docs/rules.md) that holds the game's rules, ``""`` for none
+    rules_part: ClassVar[str] = ""
     title: ClassVar[str]
     players: ClassVar[tuple[int, ...]]
     options: ClassVar[tuple[GameOption, ...]]

@@ -204,12 +204,13 @@ def spiel_options(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
     return {option.name: option.from_spiel(params[option.name]) for option in spec.options}
 
 
-def make_game_type(short_name: str, long_name: str, spec: GameSpec, players: int) -> pyspiel.GameType:
-    """The ``GameType`` both games share: sequential, explicit chance, imperfect information,
-    zero-sum terminal returns, all four observation kinds; the parameters from ``spec.options``."""
+def make_game_type(spec: GameSpec) -> pyspiel.GameType:
+    """The ``GameType`` of ``spec``'s game, named ``python_<name>`` and ``Python <title>``: sequential,
+    explicit chance, imperfect information, zero-sum terminal returns, all four observation kinds;
+    the parameters from ``spec.options`` (``players`` defaults to ``spec.default_players``)."""
     return pyspiel.GameType(
-        short_name=short_name,
-        long_name=long_name,
+        short_name=f"python_{spec.name}",
+        long_name=f"Python {spec.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -221,7 +222,7 @@ def make_game_type(short_name: str, long_name: str, spec: GameSpec, players: int
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=spiel_parameters(spec, players),
+        parameter_specification=spiel_parameters(spec, spec.default_players),
     )
 
 
@@ -482,7 +483,9 @@ def play_bots(state: pyspiel.State, bots: Sequence[pyspiel.Bot], rng: np.random.
 
 
 class SpecAdapter(Adapter):
-    """The adapter of a game of the default ``deal=`` format (``KernelGame``): ``SpecSpielGame``.
+    """The adapter of a game of the default ``deal=`` format (``KernelGame``): ``class
+    MyAdapter(SpecAdapter)`` with the game's ``spec`` and its ``max_game_length`` (the most player
+    actions a game can take), then ``register(MyAdapter)``.
 
     Chance deals every item a deal of the table puts in play (each with the probability of its
     copies left) to the hands in seat order, as many as ``Game`` deals each, then to the pool
@@ -492,10 +495,10 @@ class SpecAdapter(Adapter):
     show public information only.
     """
 
-    def __init__(self, game_cls: type[KernelGame], num_players: int, max_game_length: int) -> None:
-        super().__init__(num_players, {})
-        self.game_cls, self.spec, self._max_game_length = game_cls, game_cls.spec, max_game_length
-        self._fresh = fresh = game_cls(num_players=num_players, seed=0)
+    def __init__(self, num_players: int, options: dict[str, Any]) -> None:
+        super().__init__(num_players, options)
+        self.game_cls = game_cls = self.spec.part("game")
+        self._fresh = fresh = game_cls(num_players=num_players, seed=0, **options)
         self.obs_size, _, self.num_actions = self.spec.widths(fresh._params)
         self.obs_fields = (("observation", 0, self.obs_size),)
         self.win_mode = self.spec.reward_modes["win"]
@@ -515,10 +518,7 @@ class SpecAdapter(Adapter):
         return {"hands": hands, "pool": list(drawn[starts[-1] : -1]), "first_player": int(drawn[-1])}
 
     def start(self, deal: dict[str, Any], engine: KernelGame | None) -> KernelGame:
-        return self.game_cls(num_players=self.num_players, seed=0, deal=deal)
-
-    def max_game_length(self) -> int:
-        return self._max_game_length
+        return self.game_cls(num_players=self.num_players, seed=0, deal=deal, **self.options)
 
     def max_chance_nodes(self) -> int:
         return self._deal.length
@@ -542,31 +542,18 @@ class SpecAdapter(Adapter):
         return str(engine)
 
 
-class SpecSpielGame(KernelSpielGame):
-    """The OpenSpiel game of a game of the default ``deal=`` format: ``class MySpielGame(SpecSpielGame)``
-    with ``game_cls``, ``game_type = spec_game_type(spec, "python_…")`` and ``longest_game``
-    (OpenSpiel's ``max_game_length``), then ``pyspiel.register_game``. Its parameters are
-    ``players`` (one of the spec's ``players``) and the spec's options (its default ``deal=`` format)."""
-
-    game_cls: ClassVar[type[KernelGame]]
-
-    @classmethod
-    def longest_game(cls, num_players: int) -> int:
-        """The most player actions a game of ``num_players`` can take."""
-        raise NotImplementedError
-
-    @classmethod
-    def make_adapter(cls, params: dict[str, Any]) -> SpecAdapter:
-        n = table_players(cls.game_cls.spec, params)
-        return SpecAdapter(cls.game_cls, n, cls.longest_game(n))
-
-
-def register(game: type[KernelSpielGame]) -> pyspiel.GameType:
-    """``pyspiel.register_game`` of ``game`` under its ``game_type``, which it returns."""
-    pyspiel.register_game(game.game_type, game)
-    return game.game_type
-
-
-def spec_game_type(spec: GameSpec, short_name: str) -> pyspiel.GameType:
-    """``make_game_type`` of a ``SpecSpielGame``: named ``short_name``, the spec's title and table sizes."""
-    return make_game_type(short_name, f"Python {spec.title}", spec, min(spec.players))
+def register(adapter_cls: type[Adapter]) -> type[KernelSpielGame]:
+    """The OpenSpiel game of ``adapter_cls``'s game (its ``spec``), registered with
+    ``pyspiel.register_game`` under ``make_game_type(spec)``: what a game's ``openspiel`` module
+    does at import, for its own adapter or ``SpecAdapter``."""
+    name = f"{adapter_cls.spec.title} as an OpenSpiel game"
+    game_type = make_game_type(adapter_cls.spec)
+    attributes = {
+        "game_type": game_type,
+        "adapter_cls": adapter_cls,
+        "__module__": adapter_cls.__module__,
+        "__doc__": name,
+    }
+    game = type("SpielGame", (KernelSpielGame,), attributes)
+    pyspiel.register_game(game_type, game)
+    return game

@@ -51,6 +51,10 @@ Narrate = Callable[[KernelGame, KernelGame, int, int], str]
 BEFORE_COMMAND = "before_command_"
 
 
+#: the rule book online (docs/rules.md)
+RULES_URL = "https://sniff-twelve.readthedocs.io/en/latest/rules.html"
+
+
 @dataclass(frozen=True)
 class GameCommands:
     """A game's command line, from its spec: name, table sizes, sides and ``options``, and the
@@ -59,13 +63,21 @@ class GameCommands:
     declares no words of its own is played in the plain ones (``GameUI.plain``, moves by
     ``action_name``); a command whose part the game lacks says so.
 
-    ``description`` heads ``--help``; ``default_players`` is the table of ``demo``, ``arena``,
-    ``play`` and ``serve``. A game with partnerships (``spec.sides``) also has ``crossplay`` and
-    ``play --partner``."""
+    ``--help`` opens with the spec's title and where its rules are (``rules_part``);
+    ``default_players`` is the table of ``demo``, ``arena``, ``play`` and ``serve`` (default the
+    spec's). A game with partnerships (``spec.sides``) also has ``crossplay`` and ``play --partner``."""
 
     spec: GameSpec
-    description: str
-    default_players: int
+    default_players: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.default_players is None:
+            object.__setattr__(self, "default_players", self.spec.default_players)
+
+    @property
+    def description(self) -> str:
+        part = f"Rules, Part {self.spec.rules_part}: " if self.spec.rules_part else "Rules: "
+        return f"{self.spec.title}. {part}{RULES_URL}"
 
     @property
     def game_cls(self) -> type[KernelGame]:

@@ -1,19 +1,16 @@
-"""Block dominoes as the OpenSpiel game ``python_blockdom`` (``sniff_twelve.envs.openspiel.SpecSpielGame``)."""
+"""Block dominoes as the OpenSpiel game ``python_blockdom`` (``sniff_twelve.envs.openspiel.SpecAdapter``)."""
 
-import pyspiel
-
-from sniff_twelve.envs.openspiel import SpecSpielGame, spec_game_type
-from tests.blockdom.game import Game
+from sniff_twelve.envs.openspiel import SpecAdapter, register
 from tests.blockdom.kernels import TILES
+from tests.blockdom.spec import SPEC
 
 
-class BlockdomSpielGame(SpecSpielGame):
-    game_cls, game_type = Game, spec_game_type(Game.spec, "python_blockdom")
+class BlockdomAdapter(SpecAdapter):
+    spec = SPEC
 
-    @classmethod
-    def longest_game(cls, num_players: int) -> int:
+    def max_game_length(self) -> int:
         """Placements and draws, each after at most one pass of every other seat."""
-        return (TILES + TILES - 2 * num_players) * num_players
+        return (TILES + TILES - 2 * self.num_players) * self.num_players
 
 
-pyspiel.register_game(BlockdomSpielGame.game_type, BlockdomSpielGame)
+BlockdomSpielGame = register(BlockdomAdapter)

@@ -127,7 +127,7 @@ def test_the_command_line_is_the_shared_one_built_from_the_spec(tmp_path, capsys
     from sniff_twelve.tools.cli import GameCommands
 
     assert "blockdom" in game_names() and game_spec("blockdom") is SPEC  # registered when imported
-    commands = GameCommands(SPEC, "block dominoes", default_players=2)
+    commands = GameCommands(SPEC)
     out = tmp_path / "arena.json"
     records = tmp_path / "records.jsonl"
     argv = ["arena", "--agents", "greedy", "random", "--deals", "3", "--seed", "4", "--workers", "1"]

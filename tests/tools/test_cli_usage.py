@@ -189,7 +189,7 @@ def test_agents_of_a_game_with_no_ladder_and_no_agents_of_its_own(capsys):
     from sniff_twelve.tools.cli import GameCommands
     from tests.blockdom.spec import SPEC
 
-    lines = _listing(GameCommands(SPEC, "block dominoes", default_players=2).main, capsys)
+    lines = _listing(GameCommands(SPEC).main, capsys)
     assert [line.split()[0] for line in lines] == [
         "random",
         "greedy",
