@@ -487,15 +487,18 @@ class SpecAdapter(Adapter):
     Chance deals every item a deal of the table puts in play (each with the probability of its
     copies left) to the hands in seat order, as many as ``Game`` deals each, then to the pool
     (the boneyard or stock, in drawing order), then draws the first player by lot: the engine
-    is ``Game(deal=…)``. The tensor is the observation vector; the strings are the seat's hand
-    by the spec's ``item_names`` and ``str(game)`` of its public game, which must therefore
-    show public information only.
+    is ``Game(deal=…, **options)``. A game of several deals (the spec's ``HANDS`` slot) is dealt
+    each later deal by chance alike, in place of the one the engine dealt itself. The tensor is
+    the observation vector; the strings are the seat's hand by the spec's ``item_names`` and
+    ``str(game)`` of its public game, which must therefore show public information only.
     """
 
-    def __init__(self, game_cls: type[KernelGame], num_players: int, max_game_length: int) -> None:
-        super().__init__(num_players, {})
+    def __init__(
+        self, game_cls: type[KernelGame], num_players: int, max_game_length: int, options: dict[str, Any]
+    ) -> None:
+        super().__init__(num_players, options)
         self.game_cls, self.spec, self._max_game_length = game_cls, game_cls.spec, max_game_length
-        self._fresh = fresh = game_cls(num_players=num_players, seed=0)
+        self._fresh = fresh = game_cls(num_players=num_players, seed=0, **options)
         self.obs_size, _, self.num_actions = self.spec.widths(fresh._params)
         self.obs_fields = (("observation", 0, self.obs_size),)
         self.win_mode = self.spec.reward_modes["win"]
@@ -509,19 +512,30 @@ class SpecAdapter(Adapter):
     def first_deal(self) -> Deal:
         return self._deal
 
+    def mark(self, engine: KernelGame) -> int:
+        return int(engine.state_array[self.spec.HANDS]) if self.spec.HANDS >= 0 else 0
+
+    def next_deal(self, engine: KernelGame, marker: int) -> Deal | None:
+        """A deal ended and the game goes on: chance deals the next."""
+        return None if engine.is_terminal() or self.mark(engine) == marker else self._deal
+
     def deal_dict(self, deal: Deal, drawn: Sequence[int], engine: KernelGame | None) -> dict[str, Any]:
         starts = np.cumsum([0, *self.sizes]).tolist()
         hands = [list(drawn[a:b]) for a, b in itertools.pairwise(starts)]
         return {"hands": hands, "pool": list(drawn[starts[-1] : -1]), "first_player": int(drawn[-1])}
 
     def start(self, deal: dict[str, Any], engine: KernelGame | None) -> KernelGame:
-        return self.game_cls(num_players=self.num_players, seed=0, deal=deal)
+        if engine is None:
+            return self.game_cls(num_players=self.num_players, seed=0, deal=deal, **self.options)
+        engine._deal(deal)  # the chance deal in place of the engine's own
+        return engine
 
     def max_game_length(self) -> int:
         return self._max_game_length
 
     def max_chance_nodes(self) -> int:
-        return self._deal.length
+        """A deal's chance nodes, for every deal: each later deal follows a player action."""
+        return self._deal.length * (1 + (self._max_game_length if self.spec.HANDS >= 0 else 0))
 
     def item_name(self, item: int) -> str:
         return str(self.spec.item_names[item])
@@ -546,19 +560,21 @@ class SpecSpielGame(KernelSpielGame):
     """The OpenSpiel game of a game of the default ``deal=`` format: ``class MySpielGame(SpecSpielGame)``
     with ``game_cls``, ``game_type = spec_game_type(spec, "python_…")`` and ``longest_game``
     (OpenSpiel's ``max_game_length``), then ``pyspiel.register_game``. Its parameters are
-    ``players`` (one of the spec's ``players``) and the spec's options (its default ``deal=`` format)."""
+    ``players`` (one of the spec's ``players``) and the spec's options (checked as ``Game`` checks
+    them)."""
 
     game_cls: ClassVar[type[KernelGame]]
 
     @classmethod
-    def longest_game(cls, num_players: int) -> int:
-        """The most player actions a game of ``num_players`` can take."""
+    def longest_game(cls, num_players: int, **options: Any) -> int:
+        """The most player actions a game of ``num_players`` with ``options`` can take."""
         raise NotImplementedError
 
     @classmethod
     def make_adapter(cls, params: dict[str, Any]) -> SpecAdapter:
-        n = table_players(cls.game_cls.spec, params)
-        return SpecAdapter(cls.game_cls, n, cls.longest_game(n))
+        spec = cls.game_cls.spec
+        n, options = table_players(spec, params), spec.checked_options(spiel_options(spec, params))
+        return SpecAdapter(cls.game_cls, n, cls.longest_game(n, **options), options)
 
 
 def register(game: type[KernelSpielGame]) -> pyspiel.GameType:

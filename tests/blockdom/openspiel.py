@@ -11,9 +11,11 @@ class BlockdomSpielGame(SpecSpielGame):
     game_cls, game_type = Game, spec_game_type(Game.spec, "python_blockdom")
 
     @classmethod
-    def longest_game(cls, num_players: int) -> int:
-        """Placements and draws, each after at most one pass of every other seat."""
-        return (TILES + TILES - 2 * num_players) * num_players
+    def longest_game(cls, num_players: int, target: int) -> int:
+        """Placements and draws, each after at most one pass of every other seat, in each deal;
+        every deal gives some seat a point, so a seat has the target after ``n * (target - 1) + 1``
+        deals at most."""
+        return (TILES + TILES - 2 * num_players) * num_players * (num_players * (target - 1) + 1)
 
 
 pyspiel.register_game(BlockdomSpielGame.game_type, BlockdomSpielGame)
