@@ -169,6 +169,12 @@ def test_a_deal_that_reaches_the_target_ends_the_match_and_one_short_deals_again
     assert going_on.line == [] and going_on.hand_sizes == [2, 2] and going_on.pool_size == 2
     assert sorted(going_on.hand(0) + going_on.hand(1) + going_on.pool) == list(range(6))  # every tile again
     assert going_on.history == [8, 2, 0] and len(going_on.seat_view().past) == 0  # the new deal's memory is empty
+    points = slice(K.O_POINTS, K.O_POINTS + 3)  # each seat sees the points, its own first
+    assert going_on.observation(0)[points].tolist() == [5, 0, 0] and going_on.observation(1)[points].tolist() == [
+        0,
+        5,
+        0,
+    ]
 
 
 def deal_points(game: Game, action: int) -> list[int]:

@@ -67,6 +67,14 @@ def test_the_arena_plays_round_robins_on_two_and_three_seat_tables():
         run(Table.of(SPEC, 2), ["random", "pimc"], deals=1, progress=False)
 
 
+def test_the_arena_counts_the_deals_of_a_match_and_the_points_of_each():
+    result = run(Table.of(SPEC, 2, target=13), ["random", "greedy"], deals=3, progress=False)
+    assert result["games_played"] == 6
+    for game in result["games"]:  # match_outcome: a deal gives at most 12 points, so two deals at least
+        assert game["hands"] == len(game["hand_points"]) >= 2 and max(game["points"]) >= 13
+        assert np.sum(game["hand_points"], axis=0).tolist() == game["points"]
+
+
 def test_the_openspiel_game_deals_by_chance_and_plays_our_game():
     pyspiel = pytest.importorskip("pyspiel")
     import tests.blockdom.openspiel  # noqa: F401  (registers python_blockdom)
