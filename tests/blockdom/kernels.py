@@ -152,9 +152,9 @@ def new_game(s, params, rng_hi, rng_lo):
 
 @nb.njit(cache=True)
 def _settle(s, params, out):
-    """End the deal: the winners (``out``, or on a block every seat with the fewest pips) each
-    score 1 plus the pips left in the other hands; the match is over once a seat has the target,
-    else the next deal is dealt."""
+    """End the deal: its winners (``out``, or on a block every seat with the fewest pips) each
+    score 1 plus the pips left in the hands of the seats that did not win it; the match is over
+    once a seat has the target, else the next deal is dealt."""
     n = params[P_PLAYERS]
     left = np.empty(n, dtype=np.int64)
     for seat in range(n):
