@@ -147,7 +147,7 @@ def test_the_web_table_plays_a_whole_game_and_draws_no_hidden_tile(tmp_path):
         state = client.post(f"/api/sessions/{token}/move", json=body).json()
     record = Game.from_record((tmp_path / state["record"]).read_text())
     assert record.is_terminal() and record.scores == game.scores
-    winner = "You win" if game.scores[0] == 1 else "Seat 1 wins"
+    winner = "You win" if game.scores[0] > game.scores[1] else "Seat 1 wins"
     assert state["result"] == f"{winner}. Scores: you {game.scores[0]} · seat 1 {game.scores[1]}"
     everything = [SPEC.item_names[t] for seat in range(2) for t in game.hand(seat)]
     assert set(everything) <= set(tiles(state["svg"]))  # the end shows every hand
