@@ -65,8 +65,8 @@ class SniffAdapter(Adapter):
         #: the truncation limits (S26), ``0`` for none: hands, then player actions
         self.limits = int(params[K.P_MAX_HANDS]), int(params[K.P_MAX_STEPS])
         if not any(self.limits):
-            limits = ", ".join(option.name for option in SPEC.options if option.kind == "limit")
-            raise ValueError(f"python_sniff needs one of {limits} (OpenSpiel needs a bounded game)")
+            limits = " or ".join(option.name for option in SPEC.options if option.kind == "limit")
+            raise ValueError(f"python_sniff needs {limits} (OpenSpiel needs a bounded game)")
         super().__init__(num_players, options)
         n = num_players
         self.hand_size = h = int(K.HAND_SIZE[n])  # S5: 7 / 6 / 5

@@ -490,9 +490,10 @@ class SpecAdapter(Adapter):
     Chance deals every item a deal of the table puts in play (each with the probability of its
     copies left) to the hands in seat order, as many as ``Game`` deals each, then to the pool
     (the boneyard or stock, in drawing order), then draws the first player by lot: the engine
-    is ``Game(deal=…)``. The tensor is the observation vector; the strings are the seat's hand
-    by the spec's ``item_names`` and ``str(game)`` of its public game, which must therefore
-    show public information only.
+    is ``Game(deal=…, **options)``. A game of several deals (the spec's ``HANDS`` slot) is dealt
+    each later deal by chance alike, in place of the one the engine dealt itself. The tensor is
+    the observation vector; the strings are the seat's hand by the spec's ``item_names`` and
+    ``str(game)`` of its public game, which must therefore show public information only.
     """
 
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
@@ -512,16 +513,27 @@ class SpecAdapter(Adapter):
     def first_deal(self) -> Deal:
         return self._deal
 
+    def mark(self, engine: KernelGame) -> int:
+        return int(engine.state_array[self.spec.HANDS]) if self.spec.HANDS >= 0 else 0
+
+    def next_deal(self, engine: KernelGame, marker: int) -> Deal | None:
+        """A deal ended and the game goes on: chance deals the next."""
+        return None if engine.is_terminal() or self.mark(engine) == marker else self._deal
+
     def deal_dict(self, deal: Deal, drawn: Sequence[int], engine: KernelGame | None) -> dict[str, Any]:
         starts = np.cumsum([0, *self.sizes]).tolist()
         hands = [list(drawn[a:b]) for a, b in itertools.pairwise(starts)]
         return {"hands": hands, "pool": list(drawn[starts[-1] : -1]), "first_player": int(drawn[-1])}
 
     def start(self, deal: dict[str, Any], engine: KernelGame | None) -> KernelGame:
-        return self.game_cls(num_players=self.num_players, seed=0, deal=deal, **self.options)
+        if engine is None:
+            return self.game_cls(num_players=self.num_players, seed=0, deal=deal, **self.options)
+        engine._deal(deal)  # the chance deal in place of the engine's own
+        return engine
 
     def max_chance_nodes(self) -> int:
-        return self._deal.length
+        """A deal's chance nodes, for every deal: each later deal follows a player action."""
+        return self._deal.length * (1 + (self.max_game_length() if self.spec.HANDS >= 0 else 0))
 
     def item_name(self, item: int) -> str:
         return str(self.spec.item_names[item])

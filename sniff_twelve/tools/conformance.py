@@ -51,20 +51,24 @@ from sniff_twelve.core.spec import KERNELS, GameSpec
 TWIN_AGENTS = ("random", "greedy", "heuristic", "rollout:4", "ppo")
 
 
-def _game_options(options: dict[str, Any]) -> dict[str, Any]:
-    """The options ``Game`` takes among a table's (``num_players`` and the rules' variants)."""
-    env_only = {"reward", "forced", "episode", "render_mode"}
-    return {k: v for k, v in options.items() if k not in env_only}
+def _game_options(package: ModuleType, options: dict[str, Any]) -> dict[str, Any]:
+    """The options ``Game`` takes among a table's: the table size and the options row's
+    (``GameSpec.row_options``)."""
+    takes = {"num_players", *(option.name for option in package.Game.spec.row_options)}
+    return {k: v for k, v in options.items() if k in takes}
 
 
-def _single_seat_options(options: dict[str, Any]) -> dict[str, Any]:
-    """A table's options as ``single_agent_env`` takes them (it makes the seat's forced moves)."""
-    return {k: v for k, v in options.items() if k != "forced"}
+def _single_seat_options(package: ModuleType, options: dict[str, Any]) -> dict[str, Any]:
+    """A table's options as ``single_agent_env`` takes them: without the environments' options
+    it sets itself (those not in ``GameSpec.learner_options``, such as the forced moves it makes)."""
+    spec = package.Game.spec
+    own = {option.name for option in spec.env_options} - {option.name for option in spec.learner_options}
+    return {k: v for k, v in options.items() if k not in own}
 
 
 def _random_game(package: ModuleType, options: dict[str, Any], seed: int, steps: int | None = None):
     """A game of ``options`` after ``steps`` random legal actions (``None``: to the end)."""
-    game = package.Game(seed=seed, **_game_options(options))
+    game = package.Game(seed=seed, **_game_options(package, options))
     rnd = random.Random(seed)
     while not game.is_terminal() and (steps is None or len(game.history) < steps):
         game.apply(rnd.choice(game.legal_actions()))
@@ -76,7 +80,7 @@ def check_spec(package: ModuleType, options: dict[str, Any], games: int = 5) -> 
     assert isinstance(spec, GameSpec) and spec.package == package.__name__, spec
     missing = [name for name in KERNELS if not isinstance(getattr(spec, name, None), Dispatcher)]
     assert not missing, f"the spec declares no compiled {', '.join(missing)}"
-    game = package.Game(seed=0, **_game_options(options))
+    game = package.Game(seed=0, **_game_options(package, options))
     assert game.num_players in spec.players
     obs_size, critic_size, num_actions = spec.widths(game._params)
     assert game.state_array.shape == (spec.ROW_SIZE,) and game.state_array.dtype == np.int32
@@ -89,7 +93,7 @@ def check_spec(package: ModuleType, options: dict[str, Any], games: int = 5) -> 
 
 def check_protocol(package: ModuleType, options: dict[str, Any], games: int = 5) -> None:
     for seed in range(games):
-        game = package.Game(seed=seed, **_game_options(options))
+        game = package.Game(seed=seed, **_game_options(package, options))
         rnd = random.Random(seed)
         while True:
             legal = game.legal_actions()
@@ -146,7 +150,7 @@ def check_no_peek_twins(package: ModuleType, options: dict[str, Any], games: int
             continue
         try:
             agent = module.make_agent(spec)
-            agent.check_table(package.Game(seed=0, **_game_options(options)).num_players)
+            agent.check_table(package.Game(seed=0, **_game_options(package, options)).num_players)
         except ValueError:
             continue
         agents.append((spec, agent))
@@ -249,7 +253,7 @@ def check_gymnasium(package: ModuleType, options: dict[str, Any], games: int = 5
     import gymnasium
     from gymnasium.utils.env_checker import check_env
 
-    env = gymnasium.make(package.Game.spec.env_id, **_single_seat_options(options))
+    env = gymnasium.make(package.Game.spec.env_id, **_single_seat_options(package, options))
     assert env.spec.id == package.Game.spec.env_id, env.spec
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # silent: a warning of gymnasium's checker fails the check
@@ -259,7 +263,7 @@ def check_gymnasium(package: ModuleType, options: dict[str, Any], games: int = 5
 def check_observation_bounds(package: ModuleType, options: dict[str, Any], games: int = 5) -> None:
     spec = package.Game.spec
     for seed in range(games):
-        game = package.Game(seed=seed, **_game_options(options))
+        game = package.Game(seed=seed, **_game_options(package, options))
         low, high = spec.observation_bounds(game._params)
         assert low.shape == high.shape == (game.observation(0).size,) and (low <= high).all()
         rnd = random.Random(seed)
@@ -273,7 +277,7 @@ def check_observation_bounds(package: ModuleType, options: dict[str, Any], games
             if game.is_terminal():
                 break
             game.apply(rnd.choice(game.legal_actions()))
-    space = package.single_agent_env(**_single_seat_options(options)).observation_space
+    space = package.single_agent_env(**_single_seat_options(package, options)).observation_space
     assert np.array_equal(space.low, low) and np.array_equal(space.high, high), "the env's Box is not the bounds"
 
 

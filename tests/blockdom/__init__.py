@@ -9,10 +9,15 @@ The rules:
   line, its matching half against that end. A player who can place must.
 - A player who cannot place draws the next boneyard tile, which ends their turn; with the
   boneyard empty they pass.
-- The hand ends when a player places their last tile (out: they win) or when the boneyard is
-  empty and nobody can place (blocked: the fewest pips in hand wins; equal pips tie).
-- Result: 1 for the player out, else minus the pips in hand. The reward ranks the results:
-  +1 first, −1 last, ties share.
+- A deal ends when a player places their last tile (out: they win it) or when the boneyard is
+  empty and nobody can place (blocked: the players with the fewest pips in hand win it).
+- A match is played to ``target`` points (the option, default 1: one deal is the whole match).
+  Every winner of a deal scores 1 plus the pips left in the hands of the players who did not
+  win it. When a deal
+  ends and no player has the target, the next deal is dealt at once as the first was (tiles
+  shuffled again, the first player by a new lot); the match ends when a deal ends with a
+  player at the target or beyond.
+- The reward ranks the players' points at the end of the match: +1 first, −1 last, ties share.
 """
 
 from sniff_twelve.envs.package import GamePackage

@@ -1,4 +1,4 @@
-"""``Game``: one hand of block dominoes as the shared state object (``KernelGame``)."""
+"""``Game``: a match of block dominoes as the shared state object (``KernelGame``)."""
 
 from __future__ import annotations
 
@@ -8,26 +8,34 @@ from tests.blockdom.spec import SPEC
 
 
 class Game(KernelGame):
-    """One hand for ``num_players`` (2 or 3); ``deal=`` as the shared one's (the pool is the boneyard)."""
+    """A match for ``num_players`` (2 or 3) to ``target`` points; ``deal=`` (its first deal) as the
+    shared one's (the pool is the boneyard)."""
 
     spec = SPEC
-    public_accessors = (*KernelGame.public_accessors, "line")
+    public_accessors = (*KernelGame.public_accessors, "line", "deals_played")
 
     @classmethod
     def row_bounds(cls, params) -> list:
         return [
             ("status", (K.STATUS, K.STATUS + 1), K.LIVE, K.OVER),
+            ("deals played", (K.DEALS, K.DEALS + 1), 0, int(params[K.P_PLAYERS]) * (int(params[K.P_TARGET]) - 1) + 1),
             ("seat to act", (K.CUR, K.CUR + 1), 0, int(params[K.P_PLAYERS]) - 1),
             ("boneyard head, length, line length", (K.BONE_HEAD, K.LINE_LEN + 1), 0, K.TILES),
             ("hands", (K.HAND, K.BONE), 0, 1),
             ("boneyard", (K.BONE, K.LINE), 0, K.TILES - 1),
-            ("line", (K.LINE, K.RESULT), 0, 2),
+            ("line", (K.LINE, K.POINTS), 0, 2),
+            ("points", (K.POINTS, K.POINTS + K.MAX_PLAYERS), 0, int(params[K.P_TARGET]) - 1 + K.DEAL_POINTS),
         ]
 
     @property
     def scores(self) -> list[int]:
-        """Once over: 1 for the seat that went out, else minus its pips; all 0 before."""
-        return self._state[K.RESULT : K.RESULT + self.num_players].tolist()
+        """Every seat's points in the match so far."""
+        return self._state[K.POINTS : K.POINTS + self.num_players].tolist()
+
+    @property
+    def deals_played(self) -> int:
+        """The deals finished so far (the last one included once the match is over)."""
+        return int(self._state[K.DEALS])
 
     @property
     def line(self) -> list[tuple[int, int]]:

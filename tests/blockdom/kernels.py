@@ -1,6 +1,7 @@
 """Compiled rules of block dominoes with the double-two set (see the package docstring).
 
-One game is one ``int32`` row (``STATE``); its options row holds the number of players only.
+One match is one ``int32`` row (``STATE``); its options row holds the number of players and the
+target (``P_TARGET``).
 Every function is ``numba.njit(cache=True)`` over these arrays, as in the library's own games:
 the rules, the observation, the seat view and its resampler, the reward, the rules of thumb and
 the rollouts.
@@ -25,24 +26,27 @@ LOW = np.array([0, 0, 0, 1, 1, 2], dtype=np.int64)
 HIGH = np.array([0, 1, 2, 1, 2, 2], dtype=np.int64)
 DRAW, PASS = 2 * TILES, 2 * TILES + 1
 NUM_ACTIONS = 2 * TILES + 2
-P_PLAYERS, PARAMS_SIZE = 0, 1
+P_PLAYERS, P_TARGET, PARAMS_SIZE = 0, 1, 2
+#: the most points one deal gives: 1 and every pip of the set (0+1+2+2+3+4)
+DEAL_POINTS = 13
 LIVE, OVER = 0, 1
 SEARCH_RNG = 0
 
 STATE = Layout(
-    ("rng", 2, "the game's own splitmix64 stream (the shuffle, the first player)"),
+    ("rng", 2, "the game's own splitmix64 stream (every deal's shuffle and first player)"),
     ("status", 1, "``LIVE`` or ``OVER``"),
     ("cur", 1, "seat to act"),
     ("steps", 1, "actions applied so far"),
+    ("deals", 1, "deals finished so far"),
     ("bone_head", 1, "the next boneyard tile"),
     ("bone_len", 1, "tiles dealt to the boneyard"),
     ("line_len", 1, "tiles on the line"),
     ("hand", MAX_PLAYERS * TILES, "``HAND + 6 * s + t``: 1 when seat ``s`` holds tile ``t``"),
     ("boneyard", TILES, "the boneyard in drawing order"),
     ("line", 2 * TILES, "the line, left to right: the pips of each tile's left and right half"),
-    ("result", MAX_PLAYERS, "once over: 1 for the seat that went out, else minus its pips"),
+    ("points", MAX_PLAYERS, "each seat's points in the match"),
 )
-RNG, STATUS, CUR, STEPS, BONE_HEAD, BONE_LEN, LINE_LEN, HAND, BONE, LINE, RESULT = STATE.offsets()
+RNG, STATUS, CUR, STEPS, DEALS, BONE_HEAD, BONE_LEN, LINE_LEN, HAND, BONE, LINE, POINTS = STATE.offsets()
 STATE_SIZE = STATE.size
 
 OBS = Layout(
@@ -51,17 +55,20 @@ OBS = Layout(
     ("ends", 6, "the left end's pips one-hot, then the right end's (all 0 before the first tile)"),
     ("hand_sizes", MAX_PLAYERS - 1, "hand sizes of relative seats 1–2"),
     ("boneyard_size", 1, "tiles left in the boneyard"),
+    ("points", MAX_PLAYERS, "match points of relative seats 0–2"),
 )
-O_HAND, O_LINE, O_ENDS, O_SIZES, O_BONE = OBS.offsets()
+O_HAND, O_LINE, O_ENDS, O_SIZES, O_BONE, O_POINTS = OBS.offsets()
 OBS_SIZE = OBS.size
 CRITIC_SIZE = OBS_SIZE + (MAX_PLAYERS - 1) * TILES + TILES  # + the other hands, the boneyard's tiles
 ACTION_FEATURES = ("pips",)
 
 
 def observation_bounds(params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Flags are 0 or 1; a hand or the boneyard holds at most every tile."""
-    flag, count = (0, 1), (0, TILES)
-    return OBS.bounds({"hand": flag, "line": flag, "ends": flag, "hand_sizes": count, "boneyard_size": count})
+    """Flags are 0 or 1; a hand or the boneyard holds at most every tile; points stay below the
+    target until the last deal, which gives at most ``DEAL_POINTS``."""
+    flag, count, points = (0, 1), (0, TILES), (0, int(params[P_TARGET]) - 1 + DEAL_POINTS)
+    limits = {"hand": flag, "line": flag, "ends": flag, "hand_sizes": count, "boneyard_size": count}
+    return OBS.bounds({**limits, "points": points})
 
 
 # --- the rules ---------------------------------------------------------------------------------------
@@ -118,38 +125,55 @@ def legal_mask_into(s, params, out):
 
 
 @nb.njit(cache=True)
-def start_game(s, params, first):
-    s[STATUS] = LIVE
-    s[CUR] = first
-
-
-@nb.njit(cache=True)
-def new_game(s, params, rng_hi, rng_lo):
-    """Shuffle, deal two tiles each, the rest to the boneyard; the first player by lot."""
-    s[:] = 0
-    s[RNG] = rng_hi
-    s[RNG + 1] = rng_lo
+def deal(s, params):
+    """A new deal from the game's stream: shuffle, two tiles each, the rest to the boneyard, an
+    empty line; the first player by lot. The points, the deals and the steps are kept."""
     n = params[P_PLAYERS]
+    s[HAND : LINE + 2 * TILES] = 0
+    s[BONE_HEAD], s[BONE_LEN], s[LINE_LEN] = 0, TILES - n * HAND_SIZE, 0
     tiles = np.arange(TILES).astype(np.int32)
     shuffle(s, RNG, tiles, TILES)
     for i in range(n * HAND_SIZE):
         s[HAND + TILES * (i // HAND_SIZE) + tiles[i]] = 1
     for i in range(TILES - n * HAND_SIZE):
         s[BONE + i] = tiles[n * HAND_SIZE + i]
-    s[BONE_LEN] = TILES - n * HAND_SIZE
-    start_game(s, params, below(s, RNG, n))
+    s[STATUS] = LIVE
+    s[CUR] = below(s, RNG, n)
 
 
 @nb.njit(cache=True)
-def _finish(s, params, winner):
-    s[STATUS] = OVER
-    for seat in range(params[P_PLAYERS]):
-        s[RESULT + seat] = 1 if seat == winner else -pips(s, seat)
+def new_game(s, params, rng_hi, rng_lo):
+    """A match at its first deal, every seat on 0 points."""
+    s[:] = 0
+    s[RNG] = rng_hi
+    s[RNG + 1] = rng_lo
+    deal(s, params)
+
+
+@nb.njit(cache=True)
+def _settle(s, params, out):
+    """End the deal: its winners (``out``, or on a block every seat with the fewest pips) each
+    score 1 plus the pips left in the hands of the seats that did not win it; the match is over
+    once a seat has the target, else the next deal is dealt."""
+    n = params[P_PLAYERS]
+    left = np.empty(n, dtype=np.int64)
+    for seat in range(n):
+        left[seat] = pips(s, seat)
+    won = left == left.min() if out < 0 else np.arange(n) == out
+    for seat in range(n):
+        s[POINTS + seat] += 1 + left[~won].sum() if won[seat] else 0
+    s[DEALS] += 1
+    for seat in range(n):
+        if s[POINTS + seat] >= params[P_TARGET]:
+            s[STATUS] = OVER
+            return
+    deal(s, params)
 
 
 @nb.njit(cache=True)
 def apply_action(s, params, a):
-    """Apply ``a`` for the seat to act (legality is the caller's); returns 1 when the hand ends."""
+    """Apply ``a`` for the seat to act (legality is the caller's); returns 1 when the deal ends
+    (then the match is over, or the next deal is dealt)."""
     n, cur = params[P_PLAYERS], s[CUR]
     s[STEPS] += 1
     if a == DRAW:
@@ -172,14 +196,14 @@ def apply_action(s, params, a):
             s[at], s[at + 1] = (lo, hi) if lo == right else (hi, lo)
         s[LINE_LEN] = length + 1
         if held(s, cur) == 0:
-            _finish(s, params, cur)
+            _settle(s, params, cur)
             return 1
     if s[BONE_HEAD] >= s[BONE_LEN]:
         blocked = True
         for seat in range(n):
             blocked = blocked and not can_place(s, seat)
         if blocked:
-            _finish(s, params, -1)
+            _settle(s, params, -1)
             return 1
     s[CUR] = (cur + 1) % n
     return 0
@@ -207,6 +231,8 @@ def write_observation(s, params, me, out):
     for rel in range(1, n):
         out[O_SIZES + rel - 1] = held(s, (me + rel) % n)
     out[O_BONE] = s[BONE_LEN] - s[BONE_HEAD]
+    for rel in range(n):
+        out[O_POINTS + rel] = s[POINTS + (me + rel) % n]
 
 
 @nb.njit(cache=True)
@@ -328,20 +354,27 @@ WIN = 0
 
 
 @nb.njit(cache=True)
+def _places(s, params, out):
+    """``out[:n]``: every seat's place by its points (+1 first, −1 last, ties share)."""
+    n = params[P_PLAYERS]
+    values = np.empty(n, dtype=np.float64)
+    for seat in range(n):
+        values[seat] = s[POINTS + seat]
+    rank_rewards(values, n, out)
+
+
+@nb.njit(cache=True)
 def snapshot(s, out):
     out[0] = s[STATUS]
 
 
 @nb.njit(cache=True)
 def write_rewards(s, params, before, mode, out):
-    """Zero until the hand ends, then zero-sum by the results' places (+1 first, −1 last, ties share)."""
+    """Zero until the match ends, then zero-sum by the points' places (+1 first, −1 last, ties share)."""
     n = params[P_PLAYERS]
     out[:n] = 0.0
     if s[STATUS] == OVER and before[0] == LIVE:
-        values = np.empty(n, dtype=np.float64)
-        for seat in range(n):
-            values[seat] = s[RESULT + seat]
-        rank_rewards(values, n, out)
+        _places(s, params, out)
     return TERMINATED if s[STATUS] == OVER else EPISODE_LIVE
 
 
@@ -373,10 +406,10 @@ def _best(view, params, keep_weight):
         value = float(LOW[a // 2] + HIGH[a // 2])
         if keep_weight:
             trial[:] = view
-            apply_action(trial, params, a)
-            for t in range(TILES):
-                if trial[HAND + TILES * me + t] and (_fits(trial, t, 0) or _fits(trial, t, 1)):
-                    value += keep_weight
+            if not apply_action(trial, params, a):  # a deal that ended leaves no tile to keep
+                for t in range(TILES):
+                    if trial[HAND + TILES * me + t] and (_fits(trial, t, 0) or _fits(trial, t, 1)):
+                        value += keep_weight
         if value > best_value:
             best, best_value = a, value
     return best
@@ -396,27 +429,27 @@ def heuristic_action(view, params):
 
 @nb.njit(cache=True)
 def world_rollouts(d, params, me, actions, rng, greedy_rate, values):
-    """One rollout of each of ``actions`` on the full position ``d`` (heuristic moves with
-    probability ``greedy_rate`` per mille, else random) on one shared stream: ``values[i]``
-    adds ``me``'s zero-sum reward at the end."""
+    """One rollout of each of ``actions`` on the full position ``d`` to the end of its deal
+    (heuristic moves with probability ``greedy_rate`` per mille, else random) on one shared
+    stream: ``values[i]`` adds ``me``'s place by the points then (``write_rewards``' at the
+    match's end)."""
     n = params[P_PLAYERS]
     trial, mask = np.empty_like(d), np.zeros(NUM_ACTIONS, dtype=np.bool_)
     stream = np.empty(2, dtype=np.int32)
-    before, out = np.zeros(SNAPSHOT_SIZE, dtype=np.int32), np.zeros(n, dtype=np.float64)
+    out = np.zeros(n, dtype=np.float64)
     hi, lo = below(rng, SEARCH_RNG, 1 << 31), below(rng, SEARCH_RNG, 1 << 31)
     for i in range(actions.shape[0]):
         trial[:] = d
         stream[0], stream[1] = hi, lo
-        snapshot(trial, before)
         apply_action(trial, params, actions[i])
-        while trial[STATUS] == LIVE:
+        while trial[STATUS] == LIVE and trial[DEALS] == d[DEALS]:
             if below(stream, SEARCH_RNG, 1000) < greedy_rate:
                 a = heuristic_action(trial, params)
             else:
                 legal_mask_into(trial, params, mask)
                 a = pick_legal(mask, stream, SEARCH_RNG)
             apply_action(trial, params, a)
-        write_rewards(trial, params, before, WIN, out)
+        _places(trial, params, out)
         values[i] += out[me]
 
 

@@ -9,8 +9,11 @@ class BlockdomAdapter(SpecAdapter):
     spec = SPEC
 
     def max_game_length(self) -> int:
-        """Placements and draws, each after at most one pass of every other seat."""
-        return (TILES + TILES - 2 * self.num_players) * self.num_players
+        """Placements and draws, each after at most one pass of every other seat, in each deal;
+        every deal gives some seat a point, so a seat has the target after ``n * (target - 1) + 1``
+        deals at most."""
+        n, target = self.num_players, self.options["target"]
+        return (TILES + TILES - 2 * n) * n * (n * (target - 1) + 1)
 
 
 BlockdomSpielGame = register(BlockdomAdapter)

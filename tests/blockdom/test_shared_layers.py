@@ -67,6 +67,14 @@ def test_the_arena_plays_round_robins_on_two_and_three_seat_tables():
         run(Table.of(SPEC, 2), ["random", "pimc"], deals=1, progress=False)
 
 
+def test_the_arena_counts_the_deals_of_a_match_and_the_points_of_each():
+    result = run(Table.of(SPEC, 2, target=13), ["random", "greedy"], deals=3, progress=False)
+    assert result["games_played"] == 6
+    for game in result["games"]:  # match_outcome: a deal gives at most 12 points, so two deals at least
+        assert game["hands"] == len(game["hand_points"]) >= 2 and max(game["points"]) >= 13
+        assert np.sum(game["hand_points"], axis=0).tolist() == game["points"]
+
+
 def test_the_openspiel_game_deals_by_chance_and_plays_our_game():
     pyspiel = pytest.importorskip("pyspiel")
     import tests.blockdom.openspiel  # noqa: F401  (registers python_blockdom)
@@ -88,6 +96,32 @@ def test_the_openspiel_game_deals_by_chance_and_plays_our_game():
     assert state.is_terminal() and state.returns() == [1.0, -1.0]
     with pytest.raises(ValueError, match="players must be between 2 and 3"):
         pyspiel.load_game("python_blockdom", {"players": 4})
+    with pytest.raises(ValueError, match="target must be between 1 and 99"):
+        pyspiel.load_game("python_blockdom", {"target": 0})
+
+
+def test_the_openspiel_game_deals_every_deal_of_a_match_by_chance():
+    pyspiel = pytest.importorskip("pyspiel")
+    import tests.blockdom.openspiel  # noqa: F401  (registers python_blockdom)
+
+    game = pyspiel.load_game("python_blockdom", {"players": 2, "target": 6})
+    assert game.max_game_length() == 16 * (2 * 5 + 1)  # 16 actions a deal, 11 deals at most
+    pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    for outcome in [*DEAL["hands"][0], *DEAL["hands"][1], *DEAL["pool"], DEAL["first_player"]]:
+        state.apply_action(outcome)
+    for action in (8, 2, 0):  # seat 0 goes out with 5 points: one short of the target
+        state.apply_action(action)
+    assert state.is_chance_node() and state._engine.scores == [5, 0]
+    second = {"hands": [[5, 3], [0, 1]], "pool": [2, 4], "first_player": 1}
+    for outcome in [*second["hands"][0], *second["hands"][1], *second["pool"], second["first_player"]]:
+        state.apply_action(outcome)
+    assert state._engine.hand(0) == [3, 5] and state._engine.current_player == 1 and state._engine.line == []
+    assert state._engine.deals_played == 1 and state._engine.scores == [5, 0]
+    while not state.is_terminal():
+        state.apply_action(min(state.legal_actions()) if not state.is_chance_node() else state.chance_outcomes()[0][0])
+    a, b = state._engine.scores
+    assert max(a, b) >= 6 and state.returns() == ([1.0, -1.0] if a > b else [-1.0, 1.0])
 
 
 def test_the_web_table_plays_a_whole_game_and_draws_no_hidden_tile(tmp_path):
@@ -113,7 +147,7 @@ def test_the_web_table_plays_a_whole_game_and_draws_no_hidden_tile(tmp_path):
         state = client.post(f"/api/sessions/{token}/move", json=body).json()
     record = Game.from_record((tmp_path / state["record"]).read_text())
     assert record.is_terminal() and record.scores == game.scores
-    winner = "You win" if game.scores[0] == 1 else "Seat 1 wins"
+    winner = "You win" if game.scores[0] > game.scores[1] else "Seat 1 wins"
     assert state["result"] == f"{winner}. Scores: you {game.scores[0]} · seat 1 {game.scores[1]}"
     everything = [SPEC.item_names[t] for seat in range(2) for t in game.hand(seat)]
     assert set(everything) <= set(tiles(state["svg"]))  # the end shows every hand

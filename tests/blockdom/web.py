@@ -34,7 +34,7 @@ def tile(x: float, y: float, pips: tuple[int, int] | None) -> str:
 
 def draw(game: Game, seat: int, names: list[str], reveal: bool, last: dict[int, int] | None = None) -> str:
     n, parts = game.num_players, [svg.element("rect", {"width": WIDTH, "height": HEIGHT, "fill": FELT})]
-    parts.append(svg.text(20, 36, f"Block dominoes · boneyard {game.pool_size}", 22, fill=GOLD))
+    parts.append(svg.text(20, 36, f"Block dominoes · boneyard {game.pool_size} · points {game.scores}", 22, fill=GOLD))
     w = (WIDTH - 40 - (n - 1) * 10) / n
     for s in range(n):
         x, acting = 20 + s * (w + 10), not game.is_terminal() and game.current_player == s

@@ -1,6 +1,7 @@
 """The checks every game must pass (``sniff_twelve.tools.conformance``), run on both games and
 every variant table in ``tests/conftest.py``, and on the test-only third game ``tests.blockdom``
-(declared with its kernels, a spec and a drawing), and shown able to fail."""
+(its kernels, spec, agents and drawing; one deal, or a match of several to a target), and shown
+able to fail. No check knows which game it runs on."""
 
 from __future__ import annotations
 
@@ -10,15 +11,14 @@ import pytest
 
 import sniff_env
 import twelve_env
-from sniff_twelve.agents import builtin
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.tools import conformance
 from tests import blockdom
 from tests.conftest import GAMES, TABLES, table_id
 
-#: the third game: every table size it plays
+#: the third game: every table size it plays, one deal, and a match of several deals
 THIRD = {"blockdom": blockdom}
-THIRD_TABLES = {"blockdom": [{"num_players": 2}, {"num_players": 3}]}
+THIRD_TABLES = {"blockdom": [{"num_players": 2}, {"num_players": 3}, {"num_players": 3, "target": 9}]}
 CASES = [(game, options) for game, tables in {**TABLES, **THIRD_TABLES}.items() for options in tables]
 
 
@@ -45,23 +45,20 @@ class Peeker(Agent):
 
 @pytest.mark.parametrize("package", [sniff_env, twelve_env, blockdom], ids=["sniff", "twelve", "blockdom"])
 def test_the_twin_check_catches_an_agent_that_peeks(package, monkeypatch):
-    if package is blockdom:  # no agents module: the spec's agents (builtin.game_agents)
-        monkeypatch.setitem(builtin.SPEC_AGENTS, "peeker", Peeker)
-        monkeypatch.setattr(builtin, "spec_make_agent", lambda spec: Peeker())
-    else:
-        agents = pytest.importorskip(f"{package.__name__}.agents")
-        monkeypatch.setitem(agents.AGENTS, "peeker", Peeker)
-        monkeypatch.setattr(agents, "make_agent", lambda spec: Peeker())
+    agents = package.Game.spec.part("agents")
+    monkeypatch.setitem(agents.AGENTS, "peeker", Peeker)
+    monkeypatch.setattr(agents, "make_agent", lambda spec: Peeker())
     monkeypatch.setattr(conformance, "TWIN_AGENTS", ("peeker",))
     with pytest.raises(AssertionError, match="peeker moved differently on a twin"):
         conformance.check_no_peek_twins(package, {"num_players": 3}, games=8)
 
 
 def test_the_twin_check_skips_the_agents_a_game_does_not_declare_and_fails_with_no_position(monkeypatch):
-    """Blockdom declares no ``ppo`` (``builtin.SPEC_AGENTS``): not tried, so not "skipped for
+    """Blockdom declares no ``ppo`` (``tests.blockdom.agents``): not tried, so not "skipped for
     failing"; and a check that found no live position to try twins on fails, not passes."""
     checked = conformance.check_no_peek_twins(blockdom, {"num_players": 2})
-    assert checked == ["random", "greedy", "heuristic", "rollout:4"] and "ppo" not in builtin.SPEC_AGENTS
+    assert checked == ["random", "greedy", "heuristic", "rollout:4"]
+    assert "ppo" not in blockdom.Game.spec.part("agents").AGENTS
     monkeypatch.setattr(conformance, "_random_game", lambda *args, **kwargs: blockdom.Game(seed=0).clone())
     monkeypatch.setattr(blockdom.Game, "is_terminal", lambda self: True)
     with pytest.raises(AssertionError, match="no random game had a live position"):

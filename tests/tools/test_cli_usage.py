@@ -184,11 +184,13 @@ def test_the_demo_names_its_players_and_seed(capsys):
     assert "2 players" in first and "random" in first and "seed 7" in first
 
 
-def test_agents_of_a_game_with_no_ladder_and_no_agents_of_its_own(capsys):
-    """A game that ships no ``ladder.json`` and writes no agents lists the spec's agents, bare."""
+def test_agents_of_a_game_with_no_ladder_and_no_agents_of_its_own(capsys, monkeypatch):
+    """A game that ships no ``ladder.json`` and writes no agents (block dominoes without its
+    ``agents`` part) lists the spec's agents, bare."""
     from sniff_twelve.tools.cli import GameCommands
     from tests.blockdom.spec import SPEC
 
+    monkeypatch.setattr(type(SPEC), "parts", {k: v for k, v in SPEC.parts.items() if k != "agents"})
     lines = _listing(GameCommands(SPEC).main, capsys)
     assert [line.split()[0] for line in lines] == [
         "random",
