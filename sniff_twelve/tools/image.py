@@ -40,12 +40,20 @@ FONTS = [str(path) for path in sorted((Path(__file__).parent / "fonts").glob("*.
 FONT = "DejaVu Sans"
 HAND_ROW, HAND_HEIGHT = 150, 100  # the row under the table, and the height of its tiles or cards
 PANEL, TEXT = "#0e3420", "#ecf0e8"
+# nested documents (the table, the hand's tiles or cards) drawn without a clip: each clip costs
+# resvg a layer the size of the whole picture (about half the time of a table's)
+UNCLIPPED = "svg { overflow: visible }"
 
 
 def rasterise(document: str) -> np.ndarray:
     """The SVG ``document`` as an ``H×W×3 uint8`` RGB array at its own size (resvg)."""
     png = resvg_py.svg_to_bytes(
-        svg_string=document, skip_system_fonts=True, font_files=FONTS, font_family=FONT, sans_serif_family=FONT
+        svg_string=document,
+        skip_system_fonts=True,
+        font_files=FONTS,
+        font_family=FONT,
+        sans_serif_family=FONT,
+        style_sheet=UNCLIPPED,
     )
     with Image.open(io.BytesIO(png)) as img:
         return np.array(img.convert("RGB"))
