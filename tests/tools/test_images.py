@@ -161,6 +161,14 @@ def test_env_render_rgb_array_is_the_picture():
     _check_picture(single.render())
 
 
+def test_a_game_without_a_drawing_has_no_picture(monkeypatch):
+    game = twelve_env.Game(num_players=2, seed=0)
+    parts = {name: where for name, where in type(game.spec).parts.items() if name != "web"}
+    monkeypatch.setattr(type(game.spec), "parts", parts)
+    with pytest.raises(NotImplementedError, match="no drawing"):
+        game.image()
+
+
 def test_save_png_reopens(tmp_path):
     arr = _play(sniff_env.Game(num_players=4, seed=2), seed=2, steps=15).image()
     path = image.save_png(arr, tmp_path / "sniff.png")
