@@ -9,10 +9,9 @@ import sys
 from pathlib import Path
 
 import sniff_env
-import sniff_env.image
 import twelve_env
-import twelve_env.image
 from sniff_env.agents import make_agent as sniff_agent
+from sniff_twelve.tools.image import save_png
 from twelve_env.agents import make_agent as twelve_agent
 
 
@@ -22,12 +21,12 @@ def main(out: Path) -> None:
     agent = sniff_agent("heuristic")
     while len(game.describe()["scored"]) < 4 or len(game.describe()["tiles"]) < 11:  # a full cross
         game.apply(agent.act(game))
-    sniff_env.image.save_image(game, out / "sniff_table.png")
+    save_png(game.image(), out / "sniff_table.png")
     cards = twelve_env.Game(num_players=4, seed=5)
     greedy = twelve_agent("greedy")
     for _ in range(9):
         cards.apply(greedy.act(cards))
-    twelve_env.image.save_image(cards, out / "twelve_table.png")
+    save_png(cards.image(), out / "twelve_table.png")
     print(f"wrote {out / 'sniff_table.png'} and {out / 'twelve_table.png'}")
 
 

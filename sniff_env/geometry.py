@@ -1,7 +1,7 @@
 """Where the tiles of a Sniff table lie (S10–S17), in units of one pip square, for every drawing of it.
 
-Both pictures of the table — the Pillow image (``sniff_env.image``) and the browser's SVG
-(``sniff_env.web``) — lay it out here, so neither needs the other:
+The table's one drawing, the SVG of ``sniff_env.web`` (in the browser and, rasterised, as the
+picture ``Game.image``), lays it out here, landscape and portrait alike:
 
 - the main line runs left (arm 0, west) to right (arm 1, east); the Sniff's side arms run up
   (arm 2, north) and down (arm 3, south) from it; every double lies crosswise;

@@ -34,7 +34,6 @@ class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, heuristics)):
         "ui": "sniff_env.ui:PLAY_UI",
         "narrate": "sniff_env.ui:narrate",
         "web": "sniff_env.web:WEB",
-        "image": "sniff_env.image:render_image",
         "solve": "sniff_env.solver:solve",
     }
     default_players = 4

@@ -36,7 +36,6 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
         "ui": "twelve_env.ui:PLAY_UI",
         "narrate": "twelve_env.ui:narrate",
         "web": "twelve_env.web:WEB",
-        "image": "twelve_env.image:render_image",
         "solve": "twelve_env.solver:solve",
     }
     default_players = 2

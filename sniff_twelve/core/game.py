@@ -8,6 +8,7 @@ accessors (hands, scores, layout) and action names.
 from __future__ import annotations
 
 import copy
+import importlib
 import warnings
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -171,12 +172,10 @@ class KernelGame:
         raise NotImplementedError
 
     def image(self) -> np.ndarray:
-        """The table as an RGB ``numpy`` image (H×W×3 ``uint8``), drawn with Pillow by the game's
-        ``image`` part (``GameSpec.parts``)."""
-        draw = self.spec.part("image")
-        if draw is None:
-            raise NotImplementedError(f"{self.spec.title} has no drawing as an image")
-        return draw(self)
+        """The table as an RGB ``numpy`` image (H×W×3 ``uint8``): the game's one drawing, the SVG
+        table of its ``web`` part, as the seat to act sees it (``sniff_twelve.tools.image.table_image``,
+        a higher layer, imported by name as the spec's parts are)."""
+        return importlib.import_module("sniff_twelve.tools.image").table_image(self)
 
     # --- records (sniff_twelve.core.records) ------------------------------------------------------------------
     record_name: ClassVar[str]

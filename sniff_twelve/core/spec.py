@@ -173,8 +173,8 @@ class GameSpec(GameHooks):
     #: ``outcome`` how a finished game went for the arena (default: places by score), ``infos``
     #: what its AEC env's ``infos`` hold (``step_info``, ``quiet_info``; default none), ``ui`` its
     #: play-screen texts (``GameUI``), ``narrate`` its one-line move texts, ``web`` its browser
-    #: table (``WebGame``), ``image`` its drawing as an RGB array, ``solve`` its exact solver
-    PARTS: ClassVar[tuple[str, ...]] = ("game", "agents", "outcome", "infos", "ui", "narrate", "web", "image", "solve")
+    #: table (``WebGame``: its one drawing, which ``Game.image`` rasterises), ``solve`` its exact solver
+    PARTS: ClassVar[tuple[str, ...]] = ("game", "agents", "outcome", "infos", "ui", "narrate", "web", "solve")
     parts: ClassVar[dict[str, str]] = {}
 
     def part(self, name: str, default: Any = None) -> Any:

@@ -3,8 +3,8 @@
 ``KernelAECEnv`` follows PettingZoo's classic conventions: agents ``player_0 …``, dict
 observations ``{"observation": float32 vector, "action_mask": int8 vector}`` (the mask is all zeros
 for agents not to act), ``np_random`` seeding, ``EzPickle``, ``state()`` / ``state_space`` for
-centralised critics, ``render_mode`` ``"ansi"`` / ``"human"`` / ``"rgb_array"`` (a game that
-draws itself, the spec's ``image`` part). A game's ``raw_env`` is ``KernelAECEnv`` with its
+centralised critics, ``render_mode`` ``"ansi"`` / ``"human"`` / ``"rgb_array"`` (a game with a
+drawing, the spec's ``web`` part, as ``Game.image`` rasterises it). A game's ``raw_env`` is ``KernelAECEnv`` with its
 ``game_cls`` (``sniff_twelve.envs.package``); ``env = raw_env.wrapped``.
 
 Versions: a game's env is named ``<game>_v0`` (``metadata["name"]``, the module
@@ -153,7 +153,7 @@ class KernelAECEnv(AECEnv, EzPickle):
         if "game_cls" in vars(cls):
             spec = cls.game_cls.spec
             modes = cls.metadata["render_modes"]
-            modes = modes if spec.parts.get("image") else [mode for mode in modes if mode != "rgb_array"]
+            modes = modes if spec.parts.get("web") else [mode for mode in modes if mode != "rgb_array"]
             cls.metadata = {**cls.metadata, "name": f"{spec.name}_v0", "render_modes": modes}
             defaults = {"num_players": spec.default_players, "reward": spec.default_reward}
             derive_init_signature(cls, spec.options + spec.env_options, defaults)

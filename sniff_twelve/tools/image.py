@@ -1,224 +1,106 @@
-"""Pillow helpers both games' image renderers share (``sniff_env.image``, ``twelve_env.image``).
+"""Pictures of a table: a game's one drawing, the SVG table of its ``web`` part, rasterised.
 
-Everything here is game-agnostic: a felt-table canvas, fonts with a fallback that works on a
-machine with no system fonts, anchored text, anti-aliased sprites (drawn at 4× and scaled down,
-then cached by the callers), soft drop shadows, numbered discs, conversion to the ``H×W×3 uint8``
-arrays ``render_mode="rgb_array"`` returns, PNG saving and an ``animate`` writer (animated GIF or a
-PNG contact strip) for match replays.
+``table_image(game)`` is ``Game.image()`` and the environments' ``render_mode="rgb_array"``: the
+table as the seat to act sees it (``WebGame.draw`` of its public game, the other hands face down)
+with its own hand (``WebGame.hand``) in a row below; after the game, the public table. Its size
+depends on the table size only, never on the position.
 
->>> img = felt(64, 48)
->>> arr = to_array(img)
->>> arr.shape, arr.dtype
-((48, 64, 3), dtype('uint8'))
+``rasterise`` draws any SVG document with resvg and the DejaVu Sans faces shipped beside this
+module (never the machine's fonts: a picture is the same on every machine, with or without fonts
+installed); ``save_png`` and ``animate`` write pictures and replays. The faces are DejaVu Sans 2.37
+(``fonts/LICENSE``) cut to the characters the tables use, by
+``pyftsubset DejaVuSans.ttf --unicodes="U+0020-007E,U+00A0-00FF,U+2010-2027,U+2030-203A,U+2190-2193,U+2212,U+25B6"
+--no-hinting --desubroutinize`` (and the same for ``DejaVuSans-Bold.ttf``).
+
+>>> red = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="2"><rect width="4" height="2" fill="red"/></svg>'
+>>> picture = rasterise(red)
+>>> picture.shape, picture.dtype, picture[0, 0].tolist()
+((2, 4, 3), dtype('uint8'), [255, 0, 0])
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable
+import io
+import re
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+import resvg_py
+from PIL import Image
 
-Color = tuple[int, int, int] | tuple[int, int, int, int]
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
-#: supersampling factor of ``sprite``
-SUPERSAMPLE = 4
+from sniff_twelve.web import svg
+from sniff_twelve.web.table import public_game
 
-# the colours both tables share
-PANEL, PANEL_EDGE = (14, 52, 32), (8, 30, 18)  # the header and footer bands, and their edge line
-TEXT, MUTED = (236, 240, 232), (176, 204, 186)
-GOLD, RED = (255, 208, 70), (255, 120, 110)  # what is lit (to act, legal, won), a negative score
-CHIP, WINNER_CHIP, CHIP_EDGE = (22, 74, 46), (96, 76, 16), (48, 104, 72)  # a seat's panel
+if TYPE_CHECKING:
+    from sniff_twelve.core.game import KernelGame
 
-#: TrueType files tried in order (Pillow also searches the system font folders for bare names);
-#: when none loads, Pillow's built-in default font is used, so rendering never needs system fonts.
-FONT_FILES: dict[bool, tuple[str, ...]] = {
-    False: (
-        "DejaVuSans.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-        "LiberationSans-Regular.ttf",
-        "Arial.ttf",
-        "Helvetica.ttc",
-    ),
-    True: (
-        "DejaVuSans-Bold.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-        "LiberationSans-Bold.ttf",
-        "Arial Bold.ttf",
-        "Arialbd.ttf",
-        "Helvetica.ttc",
-    ),
-}
+FONTS = [str(path) for path in sorted((Path(__file__).parent / "fonts").glob("*.ttf"))]
+FONT = "DejaVu Sans"
+HAND_ROW, HAND_HEIGHT = 150, 100  # the row under the table, and the height of its tiles or cards
+PANEL, TEXT = "#0e3420", "#ecf0e8"
+# nested documents (the table, the hand's tiles or cards) drawn without a clip: each clip costs
+# resvg a layer the size of the whole picture (about half the time of a table's)
+UNCLIPPED = "svg { overflow: visible }"
 
 
-@functools.lru_cache(maxsize=128)
-def font(size: int, bold: bool = False) -> Font:
-    """A font of ``size`` pixels: a system TrueType font if one loads, else Pillow's default."""
-    size = max(1, int(size))
-    for name in FONT_FILES[bool(bold)]:
-        try:
-            return ImageFont.truetype(name, size)
-        except OSError:
-            continue
-    try:
-        return ImageFont.load_default(size)  # scalable built-in font (Pillow >= 10.1 with FreeType)
-    except (TypeError, OSError, ValueError):
-        return ImageFont.load_default()
-
-
-def draw_text(
-    draw: ImageDraw.ImageDraw,
-    xy: tuple[float, float],
-    text: str,
-    size: int,
-    fill: Color = (255, 255, 255),
-    anchor: str = "lt",
-    bold: bool = False,
-) -> tuple[int, int, int, int]:
-    """Draw ``text`` with its ink box anchored at ``xy``; returns that box.
-
-    ``anchor`` is two letters: horizontal ``l``/``m``/``r`` and vertical ``t``/``m``/``b`` of the
-    ink box. The anchoring is computed here, so it also works with Pillow's bitmap default font.
-    """
-    f = font(size, bold)
-    left, top, right, bottom = draw.textbbox((0, 0), text, font=f)
-    w, h = right - left, bottom - top
-    x = xy[0] - {"l": 0, "m": w / 2, "r": w}[anchor[0]]
-    y = xy[1] - {"t": 0, "m": h / 2, "b": h}[anchor[1]]
-    draw.text((round(x - left), round(y - top)), text, font=f, fill=fill)
-    return round(x), round(y), round(x + w), round(y + h)
-
-
-def pointer(draw: ImageDraw.ImageDraw, xy: tuple[float, float], size: float, fill: Color = GOLD) -> None:
-    """A small right-pointing triangle with its left edge at ``xy[0]``, centred on ``xy[1]``
-    (drawn, not a glyph, so it needs no font that has ``▶``)."""
-    x, y = xy
-    draw.polygon(((x, y - size / 2), (x + size * 0.85, y), (x, y + size / 2)), fill=fill)
-
-
-def panel(draw: ImageDraw.ImageDraw, width: int, top: float, bottom: float, edge_at: float) -> None:
-    """A ``PANEL`` band across the picture from ``top`` to ``bottom``, its edge line at ``edge_at``
-    (the bottom of a header, the top of a footer)."""
-    draw.rectangle((0, top, width, bottom), fill=PANEL)
-    draw.line((0, edge_at, width, edge_at), fill=PANEL_EDGE, width=2)
-
-
-def chip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], radius: int, lit: bool, won: bool) -> None:
-    """A seat's (or side's) panel: gold-edged when ``lit`` (to act) or ``won``, golden when ``won``."""
-    fill = WINNER_CHIP if won else CHIP
-    draw.rounded_rectangle(box, radius=radius, fill=fill, outline=GOLD if lit or won else CHIP_EDGE, width=2)
-
-
-def rimmed(draw: ImageDraw.ImageDraw, width: float, height: float, radius: float, rim: float, colors: tuple) -> None:
-    """A rounded face of ``width × height`` inside a rim ``rim`` wide: ``colors`` is ``(rim, face)``
-    (a tile's, a card's)."""
-    draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=radius, fill=colors[0])
-    draw.rounded_rectangle((rim, rim, width - 1 - rim, height - 1 - rim), radius=radius - rim, fill=colors[1])
-
-
-@functools.lru_cache(maxsize=16)
-def _felt(width: int, height: int, color: tuple[int, int, int], grain: float) -> Image.Image:
-    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
-    cx, cy = (width - 1) / 2, (height - 1) / 2
-    r = np.sqrt(((xx - cx) / max(cx, 1)) ** 2 + ((yy - cy) / max(cy, 1)) ** 2) / np.sqrt(2)
-    shade = 1.12 - 0.38 * r**1.6  # lighter in the middle, darker to the rim
-    noise = np.random.default_rng(0).normal(0.0, grain, size=(height, width)).astype(np.float32) if grain else 0.0
-    rgb = np.asarray(color, dtype=np.float32)[None, None, :] * (shade + noise)[:, :, None]
-    return Image.fromarray(np.clip(rgb, 0, 255).astype(np.uint8), "RGB")
-
-
-def felt(width: int, height: int, color: tuple[int, int, int] = (28, 104, 66), grain: float = 0.0) -> Image.Image:
-    """A new RGB canvas that looks like table felt: a soft vignette, lighter in the middle.
-
-    ``grain`` adds a fixed noise texture of that relative strength (e.g. 0.02); it is off by
-    default because it makes PNG and GIF files several times larger.
-    """
-    return _felt(int(width), int(height), tuple(color), float(grain)).copy()
-
-
-def canvas(width: int, height: int, color: Color = (0, 0, 0)) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """A plain RGB canvas and its drawing context."""
-    img = Image.new("RGB", (int(width), int(height)), color[:3])
-    return img, ImageDraw.Draw(img)
-
-
-def sprite(width: int, height: int, paint: Callable[[ImageDraw.ImageDraw, float], None]) -> Image.Image:
-    """An anti-aliased RGBA sprite of ``width × height``.
-
-    ``paint(draw, k)`` draws on a transparent canvas ``SUPERSAMPLE`` times larger; ``k`` is that
-    factor, so it draws at ``k * x`` for a sprite coordinate ``x``. The result is scaled down.
-    """
-    k = SUPERSAMPLE
-    big = Image.new("RGBA", (max(1, int(width)) * k, max(1, int(height)) * k), (0, 0, 0, 0))
-    paint(ImageDraw.Draw(big), k)
-    return big.resize((max(1, int(width)), max(1, int(height))), Image.Resampling.LANCZOS)
-
-
-@functools.lru_cache(maxsize=256)
-def shadow(width: int, height: int, radius: int, blur: float = 3.0, opacity: int = 120) -> Image.Image:
-    """A soft dark RGBA blot for a rounded box of ``width × height``; it is ``2 * pad`` larger,
-    with ``pad = ceil(3 * blur)``, so paste it at the box's corner minus ``pad``."""
-    pad = int(np.ceil(3 * blur))
-    mask = Image.new("L", (int(width) + 2 * pad, int(height) + 2 * pad), 0)
-    ImageDraw.Draw(mask).rounded_rectangle(
-        (pad, pad, pad + int(width) - 1, pad + int(height) - 1), radius=radius, fill=opacity
+def rasterise(document: str) -> np.ndarray:
+    """The SVG ``document`` as an ``H×W×3 uint8`` RGB array at its own size (resvg)."""
+    png = resvg_py.svg_to_bytes(
+        svg_string=document,
+        skip_system_fonts=True,
+        font_files=FONTS,
+        font_family=FONT,
+        sans_serif_family=FONT,
+        style_sheet=UNCLIPPED,
     )
-    mask = mask.filter(ImageFilter.GaussianBlur(blur))
-    out = Image.new("RGBA", mask.size, (0, 0, 0, 0))
-    out.putalpha(mask)
-    return out
+    with Image.open(io.BytesIO(png)) as img:
+        return np.array(img.convert("RGB"))
 
 
-def paste(img: Image.Image, piece: Image.Image, xy: tuple[float, float]) -> None:
-    """Composite the RGBA ``piece`` onto ``img`` with its top-left corner at ``xy`` (clipped)."""
-    img.paste(piece, (round(xy[0]), round(xy[1])), piece)
+def _size(document: str) -> tuple[float, float]:
+    """The width and height of an SVG document from its ``viewBox`` (``svg.document``, ``svg.piece``)."""
+    found = re.search(r'viewBox="([^"]*)"', document[: document.index(">")])
+    if found is None:
+        raise ValueError("an SVG document without a viewBox has no size to draw it at")
+    _, _, width, height = map(float, found.group(1).split())
+    return width, height
 
 
-def paste_with_shadow(
-    img: Image.Image,
-    piece: Image.Image,
-    xy: tuple[float, float],
-    radius: int = 4,
-    offset: tuple[int, int] = (2, 3),
-    blur: float = 2.5,
-) -> None:
-    """``paste`` with a soft drop shadow under it, shifted by ``offset``."""
-    blot = shadow(piece.width, piece.height, radius, blur)
-    pad = (blot.width - piece.width) // 2
-    paste(img, blot, (xy[0] + offset[0] - pad, xy[1] + offset[1] - pad))
-    paste(img, piece, xy)
+def table_document(game: KernelGame) -> str:
+    """The SVG of ``table_image``: the game's web table from the place of the seat to act, drawn
+    from that seat's public game (``public_game``: nothing hidden from it can change the
+    picture), and its hand below, every tile or card scaled to ``HAND_HEIGHT``."""
+    web = game.spec.part("web")
+    if web is None:
+        raise NotImplementedError(f"{game.spec.title} has no drawing (no web part) to make a picture of")
+    live = not game.is_terminal()
+    seat = game.current_player if live else 0
+    view = public_game(game, seat)
+    table = web.draw(view, seat, [f"seat {i}" for i in range(game.num_players)], False)
+    width, height = _size(table)
+    caption = f"Seat {seat} to act" if live else "Game over"
+    parts = [
+        svg.element("rect", {"width": width, "height": height + HAND_ROW, "fill": PANEL}),
+        svg.element("svg", {"width": width, "height": height}, table),
+        svg.text(20, height + 26, caption, 15, fill=TEXT, font_weight="bold"),
+    ]
+    pieces = web.hand(view, seat) if live else []
+    for i, piece in enumerate(pieces):
+        piece_width, piece_height = _size(piece)
+        scale = HAND_HEIGHT / piece_height
+        shown = piece_width * scale
+        step = min(shown + 10, (width - 40 - shown) / max(len(pieces) - 1, 1))  # overlap when the row is full
+        where = f"translate({20 + i * step:.2f},{height + 38}) scale({scale:.4f})"
+        parts.append(svg.element("g", {"transform": where}, piece))
+    label = f"{game.spec.title} table: {caption.lower()}"
+    return svg.document(round(width), round(height + HAND_ROW), label, parts)
 
 
-@functools.lru_cache(maxsize=256)
-def disc(
-    diameter: int,
-    label: str = "",
-    fill: Color | None = (250, 246, 232),
-    ink: Color = (140, 28, 28),
-    ring: Color = (250, 246, 232),
-    ring_width: float = 0.09,
-) -> Image.Image:
-    """A round marker: filled with ``label`` in it, or hollow (``fill=None``) showing only its ring.
-
-    ``ring_width`` is a fraction of the diameter.
-    """
-
-    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
-        d = diameter * k
-        w = max(1, round(ring_width * d))
-        draw.ellipse((w / 2, w / 2, d - w / 2 - 1, d - w / 2 - 1), fill=fill, outline=ring, width=w)
-        if label:
-            size = round(d * (0.62 if len(label) == 1 else 0.54 if len(label) == 2 else 0.42))
-            draw_text(draw, (d / 2, d / 2), label, size, fill=ink, anchor="mm", bold=True)
-
-    return sprite(diameter, diameter, paint)
-
-
-def to_array(img: Image.Image) -> np.ndarray:
-    """``H×W×3 uint8`` RGB array of ``img`` (a fresh, writable array)."""
-    return np.array(img.convert("RGB"), dtype=np.uint8)
+def table_image(game: KernelGame) -> np.ndarray:
+    """``game``'s table as an ``H×W×3 uint8`` RGB array (``table_document``, rasterised)."""
+    return rasterise(table_document(game))
 
 
 def _as_image(frame: Image.Image | np.ndarray) -> Image.Image:

@@ -49,6 +49,8 @@ def test_the_wheel_and_the_sdist_carry_what_they_must(dist):
     names = zipfile.ZipFile(wheel).namelist()
     for must in ("sniff_env/py.typed", "twelve_env/py.typed", "sniff_twelve/py.typed", "sniff_twelve/web/static/"):
         assert any(name.startswith(must) for name in names), must
+    fonts = {"sniff_twelve/tools/fonts/" + name for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE")}
+    assert fonts <= set(names)  # what the pictures write with
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
     for shipped in ("sniff_env/checkpoints/ppo_4p.npz", "sniff_env/checkpoints/beliefs_4p.npz"):
         assert shipped in names, shipped
@@ -85,6 +87,9 @@ def test_the_wheel_works_from_a_fresh_virtualenv_outside_the_checkout(dist, tmp_
     assert str(venv) in where.stdout and str(ROOT) not in where.stdout, where.stdout + where.stderr
     demo = _run([str(python), "-m", "sniff_env", "--quiet"], elsewhere)
     assert demo.returncode == 0 and "match over" in demo.stdout, demo.stdout[-2000:] + demo.stderr[-2000:]
+    picture = "import sniff_env; e = sniff_env.env(render_mode='rgb_array'); e.reset(); print(e.render().shape)"
+    drawn = _run([str(python), "-c", picture], elsewhere)  # resvg-py and the shipped fonts come with the wheel
+    assert drawn.returncode == 0 and drawn.stdout.strip() == "(880, 1200, 3)", drawn.stdout + drawn.stderr[-2000:]
     for command in ("sniff", "twelve"):
         helped = _run([str(bin_dir / command), "--help"], elsewhere)
         assert helped.returncode == 0 and "https://sniff-twelve.readthedocs.io" in helped.stdout, helped.stderr

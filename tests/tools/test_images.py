@@ -1,22 +1,24 @@
-"""The Pillow pictures of both tables (``sniff_env.image``, ``twelve_env.image``, ``sniff_twelve.tools.image``)."""
+"""The pictures of both tables (``Game.image``, ``render_mode="rgb_array"``): the web part's SVG
+table rasterised by ``sniff_twelve.tools.image``; and Sniff's layout (``sniff_env.geometry``)."""
 
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pytest
+from fontTools.ttLib import TTFont
 from PIL import Image
 
 import sniff_env
 import twelve_env
 from sniff_env import geometry
-from sniff_env import image as sniff_image
 from sniff_env.tiles import encode_action
-from sniff_twelve.tools import image as ei
-from twelve_env import image as twelve_image
+from sniff_twelve.tools import image
 
 MAX_SIDE = 2000
+FELT = (0x1C, 0x68, 0x42)  # both tables' felt (#1c6842)
 
 
 def _check_picture(arr: np.ndarray) -> None:
@@ -25,7 +27,7 @@ def _check_picture(arr: np.ndarray) -> None:
     assert arr.ndim == 3 and arr.shape[2] == 3
     assert 100 <= arr.shape[0] <= MAX_SIDE and 100 <= arr.shape[1] <= MAX_SIDE
     colours = np.unique(arr.reshape(-1, 3)[::7], axis=0)
-    assert len(colours) > 200, "the picture looks blank"
+    assert len(colours) > 50, "the picture looks blank"
 
 
 def _play(game, seed: int, steps: int | None = None):
@@ -37,45 +39,165 @@ def _play(game, seed: int, steps: int | None = None):
     return game
 
 
-# --- Sniff -----------------------------------------------------------------------------------------
-def _scripted_sniff() -> sniff_env.Game:
-    """S16's opening Sniff [4|4]: both line sides then a side arm get a tile."""
-    deal = {
-        "hands": [[(4, 4), (1, 4), (0, 0)], [(4, 6), (2, 4), (3, 3)]],
-        "boneyard": [(5, 5), (5, 6)],
-        "opener": 0,
-    }
+# --- the rasteriser --------------------------------------------------------------------------------
+def test_rasterise_draws_an_svg_at_its_own_size():
+    doc = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 30 20">'
+        '<rect width="30" height="20" fill="#1c6842"/><rect x="10" width="10" height="10" fill="#ffffff"/></svg>'
+    )
+    arr = image.rasterise(doc)
+    assert arr.shape == (20, 30, 3) and arr.dtype == np.uint8
+    assert arr[15, 5].tolist() == list(FELT) and arr[5, 15].tolist() == [255, 255, 255]
+    with pytest.raises(ValueError):
+        image.rasterise("<svg")
+
+
+def test_text_renders_with_the_shipped_fonts_in_both_weights():
+    """The rasteriser never looks at the machine's fonts: text shows with the faces shipped beside it."""
+    assert [f.rsplit("/", 1)[1] for f in image.FONTS] == ["DejaVuSans-Bold.ttf", "DejaVuSans.ttf"]
+    inked = []
+    for weight in ("normal", "bold"):
+        doc = (
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 40" font-family="DejaVu Sans">'
+            f'<rect width="200" height="40" fill="#000000"/><text x="4" y="30" font-size="24" fill="#ffffff" '
+            f'font-weight="{weight}">Seat 12</text></svg>'
+        )
+        inked.append(int((image.rasterise(doc).max(axis=2) > 128).sum()))
+    assert inked[0] > 200 and inked[1] > inked[0]  # the bold face is heavier
+
+
+def test_every_character_the_tables_write_is_in_the_shipped_fonts():
+    texts = set()
+    for game in (_play(sniff_env.Game(num_players=4, seed=2), 2, 30), _play(twelve_env.Game(num_players=3), 1, 8)):
+        web = game.spec.part("web")
+        names = [f"seat {i}" for i in range(game.num_players)]
+        for draw in (web.draw, web.draw_portrait):
+            for reveal in (False, True):
+                doc = draw(game, game.current_player, names, reveal)
+                texts |= set("".join(re.findall(r">([^<>]+)</text>", doc)))
+        texts |= set(image.table_document(game))
+    for path in image.FONTS:
+        cmap = TTFont(path).getBestCmap()
+        missing = {c for c in texts if ord(c) not in cmap and c.isprintable() and c not in "\n"}
+        assert not missing, (path, missing)
+
+
+# --- the pictures ----------------------------------------------------------------------------------
+def _scripted_sniff(second: list, boneyard: list) -> sniff_env.Game:
+    """S16's opening Sniff [4|4] held by seat 0 (to open); seat 1 and the boneyard as given."""
+    deal = {"hands": [[(4, 4), (1, 4), (0, 0)], second], "boneyard": boneyard, "opener": 0}
     return sniff_env.Game(num_players=2, seed=0, target=10_000, deal=deal)
 
 
-def test_sniff_empty_table_renders():
-    game = sniff_env.Game(num_players=3, seed=1)
-    arr = sniff_image.render_image(game)
-    _check_picture(arr)
-    assert arr.shape == sniff_image.render_image(game).shape
+def test_picture_is_the_table_seen_by_the_seat_to_act():
+    """Two games that look the same to the seat to act draw the same picture, whatever the other
+    hand and the boneyard hold; once that other seat is to act, its own hand shows and they differ."""
+    a = _scripted_sniff([(4, 6), (2, 4), (3, 3)], [(5, 5), (5, 6)])
+    b = _scripted_sniff([(5, 5), (2, 4), (3, 3)], [(4, 6), (5, 6)])
+    assert a.hand(1) != b.hand(1) and a.boneyard != b.boneyard
+    assert np.array_equal(a.image(), b.image())
+    for game in (a, b):
+        game.apply(encode_action((4, 4), 0))
+    assert a.current_player == b.current_player == 1
+    assert not np.array_equal(a.image(), b.image())
 
 
-def test_sniff_image_changes_with_the_layout():
-    game = _scripted_sniff()
-    before = sniff_image.render_image(game)
+def test_twelve_picture_hides_every_other_hand_and_the_stock():
+    hands = [[1, 2, 3], [4, 5, 6]]
+    a = twelve_env.Game(num_players=2, deal={"hands": hands, "face_up": 7, "stock": [8, 9]})
+    b = twelve_env.Game(num_players=2, deal={"hands": [[1, 2, 3], [9, 8, 4]], "face_up": 7, "stock": [5, 6]})
+    assert np.array_equal(a.image(), b.image())
+    c = twelve_env.Game(num_players=2, deal={"hands": [[1, 2, 4], [4, 5, 6]], "face_up": 7, "stock": [8, 9]})
+    assert not np.array_equal(a.image(), c.image())  # the hand of the seat to act is in the picture
+
+
+def test_pictures_are_deterministic_and_follow_the_game():
+    game = _scripted_sniff([(4, 6), (2, 4), (3, 3)], [(5, 5), (5, 6)])
+    before = game.image()
+    _check_picture(before)
+    assert np.array_equal(before, game.clone().image())
     game.apply(encode_action((4, 4), 0))
-    opened = sniff_image.render_image(game)
-    _check_picture(opened)
-    assert opened.shape == before.shape
-    assert not np.array_equal(before, opened)
-    game.apply(encode_action((4, 6), 1))
-    assert not np.array_equal(opened, sniff_image.render_image(game))
+    opened = game.image()
+    assert opened.shape == before.shape and not np.array_equal(before, opened)
+    cards = twelve_env.Game(num_players=3, seed=5)
+    first = cards.image()
+    _check_picture(first)
+    assert np.array_equal(first, twelve_env.Game(num_players=3, seed=5).image())
+    cards.apply(cards.legal_actions()[0])
+    assert not np.array_equal(first, cards.image())
 
 
-def test_sniff_tally_adds_a_row():
-    game = _play(sniff_env.Game(num_players=2, seed=4), seed=4, steps=20)
-    plain, tally = sniff_image.render_image(game), sniff_image.render_image(game, tally=True)
-    _check_picture(tally)
-    assert tally.shape[0] > plain.shape[0] and tally.shape[1] == plain.shape[1]
+@pytest.mark.parametrize(
+    ("make", "every"),
+    [
+        (lambda: sniff_env.Game(num_players=2, seed=12, target=60), 7),
+        (lambda: sniff_env.Game(num_players=4, seed=14, target=60), 7),
+        (lambda: twelve_env.Game(num_players=2, deck="numbers", seed=2), 3),
+        (lambda: twelve_env.Game(num_players=7, seed=7), 3),
+    ],
+)
+def test_a_whole_game_keeps_one_picture_size(make, every):
+    """A video of an episode needs frames of one size: the size depends on the table size only."""
+    game = make()
+    shape = game.image().shape
+    rng = random.Random(every)
+    step = 0
+    while not game.is_terminal():
+        game.apply(rng.choice(game.legal_actions()))
+        step += 1
+        if step % every == 0 or game.is_terminal():
+            assert game.image().shape == shape
+    _check_picture(game.image())
 
 
+def test_env_render_rgb_array_is_the_picture():
+    env = sniff_env.env(num_players=3, render_mode="rgb_array")
+    env.reset(seed=4)
+    frame = env.render()
+    _check_picture(frame)
+    assert np.array_equal(frame, env.unwrapped.game.image())
+    single = twelve_env.single_agent_env(num_players=2, render_mode="rgb_array")
+    single.reset(seed=1)
+    _check_picture(single.render())
+
+
+def test_a_game_without_a_drawing_has_no_picture(monkeypatch):
+    game = twelve_env.Game(num_players=2, seed=0)
+    parts = {name: where for name, where in type(game.spec).parts.items() if name != "web"}
+    monkeypatch.setattr(type(game.spec), "parts", parts)
+    with pytest.raises(NotImplementedError, match="no drawing"):
+        game.image()
+
+
+def test_save_png_reopens(tmp_path):
+    arr = _play(sniff_env.Game(num_players=4, seed=2), seed=2, steps=15).image()
+    path = image.save_png(arr, tmp_path / "sniff.png")
+    with Image.open(path) as img:
+        assert img.format == "PNG"
+        assert np.array_equal(np.asarray(img.convert("RGB")), arr)
+
+
+def test_animate_writes_gif_and_strip(tmp_path):
+    game = sniff_env.Game(num_players=2, seed=3)
+    frames = [game.image()]
+    for _ in range(2):
+        game.apply(game.legal_actions()[0])
+        frames.append(game.image())
+    frames.append(twelve_env.Game(num_players=2, seed=0).image())  # another size
+    gif = image.animate(frames, tmp_path / "replay.gif", duration_ms=200)
+    with Image.open(gif) as img:
+        assert img.format == "GIF" and img.n_frames >= 2
+        assert img.size == (max(f.shape[1] for f in frames), max(f.shape[0] for f in frames))
+    strip = image.animate(frames, tmp_path / "replay.png", scale=0.25, columns=2)
+    with Image.open(strip) as img:
+        assert img.format == "PNG" and img.width < 2 * frames[0].shape[1]
+    with pytest.raises(ValueError):
+        image.animate([], tmp_path / "none.gif")
+
+
+# --- Sniff's layout (S10–S17) ------------------------------------------------------------------------
 def test_sniff_layout_marks_scored_and_free_spots():
-    game = _scripted_sniff()
+    game = _scripted_sniff([(4, 6), (2, 4), (3, 3)], [(5, 5), (5, 6)])
     game.apply(encode_action((4, 4), 0))
     pieces, spots = geometry.table_layout(game)
     assert len(pieces) == 1 and pieces[0].sniff
@@ -102,93 +224,3 @@ def test_sniff_layout_never_overlaps():
                     overlap_x = min(a[2], b[2]) - max(a[0], b[0])
                     overlap_y = min(a[3], b[3]) - max(a[1], b[1])
                     assert overlap_x <= 1e-9 or overlap_y <= 1e-9, (seed, a, b)
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_sniff_full_match_renders_every_step(players):
-    game = sniff_env.Game(num_players=players, seed=10 + players, target=60)
-    rng = random.Random(players)
-    shape = sniff_image.render_image(game).shape
-    while not game.is_terminal():
-        game.apply(rng.choice(game.legal_actions()))
-        arr = sniff_image.render_image(game, tally=False)
-        assert arr.shape == shape and arr.dtype == np.uint8
-    _check_picture(arr)
-
-
-def test_sniff_save_png_reopens(tmp_path):
-    game = _play(sniff_env.Game(num_players=4, seed=2), seed=2, steps=15)
-    path = sniff_image.save_image(game, tmp_path / "sniff.png")
-    arr = sniff_image.render_image(game)
-    with Image.open(path) as img:
-        assert img.format == "PNG"
-        assert img.size == (arr.shape[1], arr.shape[0])
-        assert np.array_equal(np.asarray(img.convert("RGB")), arr)
-
-
-# --- 12 --------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("players", [2, 7])
-@pytest.mark.parametrize("deck", ["bridge", "numbers"])
-def test_twelve_renders_whole_games(players, deck):
-    game = twelve_env.Game(num_players=players, deck=deck, seed=players)
-    first = twelve_image.render_image(game)
-    _check_picture(first)
-    rng = random.Random(players)
-    last = first
-    changed = False
-    while not game.is_terminal():
-        game.apply(rng.choice(game.legal_actions()))
-        arr = twelve_image.render_image(game)
-        assert arr.shape == first.shape and arr.dtype == np.uint8
-        changed |= not np.array_equal(arr, last)
-        last = arr
-    assert changed
-    _check_picture(last)
-
-
-def test_twelve_image_changes_after_a_move(tmp_path):
-    game = twelve_env.Game(num_players=3, seed=5)
-    before = twelve_image.render_image(game)
-    game.apply(game.legal_actions()[0])
-    after = twelve_image.render_image(game)
-    assert not np.array_equal(before, after)
-    path = twelve_image.save_image(game, tmp_path / "twelve.png")
-    with Image.open(path) as img:
-        assert img.size == (after.shape[1], after.shape[0])
-
-
-# --- shared helpers --------------------------------------------------------------------------------
-def test_animate_writes_gif_and_strip(tmp_path):
-    game = sniff_env.Game(num_players=2, seed=3)
-    rng = random.Random(3)
-    frames = [sniff_image.render_image(game)]
-    for _ in range(3):
-        game.apply(rng.choice(game.legal_actions()))
-        frames.append(sniff_image.render_image(game))
-    frames.append(twelve_image.render_image(twelve_env.Game(num_players=2, seed=0)))  # another size
-    gif = ei.animate(frames, tmp_path / "replay.gif", duration_ms=200)
-    with Image.open(gif) as img:
-        assert img.format == "GIF" and img.n_frames >= 2
-        assert img.size == (max(f.shape[1] for f in frames), max(f.shape[0] for f in frames))
-    strip = ei.animate(frames[:4], tmp_path / "replay.png", scale=0.25, columns=2)
-    with Image.open(strip) as img:
-        assert img.format == "PNG" and img.width < 2 * frames[0].shape[1]
-    with pytest.raises(ValueError):
-        ei.animate([], tmp_path / "none.gif")
-
-
-def test_default_font_fallback(monkeypatch):
-    """With no system font found, Pillow's built-in font is used and both pictures still render."""
-    monkeypatch.setattr(ei, "FONT_FILES", {False: ("no-such-font.ttf",), True: ("no-such-font.ttf",)})
-    ei.font.cache_clear()
-    sniff_image.tile_sprite.cache_clear()
-    twelve_image.card_sprite.cache_clear()
-    ei.disc.cache_clear()
-    try:
-        assert ei.font(20) is not None
-        _check_picture(sniff_image.render_image(_play(sniff_env.Game(num_players=2, seed=1), seed=1, steps=6)))
-        _check_picture(twelve_image.render_image(twelve_env.Game(num_players=4, seed=1)))
-    finally:
-        monkeypatch.undo()
-        for cached in (ei.font, sniff_image.tile_sprite, twelve_image.card_sprite, ei.disc, twelve_image._tilted):
-            cached.cache_clear()
