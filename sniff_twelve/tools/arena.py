@@ -2,10 +2,9 @@
 
 Two-sided tables (2 players, or 4-player Sniff partnerships) play *duplicate*: every pairing of
 entries plays each deal twice, once from each side, so the cards cancel out of the comparison.
-An entry is an agent name, or ``"a+b"`` for a mixed partnership (``a`` on the first seat of its
-side, ``b`` on the second); the old spelling of the policy-guided search, ``ismcts[:N]+ppo[:PATH]``
-(now ``guided[:N[:PATH]]``), is one agent (``entry_names``). Tables where every seat plays for
-itself rotate each line-up of entries through all seats on the same deal.
+An entry is an agent spec, or ``"a+b"`` for a mixed partnership (``a`` on the first seat of its
+side, ``b`` on the second: ``sniff_twelve.agents.spec.partners``). Tables where every seat plays
+for itself rotate each line-up of entries through all seats on the same deal.
 
 Every game is reproducible from the arena seed; ``workers`` spreads games over processes. Besides
 the scores, each match-up reports how much of its outcome variance the deal explains
@@ -27,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sniff_twelve.agents.builtin import game_agents, is_one_agent
+from sniff_twelve.agents.builtin import game_agents
+from sniff_twelve.agents.spec import partners
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError, check_int
 from sniff_twelve.core.rewards import rank_rewards
@@ -166,26 +166,8 @@ def play_all(tasks: list[GameTask]) -> list[dict[str, Any]]:
     return [play(task) for task in tasks]
 
 
-def entry_names(entry: str) -> list[str]:
-    """The agent specs of an entry: ``a+b`` is two, but ``ismcts[:N]+ppo[:PATH]`` and
-    ``belief[:N[:MODEL]]+ppo`` are one.
-
-    >>> entry_names("greedy+ppo"), entry_names("ismcts:64+ppo"), entry_names("ismcts+ppo+greedy")
-    (['greedy', 'ppo'], ['ismcts:64+ppo'], ['ismcts+ppo', 'greedy'])
-    >>> entry_names("belief:64:heuristic+ppo+greedy")
-    ['belief:64:heuristic+ppo', 'greedy']
-    """
-    names: list[str] = []
-    for part in entry.split("+"):
-        if names and is_one_agent(f"{names[-1]}+{part}"):
-            names[-1] += f"+{part}"
-        else:
-            names.append(part)
-    return names
-
-
 def _entry_seats(table: Table, entry: str, side: int) -> dict[int, str]:
-    names = entry_names(entry)
+    names = partners(entry)
     seats = table.sides[side]
     if len(names) not in (1, len(seats)):
         raise ValueError(f"entry {entry!r} names {len(names)} agents for a side of {len(seats)} seats")
@@ -252,7 +234,7 @@ def name_entries(
     a ``ValueError`` suggests naming it by import path (``py:``) instead."""
     names: list[str] = []
     objects: dict[str, Agent] = {}
-    taken = {name for entry in entries if isinstance(entry, str) for name in entry_names(entry)}
+    taken = {name for entry in entries if isinstance(entry, str) for name in partners(entry)}
     for entry in entries:
         if isinstance(entry, str):
             names.append(entry)
@@ -533,7 +515,7 @@ def check_entries(table: Table, entries: Iterable[str], objects: dict[str, Agent
     agents_module = game_agents(table.spec)
     objects = objects or {}
     for entry in entries:
-        for name in [entry] if entry in objects else entry_names(entry):
+        for name in [entry] if entry in objects else partners(entry):
             agent = objects[name] if name in objects else agents_module.make_agent(name)
             agent.check_table(table.num_players)
 

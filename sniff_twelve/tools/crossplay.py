@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from sniff_twelve.agents.spec import partners
 from sniff_twelve.core.optional import MissingExtraError, pyplot
 from sniff_twelve.tools import arena
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
@@ -51,7 +52,7 @@ def check(
     if len(set(agents)) != len(agents):
         raise ValueError(f"agents must differ; got {list(agents)}")
     for spec in [*agents, opponents]:
-        if len(arena.entry_names(spec)) > 1 and spec not in (objects or {}):
+        if len(partners(spec)) > 1 and spec not in (objects or {}):
             raise ValueError(f"{spec!r}: crossplay forms the partnerships itself; give single agent specs")
     if deals < 1:
         raise ValueError(f"deals must be at least 1; got {deals}")
