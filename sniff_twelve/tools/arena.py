@@ -22,7 +22,7 @@ import pickle
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -31,35 +31,9 @@ from sniff_twelve.agents.spec import partners
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError, check_int
 from sniff_twelve.core.rewards import rank_rewards
+from sniff_twelve.core.seats import Table  # noqa: TC001 (arena.Table, where its callers found it first)
 from sniff_twelve.tools.cluster import map_on_ray
 from sniff_twelve.tools.interrupt import StopRequest, ignore_interrupts
-
-if TYPE_CHECKING:
-    from sniff_twelve.core.spec import GameSpec
-
-
-@dataclass(frozen=True)
-class Table:
-    """What the arena needs to know about a game: where it lives and who sits together."""
-
-    spec: GameSpec  # the game: its ``Game``, agents and outcome (``GameSpec.part``)
-    num_players: int
-    options: dict[str, Any] = field(default_factory=dict)
-    sides: tuple[tuple[int, ...], ...] | None = None  # seats of each side when two-sided
-
-    @classmethod
-    def of(cls, spec: GameSpec, num_players: int, **options: Any) -> Table:
-        """The table of ``num_players`` of the game ``spec`` registers, its sides as the spec says."""
-        return cls(spec, num_players, options, spec.sides(num_players))
-
-    @property
-    def package(self) -> str:
-        """The game's package, as results name the game."""
-        return self.spec.package
-
-    @property
-    def two_sided(self) -> bool:
-        return self.sides is not None
 
 
 class AgentFailedError(ValueError):

@@ -39,8 +39,8 @@ from sniff_twelve.web.sessions import KEEP_DAYS, MAX_SESSIONS
 
 if TYPE_CHECKING:
     from sniff_twelve.core.options import GameOption
+    from sniff_twelve.core.seats import Table
     from sniff_twelve.core.spec import GameSpec, GameUI
-    from sniff_twelve.tools.arena import Table
     from sniff_twelve.web.table import WebGame
 
 #: ``narrate(before, after, seat, action)``: the text for one move (it may include a table)

@@ -33,7 +33,7 @@ from sniff_twelve.tools.report import partial_note, publish
 if TYPE_CHECKING:
     from sniff_twelve.core.agent import Agent
     from sniff_twelve.core.options import GameOption
-    from sniff_twelve.tools.arena import Table
+    from sniff_twelve.core.seats import Table
 
 
 def check(
