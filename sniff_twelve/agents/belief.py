@@ -115,9 +115,9 @@ class BeliefAgent(RolloutAgent):
         self.unguided_iterations = check_int("unguided_iterations", count, 1, 1_000_000)
 
     @classmethod
-    def parse_argument(cls, spec: str, argument: str) -> dict:
+    def parse_argument(cls, agent_spec: str, argument: str) -> dict:
         """The keywords ``belief:N[:MODEL]`` names; ``ValueError`` for a bad count."""
-        return count_and_model(spec, argument, "N in belief:N[:MODEL]")
+        return count_and_model(agent_spec, argument, "N in belief:N[:MODEL]")
 
     @staticmethod
     def guide_keywords(checkpoint: str) -> dict:

@@ -160,9 +160,9 @@ class PimcAgent(Agent):
         self.reset(seed)
 
     @classmethod
-    def parse_argument(cls, spec: str, argument: str) -> dict:
+    def parse_argument(cls, agent_spec: str, argument: str) -> dict:
         """The keywords ``pimc:K[:MODEL]`` names; ``ValueError`` for a bad count."""
-        return count_and_model(spec, argument, "K in pimc:K[:MODEL]")
+        return count_and_model(agent_spec, argument, "K in pimc:K[:MODEL]")
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.array(stream_state(seed), dtype=np.int32)
@@ -273,9 +273,9 @@ SPEC_AGENTS: dict[str, type[Agent]] = {
 }
 
 
-def spec_make_agent(spec: str, **kwargs) -> Agent:
+def spec_make_agent(agent_spec: str, **kwargs) -> Agent:
     """``make_agent`` of a game that writes no agents of its own: ``SPEC_AGENTS`` (and ``py:`` specs)."""
-    return build_agent(SPEC_AGENTS, spec, **kwargs)
+    return build_agent(SPEC_AGENTS, agent_spec, **kwargs)
 
 
 def game_agents(spec: GameSpec) -> ModuleType | SimpleNamespace:
@@ -284,13 +284,13 @@ def game_agents(spec: GameSpec) -> ModuleType | SimpleNamespace:
     return spec.part("agents") or SimpleNamespace(AGENTS=SPEC_AGENTS, make_agent=spec_make_agent)
 
 
-def count_and_model(spec: str, argument: str, what: str, then: str = "model") -> dict:
+def count_and_model(agent_spec: str, argument: str, what: str, then: str = "model") -> dict:
     """``N[:MODEL]`` after a search's name (``belief:N[:MODEL]``, ``pimc:K[:MODEL]``,
     ``guided:N[:CHECKPOINT]``) as keywords: ``iterations`` and, if given, the keyword ``then``
     (``model``, ``checkpoint``); ``ValueError`` naming ``what`` for a bad count."""
     count, _, rest = argument.partition(":")
     if not count.isdigit() or int(count) < 1:
-        raise ValueError(f"agent spec {spec!r}: {what} is a number of worlds, at least 1")
+        raise ValueError(f"agent spec {agent_spec!r}: {what} is a number of worlds, at least 1")
     return {"iterations": int(count), **({then: rest} if rest else {})}
 
 
@@ -301,12 +301,15 @@ GUIDED_NAME = "guided"
 GUIDED_SEARCHES = {"rollout": GUIDED_NAME, "belief": "belief"}
 
 
-def build_agent(registry: dict[str, type[Agent]], spec: str | AgentSpec, group: str | None = None, **kwargs) -> Agent:
-    """The agent ``spec`` names (the grammar: docs/agents.md) from ``registry`` (name → class), the
+def build_agent(
+    registry: dict[str, type[Agent]], agent_spec: str | AgentSpec, group: str | None = None, **kwargs
+) -> Agent:
+    """The agent ``agent_spec`` names (the grammar: docs/agents.md) from ``registry`` (name → class), the
     agents installed packages register in the entry-point ``group``, or an import path
     (``sniff_twelve.agents.external``); ``kwargs`` go to the agent. ``ValueError`` for a bad spec,
     an unknown name with the names there are."""
-    agent_spec = spec if isinstance(spec, AgentSpec) else AgentSpec.parse(spec)
+    if not isinstance(agent_spec, AgentSpec):
+        agent_spec = AgentSpec.parse(agent_spec)
     name, argument = agent_spec.name, agent_spec.argument
     if name == IMPORT:
         return import_agent(str(agent_spec), **kwargs)

@@ -69,9 +69,9 @@ class GuidedSearchAgent(RolloutAgent):
         self.policy.own_checkpoint_spec = f"{self.name}:{self.iterations}:PATH"
 
     @classmethod
-    def parse_argument(cls, spec: str, argument: str) -> dict:
+    def parse_argument(cls, agent_spec: str, argument: str) -> dict:
         """The keywords ``guided:N[:CHECKPOINT]`` names; ``ValueError`` for a bad count."""
-        return count_and_model(spec, argument, "N in guided:N[:CHECKPOINT]", then="checkpoint")
+        return count_and_model(agent_spec, argument, "N in guided:N[:CHECKPOINT]", then="checkpoint")
 
     @staticmethod
     def guide_keywords(checkpoint: str) -> dict:

@@ -49,7 +49,7 @@ class ShortLineupError(ValueError):
 @dataclass(frozen=True)
 class GameTask:
     table: Table
-    seating: tuple[str, ...]  # agent name per seat
+    seating: tuple[str, ...]  # the agent spec of each seat
     seed: int
     record: bool = False
     #: agents given as objects, by the name that stands for them in ``seating`` (copied per game)
@@ -437,7 +437,7 @@ def run(
     run on that Ray cluster (``play_tasks``), with the same results; ``estimator="aivat"`` adds
     the variance-reduced margins (``sniff_twelve.tools.evaluation``). ``deals`` and ``workers`` are
     at least 1 and ``seed`` at least 0, else ``ValueError``; with one deal the intervals are
-    undefined (infinite half-widths, which ``report.arena_table`` prints as n/a)."""
+    undefined (infinite half-widths, which ``report.arena_text`` prints as n/a)."""
     deals, workers = check_int("deals", deals, 1), check_int("workers", workers, 1)
     seed = check_int("seed", seed, 0)
     check_estimator(table, estimator)

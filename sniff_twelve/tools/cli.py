@@ -435,7 +435,7 @@ def run_arena(args: argparse.Namespace, table: Table) -> dict:
         fail(err)
     if args.records:  # before --json, which leaves them out
         args.records.write_text("".join(json.dumps(game.pop("record")) + "\n" for game in result["games"]))
-    report.publish(args, result, report.arena_table(result), report.arena_plot)
+    report.publish(args, result, report.arena_text(result), report.arena_plot)
     if result["partial"]:
         print(
             f"interrupted: the table above covers the {result['games_played']} of {result['games_scheduled']} "

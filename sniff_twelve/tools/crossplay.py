@@ -51,9 +51,9 @@ def check(
         raise ValueError(f"crossplay needs at least two agents; got {list(agents)}")
     if len(set(agents)) != len(agents):
         raise ValueError(f"agents must differ; got {list(agents)}")
-    for spec in [*agents, opponents]:
-        if len(partners(spec)) > 1 and spec not in (objects or {}):
-            raise ValueError(f"{spec!r}: crossplay forms the partnerships itself; give single agent specs")
+    for agent_spec in [*agents, opponents]:
+        if len(partners(agent_spec)) > 1 and agent_spec not in (objects or {}):
+            raise ValueError(f"{agent_spec!r}: crossplay forms the partnerships itself; give single agent specs")
     if deals < 1:
         raise ValueError(f"deals must be at least 1; got {deals}")
     arena.check_entries(table, [*agents, opponents], objects)
