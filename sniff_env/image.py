@@ -30,8 +30,8 @@ from PIL import Image, ImageDraw
 from sniff_env import kernels as K
 from sniff_env.geometry import PIPS, table_layout
 from sniff_env.tiles import DRAW, NUM_ARMS, PASS, TILES
-from sniff_twelve.tools import image as ei
-from sniff_twelve.tools.image import GOLD, MUTED, RED, TEXT
+from sniff_twelve import drawing as ei
+from sniff_twelve.drawing import GOLD, MUTED, RED, TEXT
 
 if TYPE_CHECKING:
     import numpy as np

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from sniff_twelve.tools import image as ei
-from sniff_twelve.tools.image import GOLD, MUTED, RED, TEXT
+from sniff_twelve import drawing as ei
+from sniff_twelve.drawing import GOLD, MUTED, RED, TEXT
 from twelve_env.cards import card_value, rank_name
 
 if TYPE_CHECKING:

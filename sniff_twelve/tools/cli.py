@@ -472,7 +472,7 @@ def run_replay(args: argparse.Namespace, game_cls: type[KernelGame], narrate: Na
             frames.append(game.image())
         action = next_action
     print("", game, sep="\n")
-    from sniff_twelve.tools.image import animate
+    from sniff_twelve.drawing import animate
 
     columns = max(1, math.ceil(math.sqrt(len(frames) * 2)))  # a grid about as wide as it is tall
     for path in (args.gif, args.png):

@@ -1,4 +1,4 @@
-"""The Pillow pictures of both tables (``sniff_env.image``, ``twelve_env.image``, ``sniff_twelve.tools.image``)."""
+"""The Pillow pictures of both tables (``sniff_env.image``, ``twelve_env.image``, ``sniff_twelve.drawing``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import twelve_env
 from sniff_env import geometry
 from sniff_env import image as sniff_image
 from sniff_env.tiles import encode_action
-from sniff_twelve.tools import image as ei
+from sniff_twelve import drawing as ei
 from twelve_env import image as twelve_image
 
 MAX_SIDE = 2000
