@@ -304,8 +304,8 @@ GUIDED_SEARCHES = {"rollout": GUIDED_NAME, "belief": "belief"}
 def build_agent(
     registry: dict[str, type[Agent]], agent_spec: str | AgentSpec, group: str | None = None, **kwargs
 ) -> Agent:
-    """The agent ``agent_spec`` names (the grammar: docs/agents.md) from ``registry`` (name → class), the
-    agents installed packages register in the entry-point ``group``, or an import path
+    """The agent ``agent_spec`` names (the grammar: docs/agents.md) from ``registry`` (name →
+    class), the agents installed packages register in the entry-point ``group``, or an import path
     (``sniff_twelve.agents.external``); ``kwargs`` go to the agent. ``ValueError`` for a bad spec,
     an unknown name with the names there are."""
     if not isinstance(agent_spec, AgentSpec):

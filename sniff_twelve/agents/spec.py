@@ -34,18 +34,19 @@ OLD_NAMES = {"ismcts": "rollout"}
 #: the old one-agent spellings with ``+``: ``ismcts[:N]+ppo[:PATH]`` and ``belief[:N[:MODEL]]+ppo``
 #: (now ``rollout[:N]@ppo[:PATH]``, ``belief[:N[:MODEL]]@ppo``; PATH holds no ``+``)
 OLD_GUIDED = re.compile(r"ismcts(?::[^+]*)?\+ppo(?::[^+]+)?|belief(?::[^+]*)?\+ppo")
-#: a guide: the first ``@`` followed by a name (a path such as ``ppo:runs/a@b.npz`` keeps its ``@``)
+#: a guide: the first ``@`` followed by a name up to a ``:``, an ``@`` or the end (``ppo:runs/a@b.npz``
+#: is a path)
 _GUIDE_AT = re.compile(GUIDE + r"(?=[A-Za-z_]\w*(?:[:@]|$))")
 
 
 @dataclass(frozen=True)
 class AgentSpec:
-    """One agent, as its spec names it: ``NAME[:ARGUMENT][@GUIDE]``; ``str`` writes it back."""
+    """One agent, as its spec names it: ``NAME[:ARGUMENT][@POLICY]``; ``str`` writes it back."""
 
     name: str
     #: what follows the name's ``:`` (``""``: nothing); the agent's class reads it
     argument: str = ""
-    #: the policy that guides the search (``@ppo[:CHECKPOINT]``), or ``None``
+    #: the ``POLICY`` that guides the search (``@ppo[:CHECKPOINT]``), or ``None``
     guide: AgentSpec | None = None
 
     @classmethod
