@@ -3,8 +3,8 @@
 ``RandomAgent``, ``SpecGreedyAgent`` and ``SpecHeuristicAgent`` (the spec's compiled rules of
 thumb), ``RolloutAgent`` (determinized rollouts) and ``PimcAgent`` (exact solving of sampled
 worlds) choose from the seat's view only (the interface: ``sniff_twelve.core.agent``);
-``build_agent`` turns an agent spec (``sniff_twelve.agents.spec``) into one. A game's whole table of agents is
-``sniff_twelve.agents.registry.builtin_agents``.
+``build_agent`` builds one from an agent spec (``sniff_twelve.agents.spec``). A game's whole
+table of agents is ``sniff_twelve.agents.registry.builtin_agents``.
 """
 
 from __future__ import annotations
