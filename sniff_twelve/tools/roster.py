@@ -89,7 +89,8 @@ def add_parser(parser: argparse.ArgumentParser, spec: GameSpec) -> None:
         "ladder and its score against the whole field ± 95% CI"
         + (f" (measured {measured}, docs/ladder.md)" if measured else "")
         + ". N: determinizations or worlds a decision; MODEL: an agent spec the other seats "
-        "are assumed to play as; CHECKPOINT, PATH: files. It plays no game, so it takes no game option.",
+        "are assumed to play as; @ppo: the trained policy proposes the moves the search scores; CHECKPOINT, "
+        "PATH: files (the grammar: docs/agents.md). It plays no game, so it takes no game option.",
     )
 
 
