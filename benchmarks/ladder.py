@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> None:
             result.pop("games")
             results[name] = result
             print(f"\n### {name}\n")
-            print(report.arena_table(result))
+            print(report.arena_text(result))
             if stop:
                 break
             result["ms_per_decision"] = times_per_decision(table, [*entries, *args.agent])

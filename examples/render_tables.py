@@ -11,7 +11,7 @@ from pathlib import Path
 import sniff_env
 import twelve_env
 from sniff_env.agents import make_agent as sniff_agent
-from sniff_twelve.tools.image import save_png
+from sniff_twelve.drawing import save_png
 from twelve_env.agents import make_agent as twelve_agent
 
 

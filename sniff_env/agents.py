@@ -23,7 +23,7 @@ from sniff_env import solver
 from sniff_env.spec import SPEC
 from sniff_twelve.agents.builtin import GUIDED_NAME
 from sniff_twelve.agents.registry import agent_maker, builtin_agents
-from sniff_twelve.tools.arena import Table
+from sniff_twelve.core.seats import Table
 
 if TYPE_CHECKING:
     from sniff_env.game import Game

@@ -9,8 +9,8 @@ from sniff_env import kernels as K
 from sniff_env.render import render_text
 from sniff_env.spec import SPEC
 from sniff_env.tiles import ARM_NAMES, DRAW, action_name, decode_action
+from sniff_twelve.core.seats import who
 from sniff_twelve.core.spec import GameUI
-from sniff_twelve.tools.play import who
 
 if TYPE_CHECKING:
     from sniff_env.game import Game

@@ -26,7 +26,7 @@ import numpy as np
 from sniff_twelve.agents.builtin import GUIDED_NAME
 from sniff_twelve.agents.registry import agent_maker, builtin_agents
 from sniff_twelve.core.rewards import rank_rewards
-from sniff_twelve.tools.arena import Table
+from sniff_twelve.core.seats import Table
 from twelve_env import solver
 from twelve_env.spec import SPEC
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from sniff_twelve.core.seats import who
 from sniff_twelve.core.spec import GameUI
-from sniff_twelve.tools.play import who
 from twelve_env.cards import SIX, rank_name
 from twelve_env.render import render_text
 from twelve_env.spec import SPEC

@@ -3,10 +3,11 @@ from what the other seats' play reveals (``sniff_twelve.beliefs.infer``) instead
 uniformly.
 
 Each decision infers the seat's beliefs with the other seats modelled as ``MODEL`` (an agent spec
-of the game without ``+``; ``none`` for the rules alone; ``learned`` for the game's shipped belief
+of the game without ``+`` or ``@``; ``none`` for the rules alone; ``learned`` for the game's shipped belief
 network, ``sniff_twelve.beliefs.learned``), draws ``N`` worlds from them and scores
-every legal move by one rollout per world, all moves on the same worlds and rollout streams. With
-``guide="ppo"`` the moves scored are those the trained policy proposes, as in ``guided:N``
+every legal move by one rollout per world, all moves on the same worlds and rollout streams.
+``belief[:N[:MODEL]]@ppo[:CHECKPOINT]`` (``guide="ppo"``) scores the moves the trained policy
+proposes instead, as ``rollout:N@ppo`` does
 (``sniff_twelve.agents.guided``: its kept moves, its prior's bonus), a move it is sure of costing
 no search.
 
@@ -54,9 +55,10 @@ class BeliefAgent(RolloutAgent):
             ``epsilon``): how far the other seats may stray from it.
         greedy_rate: share of rollout moves played by the rule of thumb, 0–1 (default: the
             game's ``rollout`` agent's).
-        guide: ``None`` (score every legal move), ``"ppo"`` (the shipped policy proposes the
-            moves, ``guided``'s way) or ``"auto"`` (``"ppo"`` at the tables the game ships a
-            policy for, ``None`` elsewhere).
+        guide: ``None`` (score every legal move), ``"ppo"`` (the policy proposes the moves,
+            ``guided``'s way) or ``"auto"`` (``"ppo"`` at the tables the game ships a policy for,
+            ``None`` elsewhere).
+        guide_checkpoint: the guiding policy's ``.npz`` (``None``: the checkpoint the game ships).
         unguided_iterations: worlds per decision when no policy guides (default ``iterations``):
             scoring every legal move costs more per world than scoring the two or three proposed.
         particles: ``None`` (each decision infers its beliefs from the start of the deal,
@@ -67,7 +69,7 @@ class BeliefAgent(RolloutAgent):
     """
 
     name = "belief"
-    spec_form = "[:N[:MODEL]][+ppo]"
+    spec_form = "[:N[:MODEL]]"
     reads_past = True
     #: the game's package, whose agents the model is (each game registers its subclass)
     game_spec: ClassVar[GameSpec]  # the game: its agents are the models
@@ -85,6 +87,7 @@ class BeliefAgent(RolloutAgent):
         epsilon: float = default_epsilon,
         greedy_rate: float | None = None,
         guide: str | None = None,
+        guide_checkpoint: str | None = None,
         unguided_iterations: int | None = None,
         seed: int | None = None,
         particles: int | None = None,
@@ -105,16 +108,21 @@ class BeliefAgent(RolloutAgent):
         if guide not in (None, "ppo", "auto"):
             raise ValueError(f"guide is None, 'ppo' or 'auto'; got {guide!r}")
         self.guide = guide
-        self._guide = None if guide is None else agents.AGENTS[GUIDED_NAME](iterations=1)
+        self._guide = None if guide is None else agents.AGENTS[GUIDED_NAME](iterations=1, checkpoint=guide_checkpoint)
         self._guided_tables: dict[int, bool] = {}
         super().__init__(iterations, rate, seed)
         count = self.iterations if unguided_iterations is None else unguided_iterations
         self.unguided_iterations = check_int("unguided_iterations", count, 1, 1_000_000)
 
     @classmethod
-    def parse_argument(cls, spec: str, argument: str) -> dict:
+    def parse_argument(cls, agent_spec: str, argument: str) -> dict:
         """The keywords ``belief:N[:MODEL]`` names; ``ValueError`` for a bad count."""
-        return count_and_model(spec, argument, "N in belief:N[:MODEL]")
+        return count_and_model(agent_spec, argument, "N in belief:N[:MODEL]")
+
+    @staticmethod
+    def guide_keywords(checkpoint: str) -> dict:
+        """The keywords of ``belief[:N[:MODEL]]@ppo[:CHECKPOINT]``'s guide."""
+        return {"guide": "ppo", **({"guide_checkpoint": checkpoint} if checkpoint else {})}
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)

@@ -1,25 +1,25 @@
-"""The agents every game builds on its own kernels, and the spec strings that name agents.
+"""The agents every game builds on its own kernels, and the agent specs that name them.
 
 ``RandomAgent``, ``SpecGreedyAgent`` and ``SpecHeuristicAgent`` (the spec's compiled rules of
 thumb), ``RolloutAgent`` (determinized rollouts) and ``PimcAgent`` (exact solving of sampled
 worlds) choose from the seat's view only (the interface: ``sniff_twelve.core.agent``);
-``build_agent`` turns a spec into one. A game's whole table of agents is
-``sniff_twelve.agents.registry.builtin_agents``.
+``build_agent`` builds one from an agent spec (``sniff_twelve.agents.spec``). A game's whole
+table of agents is ``sniff_twelve.agents.registry.builtin_agents``.
 """
 
 from __future__ import annotations
 
 import difflib
-import re
 from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from sniff_twelve.agents.external import FORM, import_agent, installed_agents, is_import_spec
+from sniff_twelve.agents.external import FORM, import_agent, installed_agents
+from sniff_twelve.agents.spec import GUIDE, GUIDE_POLICY, IMPORT, OLD_NAMES, AgentSpec
 from sniff_twelve.batch.threads import check_threads
 from sniff_twelve.core.agent import Agent
-from sniff_twelve.core.options import ArgumentTypeError, check_int
+from sniff_twelve.core.options import check_int
 from sniff_twelve.core.rng import stream_state
 from sniff_twelve.search.rollouts import resampled_rollouts
 from sniff_twelve.search.solver import draw_worlds
@@ -53,8 +53,8 @@ class RolloutAgent(Agent):
     hidden information consistently with what is public (its ``resample``) and scores every legal
     action by compiled rollouts on the same samples (its ``world_rollouts``: mostly the game's
     rule-of-thumb moves, partly random); plays the best mean (ties: the lowest action id). The
-    spec is ``rollout:N``; ``ismcts:N``, its first name, is kept as an alias (it never was a tree
-    search).
+    spec is ``rollout[:N]``; ``rollout[:N]@ppo`` searches the moves a policy proposes
+    (``sniff_twelve.agents.guided``).
 
     Args:
         iterations: determinizations per move (strength and time per move scale with it).
@@ -106,7 +106,7 @@ class PimcAgent(Agent):
     ``2 * iterations`` draws), so a move's time is bounded; the rare move none of whose worlds
     fits plays the game's rule of thumb (its spec's ``greedy_action``, the ``greedy`` agent's policy).
 
-    With a ``model`` (``pimc:K:MODEL``, an agent spec of the game without ``+``, or ``none``) the
+    With a ``model`` (``pimc:K:MODEL``, an agent spec of the game without ``+`` or ``@``, or ``none``) the
     worlds are drawn from the seat's beliefs instead (``sniff_twelve.beliefs.infer``: the other
     seats assumed to play as ``MODEL``, softened by ``epsilon``; ``belief_worlds`` weighted worlds
     kept), as the ``belief`` search draws them.
@@ -160,9 +160,9 @@ class PimcAgent(Agent):
         self.reset(seed)
 
     @classmethod
-    def parse_argument(cls, spec: str, argument: str) -> dict:
+    def parse_argument(cls, agent_spec: str, argument: str) -> dict:
         """The keywords ``pimc:K[:MODEL]`` names; ``ValueError`` for a bad count."""
-        return count_and_model(spec, argument, "K in pimc:K[:MODEL]")
+        return count_and_model(agent_spec, argument, "K in pimc:K[:MODEL]")
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.array(stream_state(seed), dtype=np.int32)
@@ -273,9 +273,9 @@ SPEC_AGENTS: dict[str, type[Agent]] = {
 }
 
 
-def spec_make_agent(spec: str, **kwargs) -> Agent:
+def spec_make_agent(agent_spec: str, **kwargs) -> Agent:
     """``make_agent`` of a game that writes no agents of its own: ``SPEC_AGENTS`` (and ``py:`` specs)."""
-    return build_agent(SPEC_AGENTS, spec, **kwargs)
+    return build_agent(SPEC_AGENTS, agent_spec, **kwargs)
 
 
 def game_agents(spec: GameSpec) -> ModuleType | SimpleNamespace:
@@ -284,79 +284,83 @@ def game_agents(spec: GameSpec) -> ModuleType | SimpleNamespace:
     return spec.part("agents") or SimpleNamespace(AGENTS=SPEC_AGENTS, make_agent=spec_make_agent)
 
 
-def count_and_model(spec: str, argument: str, what: str, then: str = "model") -> dict:
+def count_and_model(agent_spec: str, argument: str, what: str, then: str = "model") -> dict:
     """``N[:MODEL]`` after a search's name (``belief:N[:MODEL]``, ``pimc:K[:MODEL]``,
     ``guided:N[:CHECKPOINT]``) as keywords: ``iterations`` and, if given, the keyword ``then``
     (``model``, ``checkpoint``); ``ValueError`` naming ``what`` for a bad count."""
     count, _, rest = argument.partition(":")
     if not count.isdigit() or int(count) < 1:
-        raise ValueError(f"agent spec {spec!r}: {what} is a number of worlds, at least 1")
+        raise ValueError(f"agent spec {agent_spec!r}: {what} is a number of worlds, at least 1")
     return {"iterations": int(count), **({then: rest} if rest else {})}
 
 
-#: old agent names that still build the agent now named otherwise
-ALIASES = {"ismcts": "rollout"}
-#: the policy-guided rollout search (``sniff_twelve.agents.guided``): ``guided[:N[:CHECKPOINT]]``
+#: the policy-guided rollout search (``sniff_twelve.agents.guided``): the preset ``rollout:N@ppo``
 GUIDED_NAME = "guided"
-#: its first spelling, still one agent: ``ismcts[:N]+ppo[:PATH]`` (in an arena entry too, where
-#: ``a+b`` is otherwise a partnership; PATH holds no ``+``)
-GUIDED_SPEC = re.compile(r"ismcts(?::(?P<iterations>[^+]*))?\+ppo(?::(?P<checkpoint>[^+]+))?")
-GUIDED_OLD_FORM = "ismcts[:N]+ppo[:CHECKPOINT]"
-#: the belief search with the policy proposing its moves: ``belief[:N[:MODEL]]+ppo`` is one agent too
-GUIDED_BELIEF_SPEC = re.compile(r"belief(?::(?P<argument>[^+]*))?\+ppo")
+#: the searches a policy guides (``SEARCH[:ARG]@ppo[:CHECKPOINT]``), each with the entry that builds
+#: it so guided (its ``guide_keywords`` read the checkpoint)
+GUIDED_SEARCHES = {"rollout": GUIDED_NAME, "belief": "belief"}
 
 
-def is_one_agent(spec: str) -> bool:
-    """Whether ``spec``, ``+`` and all, names one agent (a policy-guided search), not a partnership."""
-    return bool(GUIDED_SPEC.fullmatch(spec) or GUIDED_BELIEF_SPEC.fullmatch(spec))
-
-
-def build_agent(registry: dict[str, type[Agent]], spec: str, group: str | None = None, **kwargs) -> Agent:
-    """An agent from ``spec``: a registered name, optionally followed by ``:`` and the agent's
-    argument — iterations for search agents (``"rollout:500"``, at least 1), a checkpoint path for
-    policy agents (``"ppo:runs/sniff4/best.npz"``); ``guided[:N[:CHECKPOINT]]`` is the
-    policy-guided rollout search (``sniff_twelve.agents.guided``; ``ismcts[:N]+ppo[:CHECKPOINT]``
-    its old spelling), ``belief[:N[:MODEL]]+ppo`` the same on beliefs. An old name in ``ALIASES``
-    builds the agent it became; ``py:package.module:Name[:ARG]`` an agent
-    from outside, and so does a name an installed package registers in the entry-point ``group``
-    (``sniff_twelve.agents.external``).
-    Unknown names raise ``ValueError`` listing the registered ones."""
-    if not isinstance(spec, str):
-        raise ArgumentTypeError(f"an agent spec is a string such as 'greedy' or 'rollout:200'; got {spec!r}")
-    if is_import_spec(spec):
-        return import_agent(spec, **kwargs)
-    if GUIDED_SPEC.fullmatch(spec) and GUIDED_NAME in registry:
-        return registry[GUIDED_NAME].from_spec(spec, **kwargs)
-    if (match := GUIDED_BELIEF_SPEC.fullmatch(spec)) and "belief" in registry:
-        cls = registry["belief"]
-        if match["argument"]:
-            kwargs.update(cls.parse_argument(spec, match["argument"]))
-        return cls(guide="ppo", **kwargs)
-    if spec == "belief" and (strongest := getattr(registry.get("belief"), "strongest", None)):
+def build_agent(
+    registry: dict[str, type[Agent]], agent_spec: str | AgentSpec, group: str | None = None, **kwargs
+) -> Agent:
+    """The agent ``agent_spec`` names (the grammar: docs/agents.md) from ``registry`` (name →
+    class), the agents installed packages register in the entry-point ``group``, or an import path
+    (``sniff_twelve.agents.external``); ``kwargs`` go to the agent. ``ValueError`` for a bad spec,
+    an unknown name with the names there are."""
+    if not isinstance(agent_spec, AgentSpec):
+        agent_spec = AgentSpec.parse(agent_spec)
+    name, argument = agent_spec.name, agent_spec.argument
+    if name == IMPORT:
+        return import_agent(str(agent_spec), **kwargs)
+    if agent_spec == AgentSpec("belief") and (strongest := getattr(registry.get("belief"), "strongest", None)):
         return registry["belief"](**{**strongest, **kwargs})  # the game's best belief setting
-    name, _, arg = spec.partition(":")
-    name = ALIASES.get(name, name)
     if name not in registry:
         installed = installed_agents(group) if group else {}
-        if name in installed:
-            return import_agent(f"py:{installed[name]}" + (f":{arg}" if arg else ""), **kwargs)
-        listed = f"built-in agents: {', '.join(registry)}"
-        if installed:
-            listed += f"; installed: {', '.join(installed)}"
-        close = difflib.get_close_matches(name, [*registry, *installed, *ALIASES], n=1)
-        hint = f" (did you mean {ALIASES.get(close[0], close[0])!r}?)" if close else ""
-        raise ValueError(f"unknown agent {name!r}{hint}; {listed}; or {FORM}")
-    cls = registry[name]
-    if arg:
-        argument = getattr(cls, "spec_argument", None)
-        if hasattr(cls, "parse_argument"):
-            kwargs.update(cls.parse_argument(spec, arg))
-        elif argument == "iterations":
-            if not arg.isdigit() or int(arg) < 1:
-                raise ValueError(f"agent spec {spec!r}: what follows ':' is a number of iterations, at least 1")
-            kwargs["iterations"] = int(arg)
-        elif argument is not None:
-            kwargs[argument] = arg
-        else:
-            raise ValueError(f"agent spec {spec!r}: {name!r} takes no argument after ':'")
-    return cls(**kwargs)
+        if name in installed and agent_spec.guide is None:
+            return import_agent(f"{IMPORT}:{installed[name]}" + (f":{argument}" if argument else ""), **kwargs)
+        if name not in installed:
+            listed = f"built-in agents: {', '.join(registry)}"
+            if installed:
+                listed += f"; installed: {', '.join(installed)}"
+            close = difflib.get_close_matches(name, [*registry, *installed, *OLD_NAMES], n=1)
+            hint = f" (did you mean {OLD_NAMES.get(close[0], close[0])!r}?)" if close else ""
+            raise ValueError(f"unknown agent {name!r}{hint}; {listed}; or {FORM}")
+    guided = None if agent_spec.guide is None else guided_search(registry, agent_spec)
+    if argument:
+        kwargs.update(argument_keywords(registry[name], agent_spec))
+    if guided is None:
+        return registry[name](**kwargs)
+    return guided(**{**kwargs, **guided.guide_keywords(agent_spec.guide.argument)})
+
+
+def argument_keywords(cls: type[Agent], agent_spec: AgentSpec) -> dict:
+    """The keywords ``agent_spec``'s argument gives ``cls``: its ``parse_argument``, else a count of
+    iterations or the one keyword ``spec_argument`` names; ``ValueError`` for a bad one."""
+    text, name, argument = str(agent_spec), agent_spec.name, agent_spec.argument
+    keyword = getattr(cls, "spec_argument", None)
+    if hasattr(cls, "parse_argument"):
+        return cls.parse_argument(text, argument)
+    if keyword == "iterations":
+        if not argument.isdigit() or int(argument) < 1:
+            raise ValueError(f"agent spec {text!r}: what follows ':' is a number of iterations, at least 1")
+        return {"iterations": int(argument)}
+    if keyword is None:
+        raise ValueError(f"agent spec {text!r}: {name!r} takes no argument after ':'")
+    return {keyword: argument}
+
+
+def guided_search(registry: dict[str, type[Agent]], agent_spec: AgentSpec) -> type[Agent]:
+    """The class of the search ``agent_spec`` names with its guide (``GUIDED_SEARCHES``);
+    ``ValueError`` for a search no policy guides, or a guide that is not the trained policy."""
+    text, guide = str(agent_spec), agent_spec.guide
+    searches = [search for search, entry in GUIDED_SEARCHES.items() if entry in registry]
+    if agent_spec.name not in searches:
+        guided = f"a policy guides {', '.join(searches)}" if searches else "this game has no guided search"
+        raise ValueError(f"agent spec {text!r}: {agent_spec.name!r} takes no {GUIDE}POLICY ({guided})")
+    if guide.name != GUIDE_POLICY:
+        raise ValueError(
+            f"agent spec {text!r}: a search is guided by the trained policy, {GUIDE}{GUIDE_POLICY}[:CHECKPOINT]; "
+            f"got {GUIDE}{guide}"
+        )
+    return registry[GUIDED_SEARCHES[agent_spec.name]]

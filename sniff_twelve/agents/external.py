@@ -26,37 +26,34 @@ import importlib
 import importlib.metadata
 from typing import Any
 
+from sniff_twelve.agents.spec import IMPORT
 from sniff_twelve.core.agent import Agent
 
-PREFIX = "py:"
+PREFIX = f"{IMPORT}:"
 FORM = "py:package.module:Name or py:package.module:Name:ARG"
 
 
-def is_import_spec(spec: str) -> bool:
-    return spec.startswith(PREFIX)
-
-
-def import_agent(spec: str, **kwargs: Any) -> Agent:
-    """The agent ``spec`` (``py:…``) names, built with its ``ARG`` (if any) and ``kwargs``."""
-    module_name, sep, rest = spec[len(PREFIX) :].partition(":")
+def import_agent(agent_spec: str, **kwargs: Any) -> Agent:
+    """The agent ``agent_spec`` (``py:…``) names, built with its ``ARG`` (if any) and ``kwargs``."""
+    module_name, sep, rest = agent_spec[len(PREFIX) :].partition(":")
     name, _, arg = rest.partition(":")
     if not (module_name and sep and name.isidentifier()):
-        raise ValueError(f"agent spec {spec!r}: write {FORM}")
+        raise ValueError(f"agent spec {agent_spec!r}: write {FORM}")
     try:
         module = importlib.import_module(module_name)
     except Exception as error:  # an import can fail in any way: report it, whatever it is
-        raise ValueError(f"agent spec {spec!r}: module {module_name!r} does not import ({_say(error)})") from None
+        raise ValueError(f"agent spec {agent_spec!r}: module {module_name!r} does not import ({_say(error)})") from None
     target = getattr(module, name, None)
     if not callable(target):
-        raise ValueError(f"agent spec {spec!r}: module {module_name!r} has no agent class or factory {name!r}")
+        raise ValueError(f"agent spec {agent_spec!r}: module {module_name!r} has no agent class or factory {name!r}")
     try:
         agent = target(*([arg] if arg else []), **kwargs)
     except Exception as error:
         call = f"{name}({arg!r})" if arg else f"{name}()"
-        raise ValueError(f"agent spec {spec!r}: {call} raised {_say(error)}") from None
+        raise ValueError(f"agent spec {agent_spec!r}: {call} raised {_say(error)}") from None
     if not isinstance(agent, Agent):
         raise ValueError(
-            f"agent spec {spec!r}: {name} gave a {type(agent).__name__}, not an Agent "
+            f"agent spec {agent_spec!r}: {name} gave a {type(agent).__name__}, not an Agent "
             "(subclass sniff_twelve.core.agent.Agent and implement choose(view))"
         )
     return agent

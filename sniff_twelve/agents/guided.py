@@ -1,13 +1,13 @@
 """Policy-guided rollout search: a trained policy chooses which moves the determinized rollouts score.
 
-``guided:N`` (the shipped ``ppo`` checkpoint) or ``guided:N:CHECKPOINT``: the policy's masked
-softmax over the legal moves is the prior. The search keeps the fewest moves whose prior mass reaches
-``coverage`` (at most ``width``), scores each by ``N`` paired rollouts on sampled deals — the
-rollouts ``rollout:N`` runs, on the seat's view only — and plays the best mean value, the prior
-adding ``prior_weight × log prior`` points, so a move the policy all but rules out needs a clear
-margin to be chosen. It spends ``N`` determinizations on two or three moves where ``rollout:N``
-spends them on every legal one, and a move the policy is sure of costs no search at all.
-``ismcts:N+ppo[:CHECKPOINT]``, its first spelling (it never was an ISMCTS), builds the same agent.
+``rollout:N@ppo`` (the shipped ``ppo`` checkpoint) or ``rollout:N@ppo:CHECKPOINT``, the preset
+``guided:N[:CHECKPOINT]``: the policy's masked softmax over the legal moves is the prior. The search
+keeps the fewest moves whose prior mass reaches ``coverage`` (at most ``width``), scores each by
+``N`` paired rollouts on sampled deals — the rollouts ``rollout:N`` runs, on the seat's view only —
+and plays the best mean value, the prior adding ``prior_weight × log prior`` points, so a move the
+policy all but rules out needs a clear margin to be chosen. It spends ``N`` determinizations on two
+or three moves where ``rollout:N`` spends them on every legal one, and a move the policy is sure of
+costs no search at all.
 
 >>> from sniff_env import Game
 >>> from sniff_env.agents import make_agent
@@ -15,7 +15,7 @@ spends them on every legal one, and a move the policy is sure of costs no search
 >>> moves, prior = make_agent("guided:16").candidates(game.seat_view(game.current_player))
 >>> 1 <= moves.size <= 3 and bool(prior.sum() <= 1)
 True
->>> make_agent("ismcts:16+ppo", seed=1).act(game) == make_agent("guided:16", seed=1).act(game)
+>>> make_agent("rollout:16@ppo", seed=1).act(game) == make_agent("guided:16", seed=1).act(game)
 True
 """
 
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sniff_twelve.agents.builtin import GUIDED_NAME, GUIDED_SPEC, RolloutAgent, count_and_model
+from sniff_twelve.agents.builtin import GUIDED_NAME, RolloutAgent, count_and_model
 from sniff_twelve.core.options import check_int
 
 if TYPE_CHECKING:
@@ -69,22 +69,14 @@ class GuidedSearchAgent(RolloutAgent):
         self.policy.own_checkpoint_spec = f"{self.name}:{self.iterations}:PATH"
 
     @classmethod
-    def parse_argument(cls, spec: str, argument: str) -> dict:
+    def parse_argument(cls, agent_spec: str, argument: str) -> dict:
         """The keywords ``guided:N[:CHECKPOINT]`` names; ``ValueError`` for a bad count."""
-        return count_and_model(spec, argument, "N in guided:N[:CHECKPOINT]", then="checkpoint")
+        return count_and_model(agent_spec, argument, "N in guided:N[:CHECKPOINT]", then="checkpoint")
 
-    @classmethod
-    def from_spec(cls, spec: str, **kwargs) -> GuidedSearchAgent:
-        """The agent the old spelling ``ismcts[:N]+ppo[:PATH]`` (``GUIDED_SPEC``) names, the same as
-        ``guided[:N[:PATH]]``; ``ValueError`` for a bad count or checkpoint."""
-        match = GUIDED_SPEC.fullmatch(spec)
-        if match is None:
-            raise ValueError(f"{spec!r} is not ismcts[:N]+ppo[:PATH]")
-        iterations = match["iterations"]
-        if iterations is not None and not iterations.isdigit():
-            raise ValueError(f"{spec!r}: N in ismcts:N+ppo is a whole number of determinizations; got {iterations!r}")
-        count = {"iterations": int(iterations)} if iterations else {}
-        return cls(**count, checkpoint=match["checkpoint"], **kwargs)
+    @staticmethod
+    def guide_keywords(checkpoint: str) -> dict:
+        """The keywords of ``rollout:N@ppo[:CHECKPOINT]``'s guide (``""``: the shipped checkpoint)."""
+        return {"checkpoint": checkpoint} if checkpoint else {}
 
     def check_table(self, num_players: int) -> None:
         self.policy.check_table(num_players)

@@ -82,15 +82,9 @@ def agent_maker(registry: dict[str, type[Agent]], game: GameSpec) -> Callable[..
     module = game.parts["agents"]
 
     def make_agent(spec: str, **kwargs) -> Agent:
-        """An agent from its spec: ``random``, ``greedy``, ``heuristic``, ``rollout``
-        (``rollout:ITERATIONS``; ``ismcts:N`` is its old name), ``pimc`` (``pimc:WORLDS[:MODEL]``),
-        ``ppo`` (``ppo:CHECKPOINT``), ``guided`` (``guided:N[:CHECKPOINT]``: the rollout search
-        over the moves the ``ppo`` policy proposes; ``ismcts:N+ppo[:CHECKPOINT]`` is its old
-        spelling), ``belief`` (``belief:N:MODEL``: the rollout search on worlds drawn from what
-        the other seats' play reveals, ``sniff_twelve.agents.belief``), ``sb3`` (``sb3:PATH``, a
-        Stable-Baselines3 model), ``rllib`` (``rllib:PATH``, an RLlib checkpoint), an installed
-        agent's name or ``py:package.module:Name[:ARG]`` (``build_agent``). Keywords go to the
-        agent (``seed=…``); a bad spec is a ``ValueError``."""
+        """The agent ``spec`` names (the grammar and every agent: docs/agents.md; ``python -m
+        sniff_env agents`` lists them), built with ``kwargs`` (``seed=…``); a bad spec is a
+        ``ValueError`` (``sniff_twelve.agents.builtin.build_agent``)."""
         return build_agent(registry, spec, group=module, **kwargs)
 
     make_agent.__module__, make_agent.__qualname__ = module, "make_agent"

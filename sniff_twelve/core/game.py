@@ -173,9 +173,9 @@ class KernelGame:
 
     def image(self) -> np.ndarray:
         """The table as an RGB ``numpy`` image (H×W×3 ``uint8``): the game's one drawing, the SVG
-        table of its ``web`` part, as the seat to act sees it (``sniff_twelve.tools.image.table_image``,
+        table of its ``web`` part, as the seat to act sees it (``sniff_twelve.drawing.table_image``,
         a higher layer, imported by name as the spec's parts are)."""
-        return importlib.import_module("sniff_twelve.tools.image").table_image(self)
+        return importlib.import_module("sniff_twelve.drawing").table_image(self)
 
     # --- records (sniff_twelve.core.records) ------------------------------------------------------------------
     record_name: ClassVar[str]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba as nb
+import numpy as np
 
 
 @nb.njit(cache=True)
@@ -28,3 +31,13 @@ def rank_rewards(values, n, out):
 
 # What a game's ``write_rewards`` kernel returns about the episode after a step.
 LIVE, TERMINATED, TRUNCATED = 0, 1, 2
+
+
+def places_by_score(game: Any) -> dict[str, Any]:
+    """How a finished one-deal game went, for a game whose ``agents`` module says nothing else
+    (``match_outcome``): each seat's place by ``Game.scores`` mapped to [0, 1] (first 1, last 0,
+    ties share), ``points`` its score."""
+    scores = np.array(game.scores, dtype=np.float64)
+    places = np.empty(game.num_players)
+    rank_rewards(scores, game.num_players, places)
+    return {"outcome": ((places + 1) / 2).tolist(), "points": scores.tolist(), "hands": 1}

@@ -1,8 +1,16 @@
-"""Seats around a table, for the compiled kernels of both games."""
+"""Seats around a table: the compiled kernels' seat arithmetic, the sides a game seats
+(``Table``, what the arena and the game packages' ``arena_table`` build) and how a screen names
+a seat (``who``)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
 import numba as nb
+
+if TYPE_CHECKING:
+    from sniff_twelve.core.spec import GameSpec
 
 
 @nb.njit(cache=True, inline="always")
@@ -16,3 +24,32 @@ def seat_after(seat, steps, n):
     """
     after = seat + steps
     return after - n if after >= n else after
+
+
+@dataclass(frozen=True)
+class Table:
+    """A game's table: the game, its seats and options, and who sits together (its sides)."""
+
+    spec: GameSpec  # the game: its ``Game``, agents and outcome (``GameSpec.part``)
+    num_players: int
+    options: dict[str, Any] = field(default_factory=dict)
+    sides: tuple[tuple[int, ...], ...] | None = None  # seats of each side when two-sided
+
+    @classmethod
+    def of(cls, spec: GameSpec, num_players: int, **options: Any) -> Table:
+        """The table of ``num_players`` of the game ``spec`` registers, its sides as the spec says."""
+        return cls(spec, num_players, options, spec.sides(num_players))
+
+    @property
+    def package(self) -> str:
+        """The game's package, as results name the game."""
+        return self.spec.package
+
+    @property
+    def two_sided(self) -> bool:
+        return self.sides is not None
+
+
+def who(seat: int, human: int) -> str:
+    """How a screen names ``seat`` to the human at ``human``: ``you``, else ``seat N``."""
+    return "you" if seat == human else f"seat {seat}"

@@ -2,10 +2,9 @@
 
 Two-sided tables (2 players, or 4-player Sniff partnerships) play *duplicate*: every pairing of
 entries plays each deal twice, once from each side, so the cards cancel out of the comparison.
-An entry is an agent name, or ``"a+b"`` for a mixed partnership (``a`` on the first seat of its
-side, ``b`` on the second); the old spelling of the policy-guided search, ``ismcts[:N]+ppo[:PATH]``
-(now ``guided[:N[:PATH]]``), is one agent (``entry_names``). Tables where every seat plays for
-itself rotate each line-up of entries through all seats on the same deal.
+An entry is an agent spec, or ``"a+b"`` for a mixed partnership (``a`` on the first seat of its
+side, ``b`` on the second: ``sniff_twelve.agents.spec.partners``). Tables where every seat plays
+for itself rotate each line-up of entries through all seats on the same deal.
 
 Every game is reproducible from the arena seed; ``workers`` spreads games over processes. Besides
 the scores, each match-up reports how much of its outcome variance the deal explains
@@ -23,43 +22,18 @@ import pickle
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from sniff_twelve.agents.builtin import game_agents, is_one_agent
+from sniff_twelve.agents.builtin import game_agents
+from sniff_twelve.agents.spec import partners
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError, check_int
-from sniff_twelve.core.rewards import rank_rewards
+from sniff_twelve.core.rewards import places_by_score
+from sniff_twelve.core.seats import Table  # noqa: TC001 (arena.Table, where its callers found it first)
 from sniff_twelve.tools.cluster import map_on_ray
 from sniff_twelve.tools.interrupt import StopRequest, ignore_interrupts
-
-if TYPE_CHECKING:
-    from sniff_twelve.core.spec import GameSpec
-
-
-@dataclass(frozen=True)
-class Table:
-    """What the arena needs to know about a game: where it lives and who sits together."""
-
-    spec: GameSpec  # the game: its ``Game``, agents and outcome (``GameSpec.part``)
-    num_players: int
-    options: dict[str, Any] = field(default_factory=dict)
-    sides: tuple[tuple[int, ...], ...] | None = None  # seats of each side when two-sided
-
-    @classmethod
-    def of(cls, spec: GameSpec, num_players: int, **options: Any) -> Table:
-        """The table of ``num_players`` of the game ``spec`` registers, its sides as the spec says."""
-        return cls(spec, num_players, options, spec.sides(num_players))
-
-    @property
-    def package(self) -> str:
-        """The game's package, as results name the game."""
-        return self.spec.package
-
-    @property
-    def two_sided(self) -> bool:
-        return self.sides is not None
 
 
 class AgentFailedError(ValueError):
@@ -75,7 +49,7 @@ class ShortLineupError(ValueError):
 @dataclass(frozen=True)
 class GameTask:
     table: Table
-    seating: tuple[str, ...]  # agent name per seat
+    seating: tuple[str, ...]  # the agent spec of each seat
     seed: int
     record: bool = False
     #: agents given as objects, by the name that stands for them in ``seating`` (copied per game)
@@ -147,16 +121,6 @@ def seat_margins(table: Table, points: Sequence[float]) -> list[float]:
     ]
 
 
-def places_by_score(game: Any) -> dict[str, Any]:
-    """How a finished one-deal game went, for a game whose ``agents`` module says nothing else
-    (``match_outcome``): each seat's place by ``Game.scores`` mapped to [0, 1] (first 1, last 0,
-    ties share), ``points`` its score."""
-    scores = np.array(game.scores, dtype=np.float64)
-    places = np.empty(game.num_players)
-    rank_rewards(scores, game.num_players, places)
-    return {"outcome": ((places + 1) / 2).tolist(), "points": scores.tolist(), "hands": 1}
-
-
 #: a Ray run splits its games into at most this many tasks (a dead worker costs one task's games)
 CLUSTER_CHUNKS = 256
 
@@ -166,26 +130,8 @@ def play_all(tasks: list[GameTask]) -> list[dict[str, Any]]:
     return [play(task) for task in tasks]
 
 
-def entry_names(entry: str) -> list[str]:
-    """The agent specs of an entry: ``a+b`` is two, but ``ismcts[:N]+ppo[:PATH]`` and
-    ``belief[:N[:MODEL]]+ppo`` are one.
-
-    >>> entry_names("greedy+ppo"), entry_names("ismcts:64+ppo"), entry_names("ismcts+ppo+greedy")
-    (['greedy', 'ppo'], ['ismcts:64+ppo'], ['ismcts+ppo', 'greedy'])
-    >>> entry_names("belief:64:heuristic+ppo+greedy")
-    ['belief:64:heuristic+ppo', 'greedy']
-    """
-    names: list[str] = []
-    for part in entry.split("+"):
-        if names and is_one_agent(f"{names[-1]}+{part}"):
-            names[-1] += f"+{part}"
-        else:
-            names.append(part)
-    return names
-
-
 def _entry_seats(table: Table, entry: str, side: int) -> dict[int, str]:
-    names = entry_names(entry)
+    names = partners(entry)
     seats = table.sides[side]
     if len(names) not in (1, len(seats)):
         raise ValueError(f"entry {entry!r} names {len(names)} agents for a side of {len(seats)} seats")
@@ -252,7 +198,7 @@ def name_entries(
     a ``ValueError`` suggests naming it by import path (``py:``) instead."""
     names: list[str] = []
     objects: dict[str, Agent] = {}
-    taken = {name for entry in entries if isinstance(entry, str) for name in entry_names(entry)}
+    taken = {name for entry in entries if isinstance(entry, str) for name in partners(entry)}
     for entry in entries:
         if isinstance(entry, str):
             names.append(entry)
@@ -481,7 +427,7 @@ def run(
     run on that Ray cluster (``play_tasks``), with the same results; ``estimator="aivat"`` adds
     the variance-reduced margins (``sniff_twelve.tools.evaluation``). ``deals`` and ``workers`` are
     at least 1 and ``seed`` at least 0, else ``ValueError``; with one deal the intervals are
-    undefined (infinite half-widths, which ``report.arena_table`` prints as n/a)."""
+    undefined (infinite half-widths, which ``report.arena_text`` prints as n/a)."""
     deals, workers = check_int("deals", deals, 1), check_int("workers", workers, 1)
     seed = check_int("seed", seed, 0)
     check_estimator(table, estimator)
@@ -533,7 +479,7 @@ def check_entries(table: Table, entries: Iterable[str], objects: dict[str, Agent
     agents_module = game_agents(table.spec)
     objects = objects or {}
     for entry in entries:
-        for name in [entry] if entry in objects else entry_names(entry):
+        for name in [entry] if entry in objects else partners(entry):
             agent = objects[name] if name in objects else agents_module.make_agent(name)
             agent.check_table(table.num_players)
 

@@ -39,8 +39,8 @@ from sniff_twelve.web.sessions import KEEP_DAYS, MAX_SESSIONS
 
 if TYPE_CHECKING:
     from sniff_twelve.core.options import GameOption
+    from sniff_twelve.core.seats import Table
     from sniff_twelve.core.spec import GameSpec, GameUI
-    from sniff_twelve.tools.arena import Table
     from sniff_twelve.web.table import WebGame
 
 #: ``narrate(before, after, seat, action)``: the text for one move (it may include a table)
@@ -447,7 +447,7 @@ def run_arena(args: argparse.Namespace, table: Table) -> dict:
         fail(err)
     if args.records:  # before --json, which leaves them out
         args.records.write_text("".join(json.dumps(game.pop("record")) + "\n" for game in result["games"]))
-    report.publish(args, result, report.arena_table(result), report.arena_plot)
+    report.publish(args, result, report.arena_text(result), report.arena_plot)
     if result["partial"]:
         print(
             f"interrupted: the table above covers the {result['games_played']} of {result['games_scheduled']} "
@@ -484,7 +484,7 @@ def run_replay(args: argparse.Namespace, game_cls: type[KernelGame], narrate: Na
             frames.append(game.image())
         action = next_action
     print("", game, sep="\n")
-    from sniff_twelve.tools.image import animate
+    from sniff_twelve.drawing import animate
 
     columns = max(1, math.ceil(math.sqrt(len(frames) * 2)))  # a grid about as wide as it is tall
     for path in (args.gif, args.png):

@@ -35,8 +35,8 @@ from sniff_twelve.tools.flags import add_estimator, add_game_options, add_worker
 
 if TYPE_CHECKING:
     from sniff_twelve.core.agent import Agent
+    from sniff_twelve.core.seats import Table
     from sniff_twelve.core.spec import GameSpec
-    from sniff_twelve.tools.arena import Table
 
 #: deals before the first look (the variance estimate needs some), then per batch
 FIRST_BATCH, BATCH = 16, 16

@@ -42,8 +42,9 @@ from typing import Any
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
-from sniff_twelve.agents.builtin import ALIASES, GUIDED_NAME, GUIDED_SPEC, game_agents
-from sniff_twelve.agents.external import installed_agents, is_import_spec
+from sniff_twelve.agents.builtin import GUIDED_SEARCHES, game_agents
+from sniff_twelve.agents.external import installed_agents
+from sniff_twelve.agents.spec import IMPORT, AgentSpec
 from sniff_twelve.core.spec import KERNELS, GameSpec
 
 #: agents cheap enough to run on every twin (an agent the game's ``AGENTS`` does not declare, or a
@@ -145,15 +146,15 @@ def check_no_peek_twins(package: ModuleType, options: dict[str, Any], games: int
     """The twins of the module docstring; returns the agent specs it checked (those the table seats)."""
     module = game_agents(package.Game.spec)
     agents = []
-    for spec in TWIN_AGENTS:
-        if not _declares(module, spec):
+    for agent_spec in TWIN_AGENTS:
+        if not _declares(module, agent_spec):
             continue
         try:
-            agent = module.make_agent(spec)
+            agent = module.make_agent(agent_spec)
             agent.check_table(package.Game(seed=0, **_game_options(package, options)).num_players)
         except ValueError:
             continue
-        agents.append((spec, agent))
+        agents.append((agent_spec, agent))
     checked = 0
     for seed in range(games):
         game = _random_game(package, options, seed, steps=3 + seed)
@@ -169,23 +170,24 @@ def check_no_peek_twins(package: ModuleType, options: dict[str, Any], games: int
             assert np.array_equal(twin.seat_view(seat).array, view.array), "a sampled world looks different"
             assert np.array_equal(twin.observation(seat), game.observation(seat))
             assert twin.legal_actions() == game.legal_actions()
-            for spec, agent in agents:
+            for agent_spec, agent in agents:
                 agent.reset(seed)
                 mine = agent.act(game)
                 agent.reset(seed)
-                assert agent.act(twin) == mine, f"{spec} moved differently on a twin: it read hidden information"
+                assert agent.act(twin) == mine, f"{agent_spec} moved differently on a twin: it read hidden information"
     assert checked, "no random game had a live position to sample twins from"
-    return [spec for spec, _ in agents]
+    return [agent_spec for agent_spec, _ in agents]
 
 
-def _declares(agents: Any, spec: str) -> bool:
-    """Whether the game's agents (``game_agents``) name ``spec``'s agent: its ``AGENTS`` or the
-    agents installed for it (``AGENT_GROUP``), an old name of one, or an agent by import path."""
-    if is_import_spec(spec) or (GUIDED_SPEC.fullmatch(spec) and GUIDED_NAME in agents.AGENTS):
-        return True
-    name = ALIASES.get(spec.partition(":")[0], spec.partition(":")[0])
+def _declares(agents: Any, agent_spec: str) -> bool:
+    """Whether the game's agents (``game_agents``) name ``agent_spec``'s agent: its ``AGENTS`` (a
+    guided search: the entry that builds it) or the agents installed for it (``AGENT_GROUP``), or
+    an agent by import path."""
+    parsed = AgentSpec.parse(agent_spec)
+    name = GUIDED_SEARCHES.get(parsed.name) if parsed.guide is not None else parsed.name
     group = getattr(agents, "AGENT_GROUP", None)
-    return name in agents.AGENTS or (group is not None and name in installed_agents(group))
+    installed = installed_agents(group) if group is not None else {}
+    return parsed.name == IMPORT or name in agents.AGENTS or name in installed
 
 
 def check_vector_matches_game(package: ModuleType, options: dict[str, Any], games: int = 5) -> None:

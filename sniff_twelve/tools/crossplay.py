@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from sniff_twelve.agents.spec import partners
 from sniff_twelve.core.optional import MissingExtraError, pyplot
 from sniff_twelve.tools import arena
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
@@ -32,7 +33,7 @@ from sniff_twelve.tools.report import partial_note, publish
 if TYPE_CHECKING:
     from sniff_twelve.core.agent import Agent
     from sniff_twelve.core.options import GameOption
-    from sniff_twelve.tools.arena import Table
+    from sniff_twelve.core.seats import Table
 
 
 def check(
@@ -50,9 +51,9 @@ def check(
         raise ValueError(f"crossplay needs at least two agents; got {list(agents)}")
     if len(set(agents)) != len(agents):
         raise ValueError(f"agents must differ; got {list(agents)}")
-    for spec in [*agents, opponents]:
-        if len(arena.entry_names(spec)) > 1 and spec not in (objects or {}):
-            raise ValueError(f"{spec!r}: crossplay forms the partnerships itself; give single agent specs")
+    for agent_spec in [*agents, opponents]:
+        if len(partners(agent_spec)) > 1 and agent_spec not in (objects or {}):
+            raise ValueError(f"{agent_spec!r}: crossplay forms the partnerships itself; give single agent specs")
     if deals < 1:
         raise ValueError(f"deals must be at least 1; got {deals}")
     arena.check_entries(table, [*agents, opponents], objects)

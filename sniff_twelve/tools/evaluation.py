@@ -42,11 +42,13 @@ import numpy as np
 
 from sniff_twelve.agents.builtin import RandomAgent, SpecPolicyAgent, game_agents
 from sniff_twelve.core.records import replay_steps
-from sniff_twelve.tools.arena import Table, places_by_score, seat_margins
+from sniff_twelve.core.rewards import places_by_score
+from sniff_twelve.tools.arena import seat_margins
 
 if TYPE_CHECKING:
     from sniff_twelve.core.agent import Agent
     from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.seats import Table
 
 #: the solver's budget per position (nodes) before ``Values`` falls back on a playout (0: playouts only)
 MAX_NODES = 0

@@ -27,11 +27,6 @@ if TYPE_CHECKING:
 AgentFactory = Callable[[str], Agent]
 
 
-def who(seat: int, human: int) -> str:
-    """How the screen names ``seat`` to the human: ``you``, else ``seat N``."""
-    return "you" if seat == human else f"seat {seat}"
-
-
 HELP = """Type the number of one of the legal moves listed under "Your moves" and press Enter.
   h or ?   this help
   q        quit the game

@@ -1,5 +1,5 @@
 """Results as text, JSON and PNG (matplotlib, optional): ``publish`` for every command, the
-arena's table and plot."""
+arena's results as text (``arena_text``: markdown tables) and as a plot (``arena_plot``)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def partial_note(result: dict[str, Any]) -> str:
     return f" — PARTIAL: {result['games_played']} of {result['games_scheduled']} games"
 
 
-def arena_table(result: dict[str, Any]) -> str:
+def arena_text(result: dict[str, Any]) -> str:
     """Entries by Elo: score (1 win, 0 loss) ± 95% CI over deals, points per hand, Elo; then the
     match-ups with the deal's share of their outcome variance, and the first opener's advantage."""
     finished = result.get("games_finished", 1) > 0

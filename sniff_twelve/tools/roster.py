@@ -13,8 +13,9 @@ import json
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from sniff_twelve.agents.builtin import ALIASES, GUIDED_NAME, GUIDED_OLD_FORM, game_agents
+from sniff_twelve.agents.builtin import GUIDED_SEARCHES, game_agents
 from sniff_twelve.agents.external import PREFIX, installed_agents
+from sniff_twelve.agents.spec import GUIDE, GUIDE_POLICY
 
 if TYPE_CHECKING:
     from sniff_twelve.core.spec import GameSpec
@@ -55,18 +56,19 @@ def about(cls: type) -> str:
 
 
 def lines(spec: GameSpec) -> list[str]:
-    """One line per agent spec: the built-ins (with their standing where measured), their old
-    spellings, the installed agents (entry points), then the ``py:`` form."""
+    """One line per agent spec: the built-ins (with their standing where measured), the searches a
+    policy guides, the installed agents (entry points), then the ``py:`` form."""
     agents, data = game_agents(spec), ladder(spec)
     registry = agents.AGENTS
     rows = [
         (name + cls.spec_form, "; ".join(filter(None, [standing(data["tables"], name), about(cls)])))
         for name, cls in registry.items()
     ]
-    for old, new in ALIASES.items():
-        rows.append((old + registry[new].spec_form, f"the old name of {new}"))
-    if GUIDED_NAME in registry:
-        rows.append((GUIDED_OLD_FORM, f"the old spelling of {GUIDED_NAME}{registry[GUIDED_NAME].spec_form}"))
+    for search, entry in GUIDED_SEARCHES.items():
+        if entry in registry:
+            preset = f" (= {entry}{registry[entry].spec_form})" if entry != search else ""
+            form = f"{search}{registry[search].spec_form}{GUIDE}{GUIDE_POLICY}[:CHECKPOINT]"
+            rows.append((form, f"{search} over the moves the {GUIDE_POLICY} policy proposes{preset}"))
     group = getattr(agents, "AGENT_GROUP", None)
     for name, target in (installed_agents(group) if group else {}).items():
         rows.append((f"{name}[:ARG]", f"installed: {target}"))
@@ -87,7 +89,8 @@ def add_parser(parser: argparse.ArgumentParser, spec: GameSpec) -> None:
         "ladder and its score against the whole field ± 95% CI"
         + (f" (measured {measured}, docs/ladder.md)" if measured else "")
         + ". N: determinizations or worlds a decision; MODEL: an agent spec the other seats "
-        "are assumed to play as; CHECKPOINT, PATH: files. It plays no game, so it takes no game option.",
+        "are assumed to play as; @ppo: the trained policy proposes the moves the search scores; CHECKPOINT, "
+        "PATH: files (the grammar: docs/agents.md). It plays no game, so it takes no game option.",
     )
 
 

@@ -56,9 +56,11 @@ def test_unknown_agent_is_a_clear_error():
 
 @pytest.mark.parametrize("agents, game_cls", [(sniff_agents, SniffGame), (twelve_agents, TwelveGame)])
 def test_ismcts_is_the_old_name_of_rollout(agents, game_cls):
-    """The spec ``ismcts:N`` (the agent's first name) builds the ``rollout:N`` agent: same class,
-    same moves from the same seed; the registry lists only the new name."""
-    old, new = agents.make_agent("ismcts:5", seed=3), agents.make_agent("rollout:5", seed=3)
+    """The spec ``ismcts:N`` (the agent's first name) builds the ``rollout:N`` agent, warning: same
+    class, same moves from the same seed; the registry lists only the new name."""
+    with pytest.warns(DeprecationWarning, match="write 'rollout:5'"):
+        old = agents.make_agent("ismcts:5", seed=3)
+    new = agents.make_agent("rollout:5", seed=3)
     assert type(old) is type(new) and old.iterations == new.iterations == 5 and old.name == "rollout"
     assert "rollout" in agents.AGENTS and "ismcts" not in agents.AGENTS
     game_a, game_b = game_cls(seed=11), game_cls(seed=11)

@@ -46,11 +46,11 @@ from twelve_env.agents import make_agent as twelve_agent
 
 pytestmark = pytest.mark.slow
 
-SNIFF_SPECS = ("random", "greedy", "heuristic", "rollout:8", "ppo", "ismcts:8+ppo", "belief:8:greedy", "belief:8:ppo")
-SNIFF_SPECS += ("belief:8:greedy+ppo", "belief:8:learned")
+SNIFF_SPECS = ("random", "greedy", "heuristic", "rollout:8", "ppo", "rollout:8@ppo", "belief:8:greedy", "belief:8:ppo")
+SNIFF_SPECS += ("belief:8:greedy@ppo", "belief:8:learned")
 TWELVE_SPECS = ("random", "greedy", "heuristic", "rollout:8", "belief:8:heuristic", "belief:8:learned")
-SLOW_SPECS = ("rollout:8", "ppo", "ismcts:8+ppo", "belief:8:greedy", "belief:8:ppo", "belief:8:heuristic")
-SLOW_SPECS += ("belief:8:greedy+ppo", "belief:8:learned")
+SLOW_SPECS = ("rollout:8", "ppo", "rollout:8@ppo", "belief:8:greedy", "belief:8:ppo", "belief:8:heuristic")
+SLOW_SPECS += ("belief:8:greedy@ppo", "belief:8:learned")
 PPO_TABLES = (2, 4)  # the shipped checkpoints
 
 

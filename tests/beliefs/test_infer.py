@@ -223,7 +223,7 @@ def test_probabilities_of_every_built_in_agent():
     legal = view.legal_mask()
     n = int(legal.sum())
     assert n > 1
-    for spec in ("random", "greedy", "heuristic", "rollout:8", "pimc:2", "ppo", "ismcts:8+ppo", "belief:8:greedy"):
+    for spec in ("random", "greedy", "heuristic", "rollout:8", "pimc:2", "ppo", "rollout:8@ppo", "belief:8:greedy"):
         agent = sniff_agent(spec)
         agent.reset(0)
         p = agent.probabilities(view)
@@ -323,16 +323,16 @@ def test_distinct_views_are_found_even_if_two_hashes_collide(monkeypatch):
 
 
 def test_the_policy_guided_belief_search_plays_only_what_the_policy_proposes():
-    """``belief:N[:MODEL]+ppo`` is one agent (in an arena entry too): the belief search over the
-    moves the shipped policy keeps, as ``ismcts:N+ppo`` does; a bad guide is one clear error."""
+    """``belief:N[:MODEL]@ppo`` is one agent (in an arena entry too): the belief search over the
+    moves the shipped policy keeps, as ``rollout:N@ppo`` does; a bad guide is one clear error."""
     from sniff_twelve.agents.belief import BeliefAgent
-    from sniff_twelve.tools.arena import entry_names
+    from sniff_twelve.agents.spec import partners
 
-    agent = sniff_agent("belief:12:heuristic+ppo")
+    agent = sniff_agent("belief:12:heuristic@ppo")
     assert (agent.iterations, agent.model, agent.guide) == (12, "heuristic", "ppo")
     assert sniff_agent("belief:12").guide is None
-    assert entry_names("belief:12:heuristic+ppo+greedy") == ["belief:12:heuristic+ppo", "greedy"]
-    proposer = sniff_agent("ismcts:1+ppo")
+    assert partners("belief:12:heuristic@ppo+greedy") == ["belief:12:heuristic@ppo", "greedy"]
+    proposer = sniff_agent("rollout:1@ppo")
     searched = 0
     for seed, steps in itertools.product(range(4), range(4)):
         game = played(lambda s=seed: sniff_env.Game(num_players=4, seed=s), sniff_agent, "greedy", steps)

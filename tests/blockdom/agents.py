@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from sniff_twelve.agents.builtin import SPEC_AGENTS
 from sniff_twelve.agents.registry import agent_maker
-from sniff_twelve.tools.arena import places_by_score
+from sniff_twelve.core.rewards import places_by_score
 from tests.blockdom.spec import SPEC
 
 if TYPE_CHECKING:

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from sniff_twelve.agents.builtin import SpecGreedyAgent
-from sniff_twelve.tools.arena import Table, run
+from sniff_twelve.core.seats import Table
+from sniff_twelve.tools.arena import run
 from tests import blockdom
 from tests.blockdom import Game, VectorGame
 from tests.blockdom.spec import SPEC

@@ -101,7 +101,42 @@ def test_layer_contract_holds() -> None:
     assert command, "lint-imports is part of the test extra: pip install -e '.[test]'"
     result = subprocess.run([command, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
-    assert "0 broken" in result.stdout and "Contracts: 6 kept" in result.stdout
+    assert "0 broken" in result.stdout and "Contracts: 7 kept" in result.stdout
+
+
+def imported_names(path: Path) -> set[str]:
+    """Every module or ``module.name`` ``path`` imports, at any depth of the file (functions and
+    ``if TYPE_CHECKING`` included)."""
+    named = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            named |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            named |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return named
+
+
+def test_the_games_import_the_tools_for_their_command_line_only() -> None:
+    """No module of a game package but its ``__main__`` (the CLI) imports ``sniff_twelve.tools``:
+    its agents, texts and pictures sit below the tools (``Table`` and ``who`` in
+    ``sniff_twelve.core.seats``, the Pillow drawing in ``sniff_twelve.drawing``)."""
+    found = {
+        module_name(path): sorted(name for name in imported_names(path) if name.startswith("sniff_twelve.tools"))
+        for package in ("sniff_env", "twelve_env")
+        for path in (ROOT / package).rglob("*.py")
+    }
+    assert found["sniff_env.__main__"] == ["sniff_twelve.tools.cli.GameCommands"]  # the check sees the CLI
+    assert {module: names for module, names in found.items() if names and not module.endswith(".__main__")} == {}
+
+
+def test_the_agents_import_no_environment() -> None:
+    """``sniff_twelve.agents`` imports nothing of ``sniff_twelve.envs``: the agents sit below the
+    environments, which seat them as opponents."""
+    found = {
+        module_name(path): sorted(name for name in imported_names(path) if name.startswith("sniff_twelve.envs"))
+        for path in (ROOT / "sniff_twelve" / "agents").rglob("*.py")
+    }
+    assert len(found) >= 8 and {module: names for module, names in found.items() if names} == {}
 
 
 @pytest.mark.parametrize("layer", ["core", "batch", "search"])

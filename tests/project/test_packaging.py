@@ -49,7 +49,7 @@ def test_the_wheel_and_the_sdist_carry_what_they_must(dist):
     names = zipfile.ZipFile(wheel).namelist()
     for must in ("sniff_env/py.typed", "twelve_env/py.typed", "sniff_twelve/py.typed", "sniff_twelve/web/static/"):
         assert any(name.startswith(must) for name in names), must
-    fonts = {"sniff_twelve/tools/fonts/" + name for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE")}
+    fonts = {"sniff_twelve/fonts/" + name for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE")}
     assert fonts <= set(names)  # what the pictures write with
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
     for shipped in ("sniff_env/checkpoints/ppo_4p.npz", "sniff_env/checkpoints/beliefs_4p.npz"):

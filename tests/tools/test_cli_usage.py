@@ -145,7 +145,7 @@ def test_agents_lists_every_spec_the_game_accepts(main, agents, capsys, monkeypa
     lines = _listing(main, capsys)
     forms = [line.split()[0] for line in lines]  # one spec a line, nothing else
     for form in forms:  # each form names something make_agent knows
-        assert form.partition(":")[0].partition("[")[0] in [*agents.AGENTS, "ismcts", "py", "heaviest"], form
+        assert form.partition(":")[0].partition("[")[0] in [*agents.AGENTS, "py", "heaviest"], form
     expected = {
         "random",
         "greedy",
@@ -154,11 +154,11 @@ def test_agents_lists_every_spec_the_game_accepts(main, agents, capsys, monkeypa
         "pimc[:K[:MODEL]]",
         "ppo[:CHECKPOINT]",
         "guided[:N[:CHECKPOINT]]",
-        "belief[:N[:MODEL]][+ppo]",
+        "belief[:N[:MODEL]]",
         "sb3:PATH",
         "rllib:PATH",
-        "ismcts[:N]",
-        "ismcts[:N]+ppo[:CHECKPOINT]",
+        "rollout[:N]@ppo[:CHECKPOINT]",
+        "belief[:N[:MODEL]]@ppo[:CHECKPOINT]",
         "py:package.module:Name[:ARG]",
         "heaviest[:ARG]",
     }
@@ -168,11 +168,11 @@ def test_agents_lists_every_spec_the_game_accepts(main, agents, capsys, monkeypa
 
 def test_agents_quotes_the_ladder_it_ships(capsys):
     lines = {line.split()[0]: line for line in _listing(SNIFF, capsys)}
-    assert "2p: 12 ms, ladder #1/8 0.704 ± 0.051" in lines["belief[:N[:MODEL]][+ppo]"]
+    assert "2p: 12 ms, ladder #1/8 0.704 ± 0.051" in lines["belief[:N[:MODEL]]"]
     assert "4p: 0.404 ms, ladder #1/8 0.671 ± 0.056" in lines["guided[:N[:CHECKPOINT]]"]  # tied first
     assert "#3/8 0.636" in lines["rollout[:N]"] and "#3/8 0.636" in lines["pimc[:K[:MODEL]]"]
     twelve = {line.split()[0]: line for line in _listing(TWELVE, capsys)}
-    assert "2p: 4.5 ms, ladder #1/6 0.652 ± 0.061" in twelve["belief[:N[:MODEL]][+ppo]"]
+    assert "2p: 4.5 ms, ladder #1/6 0.652 ± 0.061" in twelve["belief[:N[:MODEL]]"]
     assert "no checkpoint shipped" in twelve["guided[:N[:CHECKPOINT]]"] and "ms" not in twelve["ppo[:CHECKPOINT]"]
     shipped = json.loads((roster.resources.files("twelve_env") / roster.LADDER_FILE).read_text())
     assert set(shipped["tables"]) == {"2"}
@@ -197,7 +197,6 @@ def test_agents_of_a_game_with_no_ladder_and_no_agents_of_its_own(capsys, monkey
         "greedy",
         "heuristic",
         "rollout[:N]",
-        "ismcts[:N]",
         "py:package.module:Name[:ARG]",
     ]
     assert lines[0] == "random"  # nothing measured

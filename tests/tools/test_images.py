@@ -1,5 +1,5 @@
 """The pictures of both tables (``Game.image``, ``render_mode="rgb_array"``): the web part's SVG
-table rasterised by ``sniff_twelve.tools.image``; and Sniff's layout (``sniff_env.geometry``)."""
+table rasterised by ``sniff_twelve.drawing``; and Sniff's layout (``sniff_env.geometry``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import sniff_env
 import twelve_env
 from sniff_env import geometry
 from sniff_env.tiles import encode_action
-from sniff_twelve.tools import image
+from sniff_twelve import drawing as image
 
 MAX_SIDE = 2000
 FELT = (0x1C, 0x68, 0x42)  # both tables' felt (#1c6842)

@@ -11,7 +11,7 @@ import pytest
 
 from sniff_env.agents import arena_table as sniff_table
 from sniff_twelve.tools.arena import Slot, luck_skill, play_tasks, run, schedule, summarize
-from sniff_twelve.tools.report import arena_table
+from sniff_twelve.tools.report import arena_text
 from twelve_env.agents import arena_table as twelve_table
 
 
@@ -125,7 +125,7 @@ def test_real_twelve_arena_luck_and_skill():
     share = shares(result)
     assert share["greedy", "heuristic"] == share["heuristic", "greedy"] > 0.7  # the cards decide
     assert share["random", "greedy"] < 0.1 and share["random", "heuristic"] < 0.1  # the agents do
-    text = arena_table(result)
+    text = arena_text(result)
     assert "| score ± 95% CI | margin/hand ± 95% CI | deal share | deals |" in text
     row = next(r for r in result["matchups"] if (r["entry"], *r["against"]) == ("greedy", "heuristic"))
     margin = f"{row['margin']:+.2f} ± {row['margin_ci95']:.2f}"
@@ -151,7 +151,7 @@ def test_real_random_against_itself_is_all_deal():
 def test_real_sniff_arena_reports_the_share(players):
     result = run(sniff_table(players), ["random", "greedy"], deals=6, seed=5, progress=False)
     assert all(0.0 <= row["deal_share"] <= 0.2 for row in result["matchups"])
-    assert "deal share" in arena_table(result)
+    assert "deal share" in arena_text(result)
 
 
 def test_real_free_for_all_arena_reports_the_share():

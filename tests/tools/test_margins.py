@@ -10,7 +10,7 @@ import pytest
 from sniff_env import Game as SniffGame
 from sniff_env.agents import arena_table as sniff_table
 from sniff_twelve.tools import arena, crossplay
-from sniff_twelve.tools.report import arena_table
+from sniff_twelve.tools.report import arena_text
 from twelve_env import Game as TwelveGame
 from twelve_env.agents import arena_table as twelve_table
 
@@ -61,7 +61,7 @@ def test_margin_is_paired_by_deal_with_its_interval_over_deals():
 def test_a_run_where_no_match_finished_says_so():
     result = arena.run(sniff_table(2, max_hands=1), ["greedy", "random"], 3, seed=2, progress=False)
     assert result["games_finished"] == 0
-    text = arena_table(result)
+    text = arena_text(result)
     assert "0.500 ± 0.000 |" not in text.split("first opener")[0]
     assert text.count("no match finished") == 4 + 1  # two entries, two match-ups, and the note
     greedy = next(row for row in result["entries"] if row["entry"] == "greedy")
