@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sniff_env import kernels as K
 from sniff_env.spec import SPEC
 from sniff_env.tiles import DRAW, NUM_TILES, TILES, action_name, tile_index
-from sniff_twelve.core.game import KernelGame
+from sniff_twelve.core.game import BaseGame
 from sniff_twelve.core.options import check_deal_hands, check_int, check_keys, check_sequence
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def load_deal(state: np.ndarray, params: np.ndarray, deal: dict[str, Any]) -> No
     state[K.CUR] = opener
 
 
-class Game(KernelGame):
+class Game(BaseGame):
     """One match of American Sniff to the target score (docs/rules.md S1–S27).
 
     When a hand ends (S22) it is settled (S23–S24) and the next hand is dealt at once from the
@@ -78,7 +78,7 @@ class Game(KernelGame):
 
     spec = SPEC
     public_accessors = (
-        *KernelGame.public_accessors,
+        *BaseGame.public_accessors,
         "target",
         "side_of",
         "boneyard_size",

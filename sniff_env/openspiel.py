@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from sniff_twelve.core.optional import optional_import
 
 try:
-    from sniff_twelve.envs.openspiel import HIDDEN, Adapter, Deal, register
+    from sniff_twelve.envs.openspiel import HIDDEN, Adapter, Deal, register_spiel_game
 except ImportError as error:  # no bench extra: say so in one line
     optional_import(error.name or "pyspiel", "bench", "sniff_env.openspiel (the OpenSpiel game python_sniff)")
     raise
@@ -156,6 +156,6 @@ class SniffAdapter(Adapter):
         return engine.boneyard
 
 
-SniffGame = register(SniffAdapter)
+SniffGame = register_spiel_game(SniffAdapter)
 GAME_TYPE = SniffGame.game_type
 PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification

@@ -34,7 +34,7 @@ from sniff_twelve.web import svg
 from sniff_twelve.web.table import public_game
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
 
 FONTS = [str(path) for path in sorted((Path(__file__).parent / "fonts").glob("*.ttf"))]
 FONT = "DejaVu Sans"
@@ -68,7 +68,7 @@ def _size(document: str) -> tuple[float, float]:
     return width, height
 
 
-def table_document(game: KernelGame) -> str:
+def table_document(game: BaseGame) -> str:
     """The SVG of ``table_image``: the game's web table from the place of the seat to act, drawn
     from that seat's public game (``public_game``: nothing hidden from it can change the
     picture), and its hand below, every tile or card scaled to ``HAND_HEIGHT``."""
@@ -98,7 +98,7 @@ def table_document(game: KernelGame) -> str:
     return svg.document(round(width), round(height + HAND_ROW), label, parts)
 
 
-def table_image(game: KernelGame) -> np.ndarray:
+def table_image(game: BaseGame) -> np.ndarray:
     """``game``'s table as an ``H×W×3 uint8`` RGB array (``table_document``, rasterised)."""
     return rasterise(table_document(game))
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from sniff_twelve.core.game import KernelGame
+from sniff_twelve.core.game import BaseGame
 from sniff_twelve.core.options import check_deal_hands, check_int, check_keys, check_sequence
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS, check_rank, rank_name
@@ -49,7 +49,7 @@ def load_deal(state: np.ndarray, params: np.ndarray, deck: str, deal: dict[str, 
     K.start_game(state, params, first)
 
 
-class Game(KernelGame):
+class Game(BaseGame):
     """One game of "12" (docs/rules.md T1–T15); one game is one episode.
 
     Args:
@@ -62,7 +62,7 @@ class Game(KernelGame):
 
     spec = SPEC
     public_accessors = (
-        *KernelGame.public_accessors,
+        *BaseGame.public_accessors,
         "deck",
         "captured",
         "stock_size",

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from sniff_twelve.core.optional import optional_import
 
 try:
-    from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, register
+    from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, register_spiel_game
 except ImportError as error:  # no bench extra: say so in one line
     optional_import(error.name or "pyspiel", "bench", "twelve_env.openspiel (the OpenSpiel game python_twelve)")
     raise
@@ -128,6 +128,6 @@ class TwelveAdapter(Adapter):
         return engine.stock
 
 
-TwelveGame = register(TwelveAdapter)
+TwelveGame = register_spiel_game(TwelveAdapter)
 GAME_TYPE = TwelveGame.game_type
 PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification

@@ -15,7 +15,7 @@ from sniff_twelve.core.games import game_package
 from sniff_twelve.core.options import check_seed
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
     from sniff_twelve.core.view import SeatView
 
 
@@ -155,7 +155,7 @@ class PolicyAgent(Agent):
         """The policy's masked softmax (``prior``), also when it plays its most likely move."""
         return self.prior(view)
 
-    def batch_probabilities(self, game_cls: type[KernelGame], rows: np.ndarray, params: np.ndarray) -> np.ndarray:
+    def batch_probabilities(self, game_cls: type[BaseGame], rows: np.ndarray, params: np.ndarray) -> np.ndarray:
         """``probabilities`` of many views at once: ``rows[i]`` is a view row of the seat to act
         in it (``SeatView.array``) → ``[N, actions]``, one forward pass of the network."""
         spec = game_cls.spec

@@ -25,7 +25,7 @@ from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
 from sniff_twelve.core.rng import pick_legal, seed_key, stream_states
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
 
 #: the built-in agents ``batch_agent_actions`` plays, by index
 RULE_AGENTS = ("greedy", "heuristic")
@@ -140,7 +140,7 @@ def read_only(array: np.ndarray) -> np.ndarray:
     return view
 
 
-class KernelVectorGame:
+class BaseVectorGame:
     """``num_envs`` independent games stepped together: ``VectorGame(num_envs, num_players, seed,
     reward, threads, **options)`` of a game's ``game_cls``, its options (the rules' and the
     environments', ``GameSpec.env_options``) listed in the signature from their declarations,
@@ -154,7 +154,7 @@ class KernelVectorGame:
     results for any count, see ``sniff_twelve.batch.threads``).
     """
 
-    game_cls: ClassVar[type[KernelGame]]
+    game_cls: ClassVar[type[BaseGame]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -214,7 +214,7 @@ class KernelVectorGame:
         self._action_features = np.zeros((n, num_actions, features), dtype=np.float32)
         self.reset()
 
-    def game(self, index: int) -> KernelGame:
+    def game(self, index: int) -> BaseGame:
         """A ``Game`` copy of row ``index`` as it stands now (to inspect, render or search from)."""
         index = check_int("index", index, 0, self.num_envs - 1)
         return self.game_cls._from_row(self._states[index], self._params)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     from sniff_twelve.beliefs.learned import BeliefNet
     from sniff_twelve.core.agent import Agent
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
     from sniff_twelve.core.view import SeatView
 
 #: the compiled models: an agent whose ``belief_kernel`` names one is evaluated inside the sampler
@@ -71,7 +71,7 @@ class Beliefs:
     holdings: np.ndarray = field(repr=False)  # [worlds, places, ITEMS]
     view: SeatView = field(repr=False)
 
-    def sample(self, k: int, seed: int | None = 0) -> list[KernelGame]:
+    def sample(self, k: int, seed: int | None = 0) -> list[BaseGame]:
         """``k`` full games drawn from the posterior (worlds picked by weight, each boneyard or
         stock in a fresh random order): positions a search can play on."""
         view = self.view

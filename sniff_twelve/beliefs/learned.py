@@ -38,7 +38,7 @@ import numpy as np
 from sniff_twelve.beliefs import kernels as BK
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
     from sniff_twelve.core.view import SeatView
 
 #: balancing rounds of the marginals (rows to the items' units, columns to the places' sizes) in
@@ -113,7 +113,7 @@ class BeliefNet:
             )
 
 
-def rules_row(game_cls: type[KernelGame], params: Any) -> tuple[int | None, ...]:
+def rules_row(game_cls: type[BaseGame], params: Any) -> tuple[int | None, ...]:
     """The options row ``params`` with ``None`` in the slots that hold no rule's option (limits,
     ``kind == "limit"``, and episode boundaries: they change no belief within a deal)."""
     kept = _rule_slots(game_cls, len(params))
@@ -121,7 +121,7 @@ def rules_row(game_cls: type[KernelGame], params: Any) -> tuple[int | None, ...]
 
 
 @functools.lru_cache(maxsize=16)
-def _rule_slots(game_cls: type[KernelGame], size: int) -> tuple[bool, ...]:
+def _rule_slots(game_cls: type[BaseGame], size: int) -> tuple[bool, ...]:
     rules = {o.name for o in game_cls.spec.options if o.kind != "limit"} | {"num_players"}
     kept = [False] * size
     for what, (start, stop), _, _ in game_cls.param_bounds():

@@ -24,7 +24,7 @@ from sniff_twelve.core.options import ArgumentTypeError, check_seed
 if TYPE_CHECKING:
     import numpy as np
 
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
     from sniff_twelve.core.spec import GameSpec
     from sniff_twelve.core.view import SeatView
 
@@ -60,7 +60,7 @@ class Agent:
     def reset(self, seed: int | None = None) -> None:
         self.rng = random.Random(check_seed(seed))
 
-    def act(self, game: KernelGame) -> int:
+    def act(self, game: BaseGame) -> int:
         """The action for the seat to act in ``game``, chosen from that seat's view alone."""
         return self.choose(game.seat_view(past=self.reads_past))
 

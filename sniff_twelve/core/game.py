@@ -1,6 +1,6 @@
 """The OpenSpiel-style state object both games share.
 
-A ``KernelGame`` is a thin Python handle on one state row and one options row; every rule lives
+A ``BaseGame`` is a thin Python handle on one state row and one options row; every rule lives
 in the game's compiled kernels, named by its ``GameSpec`` (``sniff_twelve.core.spec``). Subclasses add the game's own
 accessors (hands, scores, layout) and action names.
 """
@@ -62,9 +62,9 @@ class _Truncated:
         return f"<bound method is_truncated: {self._value}>"
 
 
-class KernelGame:
+class BaseGame:
     """The state object of every game: one state row and one options row, every rule in the
-    game's compiled kernels (its ``GameSpec``). A game writes ``class Game(KernelGame): spec =
+    game's compiled kernels (its ``GameSpec``). A game writes ``class Game(BaseGame): spec =
     SPEC`` and only what is its own: accessors (``scores`` and the like), ``row_bounds``, action
     names, its ``deal=`` format where it has one of its own, and ``str``.
 
@@ -123,7 +123,7 @@ class KernelGame:
         self.initial_state = state.copy()
 
     @classmethod
-    def from_state(cls, state: np.ndarray, params: np.ndarray) -> KernelGame:
+    def from_state(cls, state: np.ndarray, params: np.ndarray) -> BaseGame:
         """A game positioned at a raw state row and options row (e.g. ``VectorGame.states[i]``,
         ``VectorGame.params``); both are copied. ``ValueError`` unless both have the game's shape
         and every slot lies in its range (``row_bounds``), so no row can make a kernel index
@@ -135,7 +135,7 @@ class KernelGame:
         return game
 
     @classmethod
-    def _from_row(cls, state: np.ndarray, params: np.ndarray) -> KernelGame:
+    def _from_row(cls, state: np.ndarray, params: np.ndarray) -> BaseGame:
         """``from_state`` for rows the library itself made (no checks)."""
         game = cls(seed=0, _params=np.array(params, dtype=np.int32))
         game._state[:] = state
@@ -187,7 +187,7 @@ class KernelGame:
         return make_record(self)
 
     @classmethod
-    def from_record(cls, record: dict | str) -> KernelGame:
+    def from_record(cls, record: dict | str) -> BaseGame:
         """Rebuild a game from ``to_record()`` output (dict or JSON text); ``ValueError`` if the record
         is malformed or does not replay to the events and result it states."""
         from sniff_twelve.core.records import load_record
@@ -340,7 +340,7 @@ class KernelGame:
             self._deal_rows.clear()  # a new deal: what came before tells nothing of it
         self._after_apply(actor, a, events)
 
-    def clone(self) -> KernelGame:
+    def clone(self) -> BaseGame:
         """An independent copy: applying to one never changes the other.
 
         Arrays are copied and lists copied one level deep, since their items (actions, event

@@ -2,7 +2,7 @@
 
 An installed game registers its spec under the entry-point group ``sniff_twelve.games``
 (``sniff = "sniff_env.spec:SPEC"`` in ``pyproject.toml``); a game that is not installed (the
-test suite's third game) calls ``register(SPEC)``. The shared layers take the spec and reach
+test suite's third game) calls ``register_game(SPEC)``. The shared layers take the spec and reach
 the game's other parts through it (``GameSpec.part``), never by formatting a package name.
 
 >>> game_spec("sniff").title, game_spec("twelve").package
@@ -25,7 +25,7 @@ GAMES: tuple[str, ...] = tuple(point.name for point in entry_points(group=GROUP)
 _REGISTERED: dict[str, GameSpec] = {}
 
 
-def register(spec: GameSpec) -> GameSpec:
+def register_game(spec: GameSpec) -> GameSpec:
     """Make ``spec``'s game reachable by its short name in this process (an installed game's
     entry point does the same for every process); returns ``spec``."""
     known = _REGISTERED.get(spec.name)
@@ -47,7 +47,7 @@ def game_spec(name: str) -> GameSpec:
     points = entry_points(group=GROUP, name=name)
     if not points:
         raise ValueError(f"game must be one of {', '.join(game_names())}; got {name!r}")
-    return register(next(iter(points)).load())
+    return register_game(next(iter(points)).load())
 
 
 def game_package(name: str) -> ModuleType:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
 
 FORMAT = "sniff-twelve-record"
 VERSION = 1
@@ -35,7 +35,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def make_record(game: KernelGame) -> dict[str, Any]:
+def make_record(game: BaseGame) -> dict[str, Any]:
     """The record of ``game`` so far (it may still be going on). A game made with ``from_state``
     in the middle of play cannot be recorded: a record starts from a deal."""
     initial = game.initial_state
@@ -55,7 +55,7 @@ def make_record(game: KernelGame) -> dict[str, Any]:
     )
 
 
-def parse_record(record: Any, game_cls: type[KernelGame]) -> dict[str, Any]:
+def parse_record(record: Any, game_cls: type[BaseGame]) -> dict[str, Any]:
     """The record as a dict with the right header and every part present, else ``ValueError``."""
     if isinstance(record, (str, bytes)):
         try:
@@ -76,7 +76,7 @@ def parse_record(record: Any, game_cls: type[KernelGame]) -> dict[str, Any]:
     return record
 
 
-def load_record(record: Any, game_cls: type[KernelGame]) -> KernelGame:
+def load_record(record: Any, game_cls: type[BaseGame]) -> BaseGame:
     """Replay ``record`` (a dict, or JSON text) into a new ``game_cls`` game and check it."""
     record = parse_record(record, game_cls)
     game = _starting_game(record, game_cls)
@@ -105,7 +105,7 @@ def split_records(text: str) -> list[str]:
         return lines
 
 
-def replay_steps(record: Any, game_cls: type[KernelGame]) -> Iterator[tuple[KernelGame, int | None]]:
+def replay_steps(record: Any, game_cls: type[BaseGame]) -> Iterator[tuple[BaseGame, int | None]]:
     """Check the whole record, then yield ``(game, action)`` before each of its actions and a final
     ``(game, None)`` — one ``game`` object, advanced as it goes."""
     record = parse_record(record, game_cls)
@@ -117,7 +117,7 @@ def replay_steps(record: Any, game_cls: type[KernelGame]) -> Iterator[tuple[Kern
     yield game, None
 
 
-def _starting_game(record: dict[str, Any], game_cls: type[KernelGame]) -> KernelGame:
+def _starting_game(record: dict[str, Any], game_cls: type[BaseGame]) -> BaseGame:
     """The game at the record's start: its options, its deal and its random stream."""
     start = record["start"]
     if not isinstance(start, dict) or not isinstance(record["options"], dict):
@@ -135,6 +135,6 @@ def _starting_game(record: dict[str, Any], game_cls: type[KernelGame]) -> Kernel
     return game
 
 
-def _stream(game: KernelGame) -> slice:
+def _stream(game: BaseGame) -> slice:
     """The two slots of the game's random stream (``GameSpec.RNG``)."""
     return slice(game.spec.RNG, game.spec.RNG + 2)

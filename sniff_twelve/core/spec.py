@@ -65,7 +65,7 @@ greedy_rate, values)`` (one paired rollout of each action on a full position, wh
 on those worlds adds up). ``KERNELS`` lists their names; ``class MySpec(GameSpec,
 kernels=module)`` takes those it does not set from the game's kernel module.
 
-A game writes its kernels, this spec, its ``Game`` (``sniff_twelve.core.game.KernelGame`` with
+A game writes its kernels, this spec, its ``Game`` (``sniff_twelve.core.game.BaseGame`` with
 the accessors of its own) and what else is truly its own (drawings, rule-of-thumb agents, an
 OpenSpiel adapter for a deal of its own); the shared layers give it the rest
 (``sniff_twelve.envs.package.GamePackage``). docs/architecture.md walks through it, with
@@ -323,7 +323,7 @@ class GameUI:
 
     @classmethod
     def plain(cls, title: str, rules: str = "") -> GameUI:
-        """The texts any ``KernelGame`` gives without a word of its own: ``str(game)`` for the
+        """The texts any ``BaseGame`` gives without a word of its own: ``str(game)`` for the
         table, ``Game.scores``, the hand by the spec's ``item_names``, moves by ``action_name``."""
 
         def scores(game: Any, human: int) -> str:

@@ -36,7 +36,7 @@ import numpy as np
 from sniff_twelve.core.rng import stream_state
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
     from sniff_twelve.core.spec import GameSpec
 
 
@@ -81,7 +81,7 @@ class SeatView:
 
     def __init__(
         self,
-        game_cls: type[KernelGame],
+        game_cls: type[BaseGame],
         array: np.ndarray,
         params: np.ndarray,
         seat: int,
@@ -96,7 +96,7 @@ class SeatView:
         self.num_actions = num_actions
         self._row = array  # private and writable: kernels get the same array types as from Game
         self.params = params
-        self._public: KernelGame | None = None
+        self._public: BaseGame | None = None
         self._past, self._past_actions = past, past_actions  # None: taken without the seat's memory
         for row in (past, past_actions):
             if row is not None:
@@ -177,7 +177,7 @@ class SeatView:
             self.spec.action_features(self._row, self.params, out)
         return out
 
-    def sample(self, seed: int | None = None) -> KernelGame:
+    def sample(self, seed: int | None = None) -> BaseGame:
         """A full game consistent with this view: the hidden tiles or cards dealt at random
         (respecting what is public, e.g. hand sizes and known voids), the rest as it is."""
         rng = np.array(stream_state(seed), dtype=np.int32)
@@ -193,7 +193,7 @@ class SeatView:
             )
         return getattr(self._game(), name)
 
-    def _game(self) -> KernelGame:
+    def _game(self) -> BaseGame:
         """The view as a ``Game`` object, for the public accessors (never handed out)."""
         if self._public is None:
             self._public = self._game_cls._from_row(self._row, self.params)

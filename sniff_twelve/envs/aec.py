@@ -1,10 +1,10 @@
 """PettingZoo AEC plumbing shared by both games.
 
-``KernelAECEnv`` follows PettingZoo's classic conventions: agents ``player_0 …``, dict
+``BaseAECEnv`` follows PettingZoo's classic conventions: agents ``player_0 …``, dict
 observations ``{"observation": float32 vector, "action_mask": int8 vector}`` (the mask is all zeros
 for agents not to act), ``np_random`` seeding, ``EzPickle``, ``state()`` / ``state_space`` for
 centralised critics, ``render_mode`` ``"ansi"`` / ``"human"`` / ``"rgb_array"`` (a game with a
-drawing, the spec's ``web`` part, as ``Game.image`` rasterises it). A game's ``raw_env`` is ``KernelAECEnv`` with its
+drawing, the spec's ``web`` part, as ``Game.image`` rasterises it). A game's ``raw_env`` is ``BaseAECEnv`` with its
 ``game_cls`` (``sniff_twelve.envs.package``); ``env = raw_env.wrapped``.
 
 Versions: a game's env is named ``<game>_v0`` (``metadata["name"]``, the module
@@ -27,7 +27,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from sniff_twelve.core.game import IllegalActionError, KernelGame
+from sniff_twelve.core.game import BaseGame, IllegalActionError
 from sniff_twelve.core.options import check_choice, check_int, check_seed, derive_init_signature
 from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
 
@@ -75,7 +75,7 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
     num_agents = _forwarded("num_agents")
     _cumulative_rewards = _forwarded("_cumulative_rewards", before_reset_error=False)
 
-    def __init__(self, env: KernelAECEnv) -> None:
+    def __init__(self, env: BaseAECEnv) -> None:
         super().__init__(env)
         self._num_actions = env._num_actions
 
@@ -133,7 +133,7 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
         return str(self.env)
 
 
-class KernelAECEnv(AECEnv, EzPickle):
+class BaseAECEnv(AECEnv, EzPickle):
     """The AEC env of a game's ``game_cls``: ``raw_env(num_players, render_mode, reward, **options)``,
     its options (the rules' and the environments', ``GameSpec.env_options``) listed in the
     signature from their declarations. The ``infos`` part of the game's spec (``GameSpec.part``),
@@ -146,7 +146,7 @@ class KernelAECEnv(AECEnv, EzPickle):
         "is_parallelizable": False,
         "render_fps": 1,
     }
-    game_cls: ClassVar[type[KernelGame]]
+    game_cls: ClassVar[type[BaseGame]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -195,7 +195,7 @@ class KernelAECEnv(AECEnv, EzPickle):
         self._reward_buffer = np.zeros(num_players, dtype=np.float64)
         self.np_random: np.random.Generator | None = None
         self.np_random_seed: int | None = None
-        self.game: KernelGame | None = None
+        self.game: BaseGame | None = None
         self._quiet_infos: dict[str, dict[str, Any]] = {}
 
     # --- infos and forced moves ---------------------------------------------------------------

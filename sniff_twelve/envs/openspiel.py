@@ -1,8 +1,8 @@
-"""OpenSpiel games over a ``KernelGame``: what ``python_sniff`` and ``python_twelve`` share.
+"""OpenSpiel games over a ``BaseGame``: what ``python_sniff`` and ``python_twelve`` share.
 
 Needs the optional ``open-spiel`` package (the ``bench`` extra); nothing else in the library
 imports this module. A game module (``sniff_env.openspiel``, ``twelve_env.openspiel``) subclasses
-``Adapter`` (the deal, bounds, names, strings), names it in a ``KernelSpielGame`` with its
+``Adapter`` (the deal, bounds, names, strings), names it in a ``SpielGame`` with its
 ``GameType`` (``make_game_type``), then calls ``pyspiel.register_game``. The OpenSpiel state only
 wraps our ``Game``: every rule stays in the compiled kernels.
 
@@ -38,7 +38,7 @@ import pyspiel
 from sniff_twelve.core.options import check_int
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
     from sniff_twelve.core.spec import GameSpec
     from sniff_twelve.core.view import SeatView
 
@@ -141,19 +141,19 @@ class Adapter:
         """The deal that starts the game."""
         raise NotImplementedError
 
-    def next_deal(self, engine: KernelGame, marker: Any) -> Deal | None:
+    def next_deal(self, engine: BaseGame, marker: Any) -> Deal | None:
         """After a player action: the deal that must come now (a new hand), else ``None``.
         ``marker`` is what ``mark(engine)`` returned before the action."""
         return None
 
-    def mark(self, engine: KernelGame) -> Any:
+    def mark(self, engine: BaseGame) -> Any:
         return None
 
-    def deal_dict(self, deal: Deal, drawn: Sequence[int], engine: KernelGame | None) -> dict[str, Any]:
+    def deal_dict(self, deal: Deal, drawn: Sequence[int], engine: BaseGame | None) -> dict[str, Any]:
         """The engine's ``deal=`` dict for a complete deal (``drawn`` ends with the lot, if any)."""
         raise NotImplementedError
 
-    def start(self, deal: dict[str, Any], engine: KernelGame | None) -> KernelGame:
+    def start(self, deal: dict[str, Any], engine: BaseGame | None) -> BaseGame:
         """The engine positioned at ``deal``: a new game, or ``engine`` re-dealt."""
         raise NotImplementedError
 
@@ -182,11 +182,11 @@ class Adapter:
         """Items as ``Game`` lists them (a hand, the pool), by ``item_name``; ``-`` for none."""
         return " ".join(self.item_name(item) for item in items) or "-"
 
-    def pool(self, engine: KernelGame) -> Sequence[Any]:
+    def pool(self, engine: BaseGame) -> Sequence[Any]:
         """The boneyard or stock, in drawing order, as ``Game`` lists it."""
         raise NotImplementedError
 
-    def engine_string(self, engine: KernelGame) -> str:
+    def engine_string(self, engine: BaseGame) -> str:
         """The whole position, hidden parts included (for ``str(state)``): the game, every hand and the pool."""
         hands = " | ".join(f"{s}: {self.items_text(engine.hand(s))}" for s in range(engine.num_players))
         return f"{engine}\nhands {hands}\n{self.spec.pool_name} {self.items_text(self.pool(engine))}"
@@ -231,7 +231,7 @@ def table_players(spec: GameSpec, params: dict[str, Any]) -> int:
     return check_int("players", params["players"], min(spec.players), max(spec.players))
 
 
-class KernelSpielGame(pyspiel.Game):
+class SpielGame(pyspiel.Game):
     """A ``pyspiel.Game`` over one of our games; subclasses set ``game_type`` and ``adapter_cls``.
 
     ``params`` are OpenSpiel's game parameters (``players`` and the game's options); missing ones
@@ -273,31 +273,31 @@ class KernelSpielGame(pyspiel.Game):
         )
         super().__init__(self.game_type, info, params)
 
-    def new_initial_state(self) -> KernelSpielState:
+    def new_initial_state(self) -> SpielState:
         """The start of a game: a chance node, the first card or tile of the deal."""
-        return KernelSpielState(self, self._adapter)
+        return SpielState(self, self._adapter)
 
     def max_chance_nodes_in_history(self) -> int:
         return self._adapter.max_chance_nodes()
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict | None = None
-    ) -> KernelObserver:
+    ) -> SpielObserver:
         """An observer of the default kind (observation) or ``iig_obs_type`` (e.g. information state)."""
-        return KernelObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params, self._adapter)
+        return SpielObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params, self._adapter)
 
 
-class KernelSpielState(pyspiel.State):
+class SpielState(pyspiel.State):
     """One game in progress: the deal in progress (chance nodes) or our ``Game`` (``_engine``).
 
     Every attribute is plain data, so OpenSpiel's ``Clone`` (deep copy) and serialisation
     (pickle) work; the adapter is shared, never copied.
     """
 
-    def __init__(self, game: KernelSpielGame, adapter: Adapter) -> None:
+    def __init__(self, game: SpielGame, adapter: Adapter) -> None:
         super().__init__(game)
         self._adapter = adapter
-        self._engine: KernelGame | None = None
+        self._engine: BaseGame | None = None
         self._deal: Deal | None = adapter.first_deal()  # the deal in progress, None while playing
         self._drawn: list[int] = []  # its outcomes so far
         self._left: list[int] = list(self._deal.pool)  # copies of each item not drawn yet
@@ -369,7 +369,7 @@ class KernelSpielState(pyspiel.State):
             adapter.spec.write_rewards(engine._state, engine._params, self._before, adapter.win_mode, out)
         return out.tolist()
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> KernelSpielState:
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpielState:
         """A state ``player_id`` cannot tell from this one: what it cannot see dealt at random,
         consistently with its view (hand sizes, known voids; ``SeatView.sample``). The seed is
         drawn from ``probability_sampler`` (or ``seed_resampling``'s stream, if set). The new
@@ -430,7 +430,7 @@ class KernelSpielState(pyspiel.State):
         return f"{self._observation_string(seat)}\nhistory: {' | '.join(tokens)}"
 
 
-class KernelObserver:
+class SpielObserver:
     """OpenSpiel's ``PyObserver`` interface over our observation vector.
 
     ``tensor`` is the seat's observation (``Game.observation``, from its view) and ``dict`` names
@@ -448,7 +448,7 @@ class KernelObserver:
         self.tensor = np.zeros(adapter.obs_size, dtype=np.float32)
         self.dict = {name: self.tensor[start : start + size] for name, start, size in adapter.obs_fields}
 
-    def set_from(self, state: KernelSpielState, player: int) -> None:
+    def set_from(self, state: SpielState, player: int) -> None:
         """Write ``player``'s observation of ``state`` into ``tensor`` (zero while chance deals)."""
         view = state._view(player)
         if view is None:
@@ -456,7 +456,7 @@ class KernelObserver:
         else:
             self.tensor[:] = view.observation()
 
-    def string_from(self, state: KernelSpielState, player: int) -> str:
+    def string_from(self, state: SpielState, player: int) -> str:
         if self.perfect_recall:
             return state._information_state_string(player)
         return state._observation_string(player)
@@ -483,9 +483,9 @@ def play_bots(state: pyspiel.State, bots: Sequence[pyspiel.Bot], rng: np.random.
 
 
 class SpecAdapter(Adapter):
-    """The adapter of a game of the default ``deal=`` format (``KernelGame``): ``class
+    """The adapter of a game of the default ``deal=`` format (``BaseGame``): ``class
     MyAdapter(SpecAdapter)`` with the game's ``spec`` and its ``max_game_length`` (the most player
-    actions a game can take), then ``register(MyAdapter)``.
+    actions a game can take), then ``register_spiel_game(MyAdapter)``.
 
     Chance deals every item a deal of the table puts in play (each with the probability of its
     copies left) to the hands in seat order, as many as ``Game`` deals each, then to the pool
@@ -513,19 +513,19 @@ class SpecAdapter(Adapter):
     def first_deal(self) -> Deal:
         return self._deal
 
-    def mark(self, engine: KernelGame) -> int:
+    def mark(self, engine: BaseGame) -> int:
         return int(engine.state_array[self.spec.HANDS]) if self.spec.HANDS >= 0 else 0
 
-    def next_deal(self, engine: KernelGame, marker: int) -> Deal | None:
+    def next_deal(self, engine: BaseGame, marker: int) -> Deal | None:
         """A deal ended and the game goes on: chance deals the next."""
         return None if engine.is_terminal() or self.mark(engine) == marker else self._deal
 
-    def deal_dict(self, deal: Deal, drawn: Sequence[int], engine: KernelGame | None) -> dict[str, Any]:
+    def deal_dict(self, deal: Deal, drawn: Sequence[int], engine: BaseGame | None) -> dict[str, Any]:
         starts = np.cumsum([0, *self.sizes]).tolist()
         hands = [list(drawn[a:b]) for a, b in itertools.pairwise(starts)]
         return {"hands": hands, "pool": list(drawn[starts[-1] : -1]), "first_player": int(drawn[-1])}
 
-    def start(self, deal: dict[str, Any], engine: KernelGame | None) -> KernelGame:
+    def start(self, deal: dict[str, Any], engine: BaseGame | None) -> BaseGame:
         if engine is None:
             return self.game_cls(num_players=self.num_players, seed=0, deal=deal, **self.options)
         engine._deal(deal)  # the chance deal in place of the engine's own
@@ -550,11 +550,11 @@ class SpecAdapter(Adapter):
     def view_string(self, view: SeatView) -> str:
         return f"hand {self.items_text(view.hand())} | {self.game_cls._from_row(view.array, view.params)}"
 
-    def engine_string(self, engine: KernelGame) -> str:
+    def engine_string(self, engine: BaseGame) -> str:
         return str(engine)
 
 
-def register(adapter_cls: type[Adapter]) -> type[KernelSpielGame]:
+def register_spiel_game(adapter_cls: type[Adapter]) -> type[SpielGame]:
     """The OpenSpiel game of ``adapter_cls``'s game (its ``spec``), registered with
     ``pyspiel.register_game`` under ``make_game_type(spec)``: what a game's ``openspiel`` module
     does at import, for its own adapter or ``SpecAdapter``."""
@@ -566,6 +566,6 @@ def register(adapter_cls: type[Adapter]) -> type[KernelSpielGame]:
         "__module__": adapter_cls.__module__,
         "__doc__": name,
     }
-    game = type("SpielGame", (KernelSpielGame,), attributes)
+    game = type("SpielGame", (SpielGame,), attributes)
     pyspiel.register_game(game_type, game)
     return game

@@ -1,7 +1,7 @@
 """What a game's package exports, built from its spec alone: the one way to write a game.
 
 A game's package holds its kernels, its ``GameSpec`` (``sniff_twelve.core.spec``), its ``Game``
-(``sniff_twelve.core.game.KernelGame`` with its own accessors) and its drawings and agents, and
+(``sniff_twelve.core.game.BaseGame`` with its own accessors) and its drawings and agents, and
 ends its ``__init__`` with
 
 >>> from twelve_env.spec import SPEC  # doctest: +SKIP
@@ -26,14 +26,14 @@ from typing import TYPE_CHECKING, Any
 
 import gymnasium
 
-from sniff_twelve.batch.vector import KernelVectorGame
+from sniff_twelve.batch.vector import BaseVectorGame
 from sniff_twelve.core.options import with_options
-from sniff_twelve.envs.aec import KernelAECEnv
+from sniff_twelve.envs.aec import BaseAECEnv
+from sniff_twelve.envs.learner_vector import learner_vector_env
 from sniff_twelve.envs.single_agent import learner_env
-from sniff_twelve.envs.vector_env import learner_vector_env
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
     from sniff_twelve.core.options import GameOption
     from sniff_twelve.core.spec import GameSpec
 
@@ -50,19 +50,19 @@ class GamePackage:
 
     def __init__(self, spec: GameSpec, module: str) -> None:
         self.spec, self.module = spec, module
-        self.Game: type[KernelGame] = spec.part("game")
+        self.Game: type[BaseGame] = spec.part("game")
         every = options_text(spec.options + spec.env_options)
         self.raw_env = self._class(
             "raw_env",
-            KernelAECEnv,
+            BaseAECEnv,
             f"{spec.title} as a PettingZoo AEC env: ``raw_env(num_players, render_mode, reward, **options)``;"
             f" ``reward`` one of {', '.join(spec.reward_modes)}.\n\nOptions:\n\n{every}\n",
         )
         self.env = self.raw_env.wrapped
         self.VectorGame = self._class(
             "VectorGame",
-            KernelVectorGame,
-            f"``num_envs`` games of {spec.title} stepped by compiled kernels (``KernelVectorGame``).\n\n"
+            BaseVectorGame,
+            f"``num_envs`` games of {spec.title} stepped by compiled kernels (``BaseVectorGame``).\n\n"
             f"Options:\n\n{every}\n",
         )
         self.random_playouts = self.VectorGame.random_playouts

@@ -1,4 +1,4 @@
-"""A stable-baselines3 ``VecEnv`` over a ``KernelVectorEnv`` (``sniff_env.vector_env`` /
+"""A stable-baselines3 ``VecEnv`` over a ``LearnerVectorEnv`` (``sniff_env.vector_env`` /
 ``twelve_env.vector_env``), so sb3 and sb3-contrib's ``MaskablePPO`` train on the compiled
 batch directly — no per-game Python loop, no subprocesses.
 
@@ -27,7 +27,7 @@ from sniff_twelve.core.options import check_seed
 
 
 class SB3VecEnv(VecEnv):
-    """sb3's ``VecEnv`` interface over a ``KernelVectorEnv`` (see the module docstring)."""
+    """sb3's ``VecEnv`` interface over a ``LearnerVectorEnv`` (see the module docstring)."""
 
     def __init__(self, venv) -> None:
         self.venv = venv

@@ -34,7 +34,7 @@ from sniff_twelve.core.options import check_choice, check_int, check_seed
 from sniff_twelve.core.rewards import LIVE, TERMINATED
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
     from sniff_twelve.core.spec import GameSpec
 
 
@@ -59,14 +59,14 @@ class SingleAgentEnv(gymnasium.Env):
 
     def __init__(
         self,
-        new_game: Callable[[int], KernelGame],
+        new_game: Callable[[int], BaseGame],
         spec: GameSpec,
         params: np.ndarray,
         reward_mode: int,
         num_players: int,
         seat_agents: Callable[[int], list[Agent | None]],
         seat: int | None = 0,
-        forced: Callable[[KernelGame], int | None] | None = None,
+        forced: Callable[[BaseGame], int | None] | None = None,
         render_mode: str | None = None,
     ) -> None:
         self._new_game = new_game
@@ -86,7 +86,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(num_actions)
         self._before = np.zeros(spec.SNAPSHOT_SIZE, dtype=np.int32)
         self._rewards = np.zeros(n, dtype=np.float64)
-        self.game: KernelGame | None = None
+        self.game: BaseGame | None = None
         self.seat = 0
         self._pending = 0.0
 
@@ -195,11 +195,11 @@ def table_partner(spec: GameSpec, num_players: int, partner: Any) -> Any:
     return partner if partner_seat(spec, num_players, 0) is not None else None
 
 
-def forced_move(spec: GameSpec) -> Callable[[KernelGame], int | None]:
+def forced_move(spec: GameSpec) -> Callable[[BaseGame], int | None]:
     """``SingleAgentEnv``'s ``forced`` of ``spec``'s game: the move forced on the seat to act
     (``spec.forced_action``: Sniff's DRAW or PASS, S19, S21), else ``None``."""
 
-    def forced(game: KernelGame) -> int | None:
+    def forced(game: BaseGame) -> int | None:
         action = spec.forced_action(game._state, game._params, game._mask)
         return None if action < 0 else int(action)
 
@@ -207,7 +207,7 @@ def forced_move(spec: GameSpec) -> Callable[[KernelGame], int | None]:
 
 
 def learner_env(
-    game_cls: type[KernelGame],
+    game_cls: type[BaseGame],
     num_players: int,
     opponents: str | Sequence[str] = "greedy",
     partner: str | None = "greedy",
@@ -236,7 +236,7 @@ def learner_env(
     )
 
 
-def register_games() -> None:
+def register_gymnasium_envs() -> None:
     """Register every game's single-seat env: the ``gymnasium.envs`` entry point of the
     distribution (gymnasium releases that load plugins call it; importing a game does the same)."""
     for name in GAMES:

@@ -43,7 +43,7 @@ from sniff_twelve.core.rng import GOLDEN, mix64
 from sniff_twelve.core.view import SeatView
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
     from sniff_twelve.core.spec import GameSpec
 
 INF = 1 << 30
@@ -457,7 +457,7 @@ def workspace(hooks: GameSpec) -> Workspace:
     return tables[cls]
 
 
-def checked_game(game: object, game_cls: type) -> KernelGame:
+def checked_game(game: object, game_cls: type) -> BaseGame:
     """``game`` if it is a ``game_cls``; ``TypeError`` otherwise — a seat view above all, since
     it hides what a solver reads."""
     if isinstance(game, SeatView):
@@ -475,7 +475,7 @@ def check_budget(max_nodes: int | None) -> int:
     return 0 if max_nodes is None else check_int("max_nodes", max_nodes, 1, 1 << 62)
 
 
-def wanted_mask(game: KernelGame, size: int, moves: Iterable[int] | None) -> np.ndarray:
+def wanted_mask(game: BaseGame, size: int, moves: Iterable[int] | None) -> np.ndarray:
     """The actions ``solve`` must value exactly, as a mask of ``size``: every one for ``moves=None``,
     else the listed ones; ``ValueError`` naming the legal actions for one that is not legal."""
     if moves is None:
@@ -491,7 +491,7 @@ def wanted_mask(game: KernelGame, size: int, moves: Iterable[int] | None) -> np.
 
 
 def solve_game(
-    game: KernelGame, hooks: GameSpec, ws: Workspace, max_nodes: int | None, moves: Iterable[int] | None = None
+    game: BaseGame, hooks: GameSpec, ws: Workspace, max_nodes: int | None, moves: Iterable[int] | None = None
 ) -> Solution:
     """``solve`` for a game whose class checks are done (``game_solver``)."""
     budget = check_budget(max_nodes)
@@ -518,11 +518,11 @@ def solve_game(
     return Solution(value, action_values, best, int(nodes), True, value, value, pv_list, bounds)
 
 
-def game_solver(hooks: GameSpec, game_cls: type[KernelGame]) -> Callable[..., Solution]:
+def game_solver(hooks: GameSpec, game_cls: type[BaseGame]) -> Callable[..., Solution]:
     """The ``solve`` of one game (``sniff_env.solver.solve``, ``twelve_env.solver.solve``): ``hooks``
     its solver rules, ``game_cls`` its ``Game``; the game's solver module says what a value counts."""
 
-    def solve(game: KernelGame, *, moves: Iterable[int] | None = None, max_nodes: int | None = None) -> Solution:
+    def solve(game: BaseGame, *, moves: Iterable[int] | None = None, max_nodes: int | None = None) -> Solution:
         """Solve the rest of ``game`` exactly (its solver module's docstring says what the value counts).
 
         Args:

@@ -49,7 +49,7 @@ from sniff_twelve.tools.cluster import map_on_ray
 from sniff_twelve.tools.interrupt import StopRequest
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
     from sniff_twelve.search.solver import Solution
 
 Solve = Callable[..., Any]
@@ -71,7 +71,7 @@ class Decision:
     position: str = field(repr=False, default="")
 
 
-def read_records(paths: Iterable[Path], game_cls: type[KernelGame]) -> list[dict[str, Any]]:
+def read_records(paths: Iterable[Path], game_cls: type[BaseGame]) -> list[dict[str, Any]]:
     """Every record in ``paths`` (files, or folders of ``*.json`` / ``*.jsonl``), checked against
     ``game_cls`` (a record of the other game raises ``ValueError`` naming the file)."""
     records = []
@@ -95,24 +95,24 @@ def seat_agents(record: dict[str, Any], num_players: int) -> list[str]:
     return ["human" if seat == human else str(named.get(str(seat), f"seat {seat}")) for seat in range(num_players)]
 
 
-def _side(game: KernelGame, seat: int) -> int:
+def _side(game: BaseGame, seat: int) -> int:
     return game.side_of(seat) if hasattr(game, "side_of") else seat
 
 
-def par_seat(game: KernelGame) -> int:
+def par_seat(game: BaseGame) -> int:
     """The seat whose point of view a deal's par and result take: seat 0 (side 0) with two
     sides, else the deal's first player."""
     return 0 if len(game.scores) == 2 else game.current_player
 
 
-def score_difference(game: KernelGame, seat: int) -> int:
+def score_difference(game: BaseGame, seat: int) -> int:
     """``seat``'s side's score minus every other side's: the solvers' units (their values are
     its change to the end of the hand or game)."""
     scores = game.scores
     return 2 * scores[_side(game, seat)] - sum(scores)
 
 
-def par_of(game: KernelGame, solution: Solution) -> int | None:
+def par_of(game: BaseGame, solution: Solution) -> int | None:
     """The deal's value under perfect play, from ``par_seat``'s point of view, given ``solution``
     (the solve of its first position, ``game``); ``None`` if unsolved."""
     if not solution.exact:
@@ -122,7 +122,7 @@ def par_of(game: KernelGame, solution: Solution) -> int | None:
 
 
 def grade(
-    game: KernelGame,
+    game: BaseGame,
     action: int,
     solve: Solve,
     worlds: int,
@@ -174,9 +174,9 @@ def grade(
 class Grading:
     """How decisions are graded: the game, its solver, how its deals are numbered, the budget."""
 
-    game_cls: type[KernelGame]
+    game_cls: type[BaseGame]
     solve: Solve
-    deal_index: Callable[[KernelGame], int]
+    deal_index: Callable[[BaseGame], int]
     worlds: int
     max_nodes: int
     seed: int
@@ -238,9 +238,9 @@ def _grade_records(grading: Grading, jobs: list[tuple[int, dict[str, Any], int]]
 
 def analyze(
     records: list[dict[str, Any]],
-    game_cls: type[KernelGame],
+    game_cls: type[BaseGame],
     solve: Solve,
-    deal_index: Callable[[KernelGame], int],
+    deal_index: Callable[[BaseGame], int],
     worlds: int = 8,
     max_nodes: int = 2_000_000,
     seed: int = 0,
@@ -295,7 +295,7 @@ def analyze(
 def summarize(
     decisions: list[Decision],
     pars: list[dict[str, Any]],
-    game_cls: type[KernelGame],
+    game_cls: type[BaseGame],
     worlds: int,
     max_nodes: int,
     partial: bool,

@@ -18,18 +18,18 @@ from sniff_twelve.beliefs import kernels as BK
 from sniff_twelve.beliefs.learned import BeliefNet, balanced, encode, log_loss_bits
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
 
 
 def self_play(
-    game_cls: type[KernelGame],
+    game_cls: type[BaseGame],
     num_players: int,
     model: str,
     seed: int = 0,
     games: int | None = None,
     progress: bool = False,
     **options: Any,
-) -> Iterator[KernelGame]:
+) -> Iterator[BaseGame]:
     """The live game at every decision with a choice while ``model`` (an agent spec) plays every
     seat: game ``g`` is dealt from ``seed + g``, its seat ``s`` agent reset with ``(seed + g) * 8 +
     s``; ``games`` games, or without end. Read the game, do not change it: the agent's move is
@@ -50,7 +50,7 @@ def self_play(
 
 
 def collect(
-    game_cls: type[KernelGame], num_players: int, model: str, games: int, seed: int = 0, progress: bool = False
+    game_cls: type[BaseGame], num_players: int, model: str, games: int, seed: int = 0, progress: bool = False
 ) -> dict[str, np.ndarray]:
     """Self-play of ``model`` (an agent spec) in every seat for ``games`` games: at every decision
     with a choice, the features of the seat to act (``encode``) and where its hidden items truly

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sniff_twelve.agents.builtin import game_agents
-from sniff_twelve.core.game import KernelGame
+from sniff_twelve.core.game import BaseGame
 from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
 from sniff_twelve.core.records import parse_record, replay_steps, split_records
 from sniff_twelve.tools import analyze, arena, compare, crossplay, report, reveal, roster
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from sniff_twelve.web.table import WebGame
 
 #: ``narrate(before, after, seat, action)``: the text for one move (it may include a table)
-Narrate = Callable[[KernelGame, KernelGame, int, int], str]
+Narrate = Callable[[BaseGame, BaseGame, int, int], str]
 
 
 #: the prefix of the top-level parser's own names for the demo's options (``parse_args``)
@@ -80,7 +80,7 @@ class GameCommands:
         return f"{self.spec.title}. {part}{RULES_URL}"
 
     @property
-    def game_cls(self) -> type[KernelGame]:
+    def game_cls(self) -> type[BaseGame]:
         return self.spec.part("game")
 
     @property
@@ -379,7 +379,7 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None = Non
 
 
 def run_analyze(
-    args: argparse.Namespace, game_cls: type[KernelGame], solve, deal_index, table: Table | None = None
+    args: argparse.Namespace, game_cls: type[BaseGame], solve, deal_index, table: Table | None = None
 ) -> int:
     """The ``analyze`` command (``sniff_twelve.tools.analyze``): grade the records given — or, at
     ``table`` (``--agents``), the arena's games of the agents, played first — print the table, write
@@ -458,7 +458,7 @@ def run_arena(args: argparse.Namespace, table: Table) -> dict:
     return result
 
 
-def run_replay(args: argparse.Namespace, game_cls: type[KernelGame], narrate: Narrate) -> int:
+def run_replay(args: argparse.Namespace, game_cls: type[BaseGame], narrate: Narrate) -> int:
     """The ``replay`` command: check the record, then show it move by move (and export images)."""
     try:
         records = split_records(args.file.read_text())
@@ -536,12 +536,12 @@ def run_serve(args: argparse.Namespace, spec: WebGame) -> int:
     return 0
 
 
-def plain_narrate(before: KernelGame, after: KernelGame, seat: int, action: int) -> str:
+def plain_narrate(before: BaseGame, after: BaseGame, seat: int, action: int) -> str:
     """One move in the words any game has: the seat and the action's name."""
     return f"seat {seat}: {before.action_name(action)}"
 
 
-def play_random(game: KernelGame, seed: int, narrate: Narrate, quiet: bool = False) -> None:
+def play_random(game: BaseGame, seed: int, narrate: Narrate, quiet: bool = False) -> None:
     """Play ``game`` to its end with uniformly random legal moves, printing as it goes.
 
     ``narrate(before, after, seat, action)`` returns the text for one move (it may include a

@@ -47,7 +47,7 @@ from sniff_twelve.tools.arena import seat_margins
 
 if TYPE_CHECKING:
     from sniff_twelve.core.agent import Agent
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
     from sniff_twelve.core.seats import Table
 
 #: the solver's budget per position (nodes) before ``Values`` falls back on a playout (0: playouts only)
@@ -99,7 +99,7 @@ class Values:
             for seat in range(self.table.num_players)
         }
 
-    def margin(self, game: KernelGame) -> float:
+    def margin(self, game: BaseGame) -> float:
         """Seat 0's margin so far (``arena.seat_margins`` of the points)."""
         return seat_margins(self.table, self.outcome(game)["points"])[0]
 
@@ -121,7 +121,7 @@ class Values:
             return v
         return v + sum(p * self.rest(world) for p, world in self.worlds(game))
 
-    def worlds(self, game: KernelGame) -> list[tuple[float, KernelGame]]:
+    def worlds(self, game: BaseGame) -> list[tuple[float, BaseGame]]:
         """``game`` with its pile in ``orders`` canonical orders (``canonical``), each with every
         item left brought to the front (one world each), with their weights: every next item as
         likely as it is, the rest in an order that is the same whichever item comes first. So
@@ -143,7 +143,7 @@ class Values:
                 out.append((weight, self.game_cls.from_state(world, game._params)))
         return out
 
-    def rest(self, game: KernelGame) -> float:
+    def rest(self, game: BaseGame) -> float:
         """The rest of the hand from seat 0's side in ``game`` as it is (its pile in its order):
         exact within ``max_nodes`` (0: no solve), else one playout (``playout``)."""
         if self.max_nodes > 0:
@@ -153,7 +153,7 @@ class Values:
                 return self.sign(game.current_player) * solution.value
         return self.playout(game)
 
-    def action_values(self, game: KernelGame, actions: Sequence[int]) -> np.ndarray:
+    def action_values(self, game: BaseGame, actions: Sequence[int]) -> np.ndarray:
         """``v`` after each of ``actions`` on the same ``worlds`` as ``v`` here, seat 0's side's view."""
         hand = self.hand(game.state_array)
         values = np.zeros(len(actions))
@@ -165,7 +165,7 @@ class Values:
                 values[i] += p * (self.margin(child) + (0.0 if ended else self.rest(child)))
         return values
 
-    def playout(self, game: KernelGame) -> float:
+    def playout(self, game: BaseGame) -> float:
         """Seat 0's margin gained to the end of the hand in one playout: each seat played by its
         own agent when that is a rule of thumb or ``random`` (its stream seeded by the position, less
         the game's own stream words, which the deal's seed made along with the pile's order), else
@@ -257,7 +257,7 @@ def aivat_corrections(
 
 
 def chance_correction(
-    v: Values, game: KernelGame, pre: np.ndarray, action: int, expectation: Expectation
+    v: Values, game: BaseGame, pre: np.ndarray, action: int, expectation: Expectation
 ) -> float | None:
     """The correction for the pile item ``action`` takes from ``pre`` (the state before it), or
     ``None`` when the action takes none, or takes more than one (its outcome then depends on

@@ -21,7 +21,7 @@ from sniff_twelve.core.agent import Agent, partner_seat, seat_specs
 from sniff_twelve.tools.exits import fail
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
     from sniff_twelve.core.spec import GameSpec, GameUI
 
 AgentFactory = Callable[[str], Agent]
@@ -124,7 +124,7 @@ class GameAbandonedError(Exception):
 
 
 def play(
-    game: KernelGame,
+    game: BaseGame,
     ui: GameUI,
     human: int,
     agents: dict[int, Agent],
@@ -163,7 +163,7 @@ def play(
     return True
 
 
-def ask(game: KernelGame, ui: GameUI, human: int, log: Sequence[str], screen: Screen) -> int:
+def ask(game: BaseGame, ui: GameUI, human: int, log: Sequence[str], screen: Screen) -> int:
     """Show the screen and read moves until a legal one is chosen; raises ``GameAbandonedError``."""
     legal = game.legal_actions()
     hand = ui.hand(game, human)
@@ -245,7 +245,7 @@ def seat_agents(
 
 def run_play(
     args: argparse.Namespace,
-    game: KernelGame,
+    game: BaseGame,
     ui: GameUI,
     make_agent: AgentFactory,
     partner: str | None = None,

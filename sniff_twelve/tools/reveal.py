@@ -36,7 +36,7 @@ from sniff_twelve.tools.flags import COUNT, RECORDS_HOLD_OPTIONS, SEED, add_outp
 from sniff_twelve.tools.report import publish
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
 
 ABOUT = __doc__.split("\n\n")[1]  # the command's description
 BINS = 10  # of the reliability table
@@ -55,7 +55,7 @@ class Scored:
     partner_model: float | None
 
 
-def truth_of(game: KernelGame, me: int, items: list) -> np.ndarray:
+def truth_of(game: BaseGame, me: int, items: list) -> np.ndarray:
     """``[items, places]``: how many units of each unseen item really are at each place (the
     other hands in seat order, then the boneyard or stock)."""
     places = [game.hand(s) for s in range(game.num_players) if s != me]
@@ -80,7 +80,7 @@ def partner_loss(marginals: np.ndarray, truth: np.ndarray, column: int) -> float
 
 def measure(
     records: list[dict[str, Any]],
-    game_cls: type[KernelGame],
+    game_cls: type[BaseGame],
     model: str,
     worlds: int = 256,
     seed: int = 0,
@@ -283,7 +283,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def main(args: argparse.Namespace, game_cls: type[KernelGame]) -> int:
+def main(args: argparse.Namespace, game_cls: type[BaseGame]) -> int:
     """The ``beliefs`` command: bad input is one ``error:`` line (exit 2) before any work."""
     from sniff_twelve.core.optional import MissingExtraError, pyplot
 

@@ -35,7 +35,7 @@ from sniff_twelve.web.table import parse_option
 
 if TYPE_CHECKING:
     from sniff_twelve.core.agent import Agent
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
     from sniff_twelve.web.table import WebGame
 
 LOG = logging.getLogger(__name__)
@@ -99,7 +99,7 @@ class Server:
     # --- sessions -------------------------------------------------------------------------------
     def start(
         self,
-        game: KernelGame,
+        game: BaseGame,
         human: int,
         agents: dict[int, Agent],
         specs: dict[int, str],

@@ -32,7 +32,7 @@ from sniff_twelve.web.table import public_game
 
 if TYPE_CHECKING:
     from sniff_twelve.core.agent import Agent
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
     from sniff_twelve.web.table import WebGame
 
 MAX_SESSIONS = 1000  #: games held at once; the least recently used idle one goes first
@@ -48,7 +48,7 @@ class Session:
     def __init__(
         self,
         spec: WebGame,
-        game: KernelGame,
+        game: BaseGame,
         human: int,
         agents: dict[int, Agent],
         specs: dict[int, str],

@@ -17,7 +17,7 @@ from sniff_twelve.core.agent import partner_seat
 
 if TYPE_CHECKING:
     from sniff_twelve.core.agent import Agent
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
     from sniff_twelve.core.options import GameOption
     from sniff_twelve.core.spec import GameUI
 
@@ -77,19 +77,19 @@ class WebGame:
     The name, the table sizes and the partnerships come from the game's ``GameSpec`` (``game_cls.spec``).
     """
 
-    game_cls: type[KernelGame]
+    game_cls: type[BaseGame]
     make_agent: Callable[[str], Agent]
     agents: tuple[str, ...]
     draw: Callable[..., str]
-    hand: Callable[[KernelGame, int], list[str]]
-    moves: Callable[[KernelGame, int], list[Move]]
-    step: Callable[[KernelGame], int]
+    hand: Callable[[BaseGame, int], list[str]]
+    moves: Callable[[BaseGame, int], list[Move]]
+    step: Callable[[BaseGame], int]
     ui: GameUI
-    hand_end: Callable[[KernelGame, int], KernelGame | None] = lambda game, action: None
+    hand_end: Callable[[BaseGame, int], BaseGame | None] = lambda game, action: None
     draw_portrait: Callable[..., str] | None = None
 
     @classmethod
-    def of(cls, game_cls: type[KernelGame], ui: GameUI, **fields: Any) -> WebGame:
+    def of(cls, game_cls: type[BaseGame], ui: GameUI, **fields: Any) -> WebGame:
         """The web table of ``game_cls`` with its agents (``game_agents``: the ones it names, built
         by its ``make_agent``) and those installed packages register in its ``AGENT_GROUP``, if it
         has one (``installed_agents``); ``fields``: the drawing, the moves and the rest."""
@@ -103,7 +103,7 @@ class WebGame:
 
     @classmethod
     def plain(
-        cls, game_cls: type[KernelGame], draw: Callable[..., str], hand: Callable[..., list[str]], rules: str = ""
+        cls, game_cls: type[BaseGame], draw: Callable[..., str], hand: Callable[..., list[str]], rules: str = ""
     ) -> WebGame:
         """The web table of a game that gives its drawing (``draw``, ``hand``) and nothing else:
         one deal, the start page's options from its spec, its agents (``of``), every legal move a
@@ -113,7 +113,7 @@ class WebGame:
         ui = GameUI.plain(game_cls.spec.title, rules)
         return cls.of(game_cls, ui, draw=draw, hand=hand, moves=button_moves, step=lambda game: 1)
 
-    def tables(self, game: KernelGame, seat: int, names: Any, reveal: bool, last: Any = None) -> dict[str, Any]:
+    def tables(self, game: BaseGame, seat: int, names: Any, reveal: bool, last: Any = None) -> dict[str, Any]:
         """The table as the page gets it: ``svg`` (``draw``'s) and ``svg_portrait``
         (``draw_portrait``'s, or ``None``)."""
         portrait = self.draw_portrait and self.draw_portrait(game, seat, names, reveal, last)
@@ -137,14 +137,14 @@ class WebGame:
         return partner_seat(self.game_cls.spec, players, seat)
 
 
-def public_game(game: KernelGame, seat: int) -> KernelGame:
+def public_game(game: BaseGame, seat: int) -> BaseGame:
     """``seat``'s view of ``game`` as a game object: what the seat sees is as it is, every hidden
     tile or card dealt canonically (``Game.seat_view``)."""
     view = game.seat_view(seat, past=False)
     return type(game)._from_row(view.array, view.params)
 
 
-def button_moves(game: KernelGame, seat: int) -> list[Move]:
+def button_moves(game: BaseGame, seat: int) -> list[Move]:
     """Every legal move of ``seat`` (to act) as a button named by ``Game.action_name``, the
     first nine with the keys 1 … 9."""
     legal = game.legal_actions()

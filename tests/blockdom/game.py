@@ -1,18 +1,18 @@
-"""``Game``: a match of block dominoes as the shared state object (``KernelGame``)."""
+"""``Game``: a match of block dominoes as the shared state object (``BaseGame``)."""
 
 from __future__ import annotations
 
-from sniff_twelve.core.game import KernelGame
+from sniff_twelve.core.game import BaseGame
 from tests.blockdom import kernels as K
 from tests.blockdom.spec import SPEC
 
 
-class Game(KernelGame):
+class Game(BaseGame):
     """A match for ``num_players`` (2 or 3) to ``target`` points; ``deal=`` (its first deal) as the
     shared one's (the pool is the boneyard)."""
 
     spec = SPEC
-    public_accessors = (*KernelGame.public_accessors, "line", "deals_played")
+    public_accessors = (*BaseGame.public_accessors, "line", "deals_played")
 
     @classmethod
     def row_bounds(cls, params) -> list:

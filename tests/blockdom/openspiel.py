@@ -1,6 +1,6 @@
 """Block dominoes as the OpenSpiel game ``python_blockdom`` (``sniff_twelve.envs.openspiel.SpecAdapter``)."""
 
-from sniff_twelve.envs.openspiel import SpecAdapter, register
+from sniff_twelve.envs.openspiel import SpecAdapter, register_spiel_game
 from tests.blockdom.kernels import TILES
 from tests.blockdom.spec import SPEC
 
@@ -16,4 +16,4 @@ class BlockdomAdapter(SpecAdapter):
         return (TILES + TILES - 2 * n) * n * (n * (target - 1) + 1)
 
 
-BlockdomSpielGame = register(BlockdomAdapter)
+BlockdomSpielGame = register_spiel_game(BlockdomAdapter)

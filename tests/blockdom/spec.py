@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sniff_twelve.core.games import register
+from sniff_twelve.core.games import register_game
 from sniff_twelve.core.options import GameOption
 from sniff_twelve.core.spec import GameSpec
 from tests.blockdom import kernels as K
@@ -40,4 +40,4 @@ class BlockdomSpec(GameSpec, kernels=K):
         return ((0,), (1,)) if num_players == 2 else None
 
 
-SPEC = register(BlockdomSpec())  # not installed: registered when imported
+SPEC = register_game(BlockdomSpec())  # not installed: registered when imported

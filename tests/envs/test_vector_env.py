@@ -11,7 +11,7 @@ from gymnasium.vector import AutoresetMode
 import sniff_env
 import twelve_env
 from sniff_twelve.core.options import ArgumentTypeError
-from sniff_twelve.envs.vector_env import KernelVectorEnv
+from sniff_twelve.envs.learner_vector import LearnerVectorEnv
 
 GAMES = {"sniff": sniff_env, "twelve": twelve_env}
 
@@ -231,7 +231,7 @@ def test_maskable_ppo_learns_on_the_adapter():
 
 
 def test_kernel_vector_env_is_what_vector_env_builds():
-    assert isinstance(twelve_env.vector_env(2), KernelVectorEnv)
+    assert isinstance(twelve_env.vector_env(2), LearnerVectorEnv)
 
 
 def test_gymnasium_vector_wrappers_accept_it():

@@ -1,6 +1,6 @@
 """One learning seat per row of a ``VectorGame``, as a standard ``gymnasium.vector.VectorEnv``.
 
-``sniff_env.vector_env(...)`` / ``twelve_env.vector_env(...)`` build a ``KernelVectorEnv``: ``N``
+``sniff_env.vector_env(...)`` / ``twelve_env.vector_env(...)`` build a ``LearnerVectorEnv``: ``N``
 independent games in one ``int32`` array, where the learner holds ``seat`` in every row and every
 other seat (a 4-player Sniff partner included) is played inside one compiled ``numba.prange`` call
 per step (``learner_step``, the game's kernels from its ``sniff_twelve.core.spec.GameSpec``) — the learner's
@@ -40,7 +40,7 @@ from sniff_twelve.core.rng import seed_key, stream_states
 from sniff_twelve.envs.single_agent import table_partner
 
 if TYPE_CHECKING:
-    from sniff_twelve.core.game import KernelGame
+    from sniff_twelve.core.game import BaseGame
 
 #: what ``set_attr`` may not change: the table and the spaces the buffers were built for
 FIXED_ATTRIBUTES = frozenset(
@@ -57,7 +57,7 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
-class KernelVectorEnv(VectorEnv):
+class LearnerVectorEnv(VectorEnv):
     """``num_envs`` games with one learning seat each (see the module docstring).
 
     Built by the games' ``vector_env``. ``action_masks()`` gives the learner's legal actions
@@ -248,7 +248,7 @@ class KernelVectorEnv(VectorEnv):
 
 
 def learner_vector_env(
-    game_cls: type[KernelGame],
+    game_cls: type[BaseGame],
     num_envs: int,
     num_players: int,
     opponents: str | Sequence[Any] = "greedy",
@@ -259,7 +259,7 @@ def learner_vector_env(
     reward: str | None = None,
     threads: int | None = None,
     **options: Any,
-) -> KernelVectorEnv:
+) -> LearnerVectorEnv:
     """A game's ``vector_env`` (the module docstring): the options row and the reward mode from
     ``GameSpec.learner_setup``, the ``opponents`` and, at a table with partners
     (``table_partner``), the learner's ``partner`` from the game's agents (``game_agents``);
@@ -269,7 +269,7 @@ def learner_vector_env(
     num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
     params, modes = spec.learner_setup(num_players, reward, **options)
     seat = check_int("seat", seat, 0, num_players - 1)
-    return KernelVectorEnv(
+    return LearnerVectorEnv(
         num_envs,
         game_cls=game_cls,
         params=params,
