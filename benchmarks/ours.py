@@ -21,15 +21,12 @@ def _module(game: str):
 
 def kernel_playouts(game: str, seconds: float, num_envs: int = 4096) -> float:
     """Random playouts chosen inside the compiled kernel, all cores, no observations."""
-    import importlib
-
-    vector = importlib.import_module(f"{GAMES[game]['import']}.vector")
-    vg = vector.VectorGame(num_envs, num_players=GAMES[game]["players"], seed=0)
+    vg = _module(game).VectorGame(num_envs, num_players=GAMES[game]["players"], seed=0)
     steps = 64
     states, params = vg.states.copy(), vg.params.copy()  # the VectorGame's own rows are read-only
 
     def chunk() -> int:
-        vector.random_playouts(states, params, steps)
+        vg.random_playouts(states, params, steps)
         return num_envs * steps
 
     return rate(chunk, seconds)
@@ -37,7 +34,7 @@ def kernel_playouts(game: str, seconds: float, num_envs: int = 4096) -> float:
 
 def vector_step(game: str, num_envs: int, seconds: float) -> float:
     """``VectorGame.step`` with observations, masks and rewards, actions from ``sample_actions``."""
-    vg = _module(game).vector.VectorGame(num_envs, num_players=GAMES[game]["players"], seed=0)
+    vg = _module(game).VectorGame(num_envs, num_players=GAMES[game]["players"], seed=0)
     calls = max(1, 4096 // num_envs)
 
     def chunk() -> int:

@@ -5,7 +5,8 @@ from sniff_env.spec import SPEC
 from sniff_twelve.tools.cli import GameCommands
 
 #: ``main(argv=None)``: run the command line ``argv`` (default: the process's); returns the exit code
-main = GameCommands(SPEC).main
+COMMANDS = GameCommands(SPEC)
+main = COMMANDS.main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -5,7 +5,8 @@ from sniff_twelve.tools.cli import GameCommands
 from twelve_env.spec import SPEC
 
 #: ``main(argv=None)``: run the command line ``argv`` (default: the process's); returns the exit code
-main = GameCommands(SPEC, default_players=3).main
+COMMANDS = GameCommands(SPEC, default_players=3)
+main = COMMANDS.main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -308,7 +308,7 @@ def test_sb3_docs_loop_takes_the_0d_array_predict_returns(game, tmp_path):
     from sb3_contrib.common.maskable.evaluation import evaluate_policy
     from sb3_contrib.common.maskable.utils import get_action_masks
 
-    env = importlib.import_module(f"{game}_env.env").single_agent_env(num_players=2)
+    env = importlib.import_module(f"{game}_env").single_agent_env(num_players=2)
     model = sb3_contrib.MaskablePPO("MlpPolicy", env, gamma=0.4, seed=32, n_steps=64, batch_size=32, device="cpu")
     model.learn(64)
     mean_reward, _ = evaluate_policy(model, env, n_eval_episodes=1, warn=False)
