@@ -20,4 +20,4 @@ def quiet_info() -> dict[str, Any]:
 
 def step_info(game: Game, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
     """The cards the play captured (``before`` is the snapshot: captured counts by seat)."""
-    return {"captured": np.int64(game.state_array[K.CAPTURED + actor] - before[actor])}
+    return {"captured": np.int64(game._state[K.CAPTURED + actor] - before[actor])}
