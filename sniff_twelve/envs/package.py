@@ -65,7 +65,6 @@ class GamePackage:
             f"``num_envs`` games of {spec.title} stepped by compiled kernels (``BaseVectorGame``).\n\n"
             f"Options:\n\n{every}\n",
         )
-        self.random_playouts = self.VectorGame.random_playouts
         self.single_agent_env = self._learner(learner_env, "single_agent_env")
         self.vector_env = self._learner(learner_vector_env, "vector_env")
         gymnasium.register(spec.env_id, entry_point=self.single_agent_env)

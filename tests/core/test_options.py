@@ -174,3 +174,20 @@ def test_the_start_page_offers_the_options_marked_for_it():
 
     assert [o.name for o in SNIFF_WEB.options] == ["target", "settlement", "undrawn"]
     assert [o.name for o in TWELVE_WEB.options] == ["deck", "capture_extra_turn"]
+
+
+def test_the_environment_options_are_declared_once_and_checked_together():
+    """``SPEC.env_options`` and the rewards (``GameSpec.setup``): a single hand has no match winner,
+    so ``reward="win"`` with ``episode="hand"`` is refused naming both; the reward defaults by
+    episode (``reward_choices``), and ``forced`` goes to the modes row, ``episode`` to its slot."""
+    from sniff_env.spec import SPEC
+
+    with pytest.raises(ValueError, match="reward='win' does not go with .*episode='hand'.*choose 'points'"):
+        sniff_env.env(episode="hand", reward="win")
+    params, modes = SPEC.setup(4, episode="hand", forced="auto")
+    assert modes.tolist() == [SPEC.reward_modes["points"], 1]
+    assert SPEC.record_options(params)["episode"] == "hand"
+    _, modes = SPEC.setup(4)
+    assert modes.tolist() == [SPEC.reward_modes["win"], 0]
+    with pytest.raises(ValueError, match="forced"):
+        SPEC.setup(4, forced="sometimes")
