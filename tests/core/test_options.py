@@ -182,7 +182,7 @@ def test_the_environment_options_are_declared_once_and_checked_together():
     episode (``reward_choices``), and ``forced`` goes to the modes row, ``episode`` to its slot."""
     from sniff_env.spec import SPEC
 
-    with pytest.raises(ValueError, match="reward='win' does not go with .*episode='hand'.*choose 'points'"):
+    with pytest.raises(ValueError, match=r"reward='win' does not go with .*episode='hand'.*choose 'points'"):
         sniff_env.env(episode="hand", reward="win")
     params, modes = SPEC.setup(4, episode="hand", forced="auto")
     assert modes.tolist() == [SPEC.reward_modes["points"], 1]
