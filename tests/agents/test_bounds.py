@@ -27,6 +27,9 @@ from tests.bounds import (
 from twelve_env.agents import TwelveRolloutAgent
 from twelve_env.agents import make_agent as twelve_make_agent
 
+#: every name an agent spec may start with: the built-in agents, the presets and the old spellings
+ACCEPTED = (*BUILT_IN_AGENTS, "guided", "belief", "ismcts")
+
 
 # --- agents -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("make_agent", [sniff_make_agent, twelve_make_agent], ids=["sniff", "twelve"])
@@ -42,7 +45,7 @@ def test_agent_specs_are_checked(make_agent):
     @FUZZ
     @given(
         st.one_of(st.integers(), st.none(), st.floats(), st.lists(st.just("greedy"), max_size=2), st.just(b"greedy")),
-        st.text(max_size=8).filter(lambda s: s.partition(":")[0] not in BUILT_IN_AGENTS and not {"+", "@"} & set(s)),
+        st.text(max_size=8).filter(lambda s: s.partition(":")[0] not in ACCEPTED and not {"+", "@"} & set(s)),
         st.one_of(
             st.integers(max_value=0).map(str),
             st.floats(allow_nan=False, allow_infinity=False).map(repr),
