@@ -161,7 +161,7 @@ class Game(BaseGame):
     @property
     def settlement(self) -> str:
         """``"deduct"`` (S23–S24) or ``"allfives"`` (S4a)."""
-        return self.record_options()["settlement"]
+        return SPEC.option("settlement").decode(self._params[K.P_ALL_FIVES])
 
     @property
     def hands_played(self) -> int:

@@ -129,6 +129,17 @@ def sample_legal(mask, streams, out):
         out[i] = pick_legal(mask[i], streams[i], 0)
 
 
+def checked_actions(actions: Any, num_envs: int) -> np.ndarray:
+    """One action a row as the compiled steps take it (contiguous ``int64``); ``ArgumentTypeError``
+    for an array that is not of integers, ``ValueError`` for one not of shape ``(num_envs,)``."""
+    actions = np.asarray(actions)
+    if not np.issubdtype(actions.dtype, np.integer):
+        raise ArgumentTypeError(f"actions must be an integer array; got dtype {actions.dtype}")
+    if actions.shape != (num_envs,):
+        raise ValueError(f"actions must have shape ({num_envs},); got {actions.shape}")
+    return np.ascontiguousarray(actions, dtype=np.int64)
+
+
 _NO_STREAMS = np.zeros((0, 2), dtype=np.int32)
 _NO_ACTIONS = np.zeros(0, dtype=np.int64)
 
@@ -298,12 +309,7 @@ class BaseVectorGame:
         that ends is reset in the same call: its row then holds the new game's first observation,
         while ``rewards`` / ``terminated`` / ``truncated`` describe the step that ended it.
         """
-        actions = np.asarray(actions)
-        if not np.issubdtype(actions.dtype, np.integer):
-            raise ArgumentTypeError(f"actions must be an integer array; got dtype {actions.dtype}")
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},); got {actions.shape}")
-        actions = np.ascontiguousarray(actions, dtype=np.int64)  # the one type the compiled step takes
+        actions = checked_actions(actions, self.num_envs)
         bad = first_illegal(self._mask, actions)
         if bad >= 0:
             legal = np.flatnonzero(self._mask[bad]).tolist()

@@ -244,9 +244,7 @@ class GameSpec(GameHooks):
         row ``[reward's code, each slotless environment option's code …]`` (what the reward kernel
         and ``play_forced`` read)."""
         slotless = tuple(option for option in self.env_options if option.slot < 0)
-        env = check_options(
-            slotless, {name: options.pop(name) for name in list(options) if name in {o.name for o in slotless}}
-        )
+        env = check_options(slotless, {o.name: options.pop(o.name) for o in slotless if o.name in options})
         params = self.make_params(num_players, **options)
         chosen = {**env, **{o.name: o.decode(params[o.slot]) for o in self.env_options if o.slot >= 0}}
         choices = self.reward_choices(chosen)

@@ -34,8 +34,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from sniff_twelve.agents.builtin import game_agents
 from sniff_twelve.batch.learner import MAX_REDEALS, learner_buffers, learner_reset, learner_step, seat_codes
 from sniff_twelve.batch.threads import check_threads, thread_count
-from sniff_twelve.batch.vector import first_illegal
-from sniff_twelve.core.options import ArgumentTypeError, check_flag, check_int, check_seed
+from sniff_twelve.batch.vector import checked_actions, first_illegal
+from sniff_twelve.core.options import check_flag, check_int, check_seed
 from sniff_twelve.core.rng import seed_key, stream_states
 from sniff_twelve.envs.single_agent import table_partner
 
@@ -148,12 +148,7 @@ class LearnerVectorEnv(VectorEnv):
         return self._buf.obs.copy(), self._infos()
 
     def step(self, actions):
-        actions = np.asarray(actions)
-        if not np.issubdtype(actions.dtype, np.integer):
-            raise ArgumentTypeError(f"actions must be an integer array; got dtype {actions.dtype}")
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},); got {actions.shape}")
-        actions = np.ascontiguousarray(actions, dtype=np.int64)  # the one type the compiled step takes
+        actions = checked_actions(actions, self.num_envs)
         bad = first_illegal(self._buf.mask, actions)
         if bad >= 0:
             legal = np.flatnonzero(self._buf.mask[bad]).tolist()
