@@ -47,9 +47,12 @@ def lane_values(
     split_stream(rng, streams)
     bounds = [iterations * k // count for k in range(count + 1)]
 
-    def run(k: int) -> np.ndarray:
-        values = np.zeros(size)
-        lane(streams[k], bounds[k], bounds[k + 1], values)
-        return values
+    chunks = min(threads, count)  # one job a thread, of consecutive lanes: less to hand out than a job a lane
+    rows = np.zeros((count, size))
 
-    return np.array(thread_map(threads)(run, range(count)))
+    def run(j: int) -> None:
+        for k in range(count * j // chunks, count * (j + 1) // chunks):
+            lane(streams[k], bounds[k], bounds[k + 1], rows[k])
+
+    thread_map(threads)(run, range(chunks))
+    return rows
