@@ -183,13 +183,17 @@ def main(argv: list[str] | None = None) -> None:
         times = thread_times(table, entries, args.threads, args.positions, args.repeats)
     except ValueError as error:
         parser.error(str(error))
-    first = args.threads[0]
-    print("| agent | " + " | ".join(f"{t} thread{'s' * (t > 1)}, ms" for t in args.threads) + " | " + " | ".join(
-        f"speed-up {t}/{first}" for t in args.threads[1:]) + " |")  # fmt: skip
-    print("|---|" + "---:|" * (2 * len(args.threads) - 1))
+    first, more = args.threads[0], args.threads[1:]
+    header = [
+        "agent",
+        *(f"{t} thread{'s' * (t > 1)}, ms" for t in args.threads),
+        *(f"speed-up {t}/{first}" for t in more),
+    ]
+    print("| " + " | ".join(header) + " |")
+    print("|---|" + "---:|" * (len(header) - 1))
     for entry, row in times.items():
-        cells = [f"{row[t]:.1f}" for t in args.threads] + [f"{row[first] / row[t]:.2f}×" for t in args.threads[1:]]
-        print(f"| `{entry}` | " + " | ".join(cells) + " |")
+        cells = [f"`{entry}`", *(f"{row[t]:.1f}" for t in args.threads), *(f"{row[first] / row[t]:.2f}×" for t in more)]
+        print("| " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
