@@ -1,16 +1,26 @@
 """Timing helpers: run a step function until a time budget is spent, return steps per second; an
-agent's time per decision on shared positions."""
+agent's time per decision on shared positions.
+
+``python -m benchmarks.timing [--game G] [--players N] [--agents SPEC …] [--threads T …]``: the
+searches' time per decision on each number of threads (their ``threads=``), on the same positions
+of the game (``decision_positions``), and the speed-up over the first count.
+"""
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from sniff_env.spec import SPEC as SNIFF
+from sniff_twelve.core.seats import Table
+from sniff_twelve.tools.flags import COUNT, CommandParser, plain
+from twelve_env.spec import SPEC as TWELVE
+
 if TYPE_CHECKING:
     from sniff_twelve.core.agent import Agent
-    from sniff_twelve.tools.arena import Table
 
 #: positions an entry's time per decision is the mean over
 TIMED_POSITIONS = 100
@@ -104,7 +114,8 @@ def decision_positions(make_game: Callable[[int], Any], greedy: Agent, count: in
 
 
 def ms_per_decision(agent: Agent, positions: list) -> float:
-    """Mean milliseconds ``agent`` takes to choose over ``positions`` (one core, compiled first)."""
+    """Mean milliseconds ``agent`` takes to choose over ``positions`` (compiled first; on the agent's
+    threads, numba's thread count unless it was given ``threads``)."""
     agent.reset(1)
     agent.act(positions[0])
     start = time.perf_counter()
@@ -123,3 +134,67 @@ def times_per_decision(table: Table, entries: list[str]) -> dict[str, float]:
         TIMED_POSITIONS,
     )
     return {entry: ms_per_decision(make_agent(entry), positions) for entry in entries}
+
+
+#: the game → its spec, and the searches whose threads ``main`` times by default
+GAMES = {"sniff": SNIFF, "twelve": TWELVE}
+SEARCHES = {"sniff": ["rollout:1024", "guided", "belief"], "twelve": ["rollout:1024", "belief"]}
+PLAYERS = {"sniff": 4, "twelve": 2}
+
+
+def thread_times(
+    table: Table, entries: list[str], threads: list[int], count: int = TIMED_POSITIONS, repeats: int = 1
+) -> dict[str, dict[int, float]]:
+    """Every entry's mean milliseconds per decision on the same ``count`` positions of ``table``'s
+    game for each of ``threads`` (the agent's ``threads=``): the best of ``repeats`` passes, the
+    entries and counts taking turns, so a neighbour's load falls on all of them alike."""
+    game_cls, make_agent = table.spec.part("game"), table.spec.part("agents").make_agent
+    positions = decision_positions(
+        lambda seed: game_cls(num_players=table.num_players, seed=seed, **table.options), make_agent("greedy"), count
+    )
+    agents = {}
+    for entry in entries:
+        for t in threads:
+            try:
+                agents[entry, t] = make_agent(entry, threads=t)
+            except TypeError:
+                raise ValueError(f"{entry} takes no threads=") from None
+    best = {entry: dict.fromkeys(threads, math.inf) for entry in entries}
+    for _ in range(repeats):
+        for (entry, t), agent in agents.items():
+            best[entry][t] = min(best[entry][t], ms_per_decision(agent, positions))
+    return best
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = CommandParser(prog="python -m benchmarks.timing", description=plain(__doc__))
+    parser.add_argument("--game", choices=list(GAMES), default="sniff", help="the game")
+    parser.add_argument("--players", type=COUNT, help="players at the table (default: the ladder's, 4 or 2)")
+    parser.add_argument("--agents", nargs="+", metavar="SPEC", help="searches taking threads= (default: the game's)")
+    parser.add_argument("--threads", nargs="+", type=COUNT, default=[1, 2], help="thread counts")
+    parser.add_argument("--positions", type=COUNT, default=TIMED_POSITIONS, help="positions timed")
+    parser.add_argument("--repeats", type=COUNT, default=3, help="passes; each time is the best one's")
+    args = parser.parse_args(argv)
+    entries, spec = args.agents or SEARCHES[args.game], GAMES[args.game]
+    if args.players is not None and args.players not in spec.players:
+        parser.error(f"--players: {spec.title} is played by {', '.join(map(str, spec.players))}; got {args.players}")
+    try:
+        table = Table.of(spec, args.players or PLAYERS[args.game])
+        times = thread_times(table, entries, args.threads, args.positions, args.repeats)
+    except ValueError as error:
+        parser.error(str(error))
+    first, more = args.threads[0], args.threads[1:]
+    header = [
+        "agent",
+        *(f"{t} thread{'s' * (t > 1)}, ms" for t in args.threads),
+        *(f"speed-up {t}/{first}" for t in more),
+    ]
+    print("| " + " | ".join(header) + " |")
+    print("|---|" + "---:|" * (len(header) - 1))
+    for entry, row in times.items():
+        cells = [f"`{entry}`", *(f"{row[t]:.1f}" for t in args.threads), *(f"{row[first] / row[t]:.2f}×" for t in more)]
+        print("| " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()

@@ -64,6 +64,8 @@ class BeliefAgent(RolloutAgent):
         particles: ``None`` (each decision infers its beliefs from the start of the deal,
             ``infer``) or how many particles a ``BeliefTracker`` kept from one decision to the
             next carries (``sniff_twelve.beliefs.tracker``; reset with the agent).
+        threads: the threads the worlds' rollouts run on (``None``: numba's thread count); the
+            choices are the same for every count (``rollout``'s lanes).
 
     A bad ``MODEL`` is a ``ValueError`` when the agent is built.
     """
@@ -91,6 +93,7 @@ class BeliefAgent(RolloutAgent):
         unguided_iterations: int | None = None,
         seed: int | None = None,
         particles: int | None = None,
+        threads: int | None = None,
     ) -> None:
         if not isinstance(model, str) or "+" in model or not model:
             raise ValueError(f"model is an agent spec without '+' (or 'none', 'learned'); got {model!r}")
@@ -110,7 +113,7 @@ class BeliefAgent(RolloutAgent):
         self.guide = guide
         self._guide = None if guide is None else agents.AGENTS[GUIDED_NAME](iterations=1, checkpoint=guide_checkpoint)
         self._guided_tables: dict[int, bool] = {}
-        super().__init__(iterations, rate, seed)
+        super().__init__(iterations, rate, seed, threads)
         count = self.iterations if unguided_iterations is None else unguided_iterations
         self.unguided_iterations = check_int("unguided_iterations", count, 1, 1_000_000)
 
@@ -184,11 +187,12 @@ class BeliefAgent(RolloutAgent):
             states = beliefs.states(iterations, seed=seed + 1)
         except ValueError:  # no consistent deal turned up within infer's budget: the rules' worlds
             states = np.stack([view.sample(seed + 1 + k).state_array for k in range(iterations)])
-        values = np.zeros(actions.size)
-        world_values(
-            view.spec, states, view.params, view.seat, actions.astype(np.int64), self._rng, self.greedy_rate, values
-        )
-        return values / iterations
+        moves = actions.astype(np.int64)
+
+        def lane(stream: np.ndarray, first: int, stop: int, values: np.ndarray) -> None:
+            world_values(view.spec, states[first:stop], view.params, view.seat, moves, stream, self.greedy_rate, values)
+
+        return self.lane_sums(lane, len(states), actions.size) / iterations
 
     def __repr__(self) -> str:
         guide = "" if self.guide is None else f", guide={self.guide!r}"

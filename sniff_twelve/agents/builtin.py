@@ -10,6 +10,7 @@ table of agents is ``sniff_twelve.agents.registry.builtin_agents``.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING, ClassVar
 
@@ -21,7 +22,7 @@ from sniff_twelve.batch.threads import check_threads
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import check_int
 from sniff_twelve.core.rng import stream_state
-from sniff_twelve.search.rollouts import resampled_rollouts
+from sniff_twelve.search.rollouts import lane_values, resampled_rollouts
 from sniff_twelve.search.solver import draw_worlds
 from sniff_twelve.search.worlds import WorldValues, resolve_threads, world_values
 
@@ -54,11 +55,15 @@ class RolloutAgent(Agent):
     action by compiled rollouts on the same samples (its ``world_rollouts``: mostly the game's
     rule-of-thumb moves, partly random); plays the best mean (ties: the lowest action id). The
     spec is ``rollout[:N]``; ``rollout[:N]@ppo`` searches the moves a policy proposes
-    (``sniff_twelve.agents.guided``).
+    (``sniff_twelve.agents.guided``). A decision's determinizations run in lanes of their own
+    streams, on ``threads`` threads (``sniff_twelve.search.rollouts``).
 
     Args:
         iterations: determinizations per move (strength and time per move scale with it).
         greedy_rate: share of rollout moves played by the rule of thumb, 0–1.
+        seed: the stream the lanes' streams are drawn from.
+        threads: the threads the lanes run on (``None``: numba's thread count); the choices and
+            values are the same for every count.
     """
 
     name = "rollout"
@@ -67,7 +72,14 @@ class RolloutAgent(Agent):
     #: the share of rule-of-thumb moves in a rollout unless ``greedy_rate`` says otherwise
     default_greedy_rate = 0.8
 
-    def __init__(self, iterations: int = 64, greedy_rate: float | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        iterations: int = 64,
+        greedy_rate: float | None = None,
+        seed: int | None = None,
+        threads: int | None = None,
+    ) -> None:
+        self.threads = check_threads(threads)
         self.iterations = check_int("iterations", iterations, 1, 1_000_000)
         rate = self.default_greedy_rate if greedy_rate is None else greedy_rate
         if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
@@ -80,10 +92,17 @@ class RolloutAgent(Agent):
 
     def rollout_means(self, view: SeatView, actions: np.ndarray) -> np.ndarray:
         """The mean rollout value of each of ``actions`` (legal ones), on shared determinizations."""
-        values = np.zeros(actions.size)
-        args = (actions.astype(np.int64), self.iterations, self._rng, self.greedy_rate, values)
-        view.run(resampled_rollouts, view.spec, *args)
-        return values / self.iterations
+        moves = actions.astype(np.int64)
+
+        def lane(stream: np.ndarray, first: int, stop: int, values: np.ndarray) -> None:
+            view.run(resampled_rollouts, view.spec, moves, stop - first, stream, self.greedy_rate, values)
+
+        return self.lane_sums(lane, self.iterations, actions.size) / self.iterations
+
+    def lane_sums(self, lane: Callable, iterations: int, size: int) -> np.ndarray:
+        """``iterations`` split into lanes (``sniff_twelve.search.rollouts.lane_values``) from this
+        decision's draw of the agent's stream, on the agent's threads; the lanes' sums added up."""
+        return lane_values(lane, iterations, self._rng, size, resolve_threads(self.threads)).sum(axis=0)
 
     def choose(self, view: SeatView) -> int:
         legal = np.flatnonzero(view.legal_mask())

@@ -43,6 +43,9 @@ class GuidedSearchAgent(RolloutAgent):
         coverage: prior mass the kept moves reach, 0–1.
         width: most moves kept.
         prior_weight: points a factor *e* of prior is worth in the final choice.
+        seed: the stream the rollouts draw from.
+        threads: the threads the rollouts run on (``None``: numba's thread count); the choices
+            are the same for every count (``rollout``'s lanes).
     """
 
     name = GUIDED_NAME
@@ -58,8 +61,9 @@ class GuidedSearchAgent(RolloutAgent):
         width: int = 3,
         prior_weight: float = 1.0,
         seed: int | None = None,
+        threads: int | None = None,
     ) -> None:
-        super().__init__(iterations, seed=seed)
+        super().__init__(iterations, seed=seed, threads=threads)
         self.width = check_int("width", width, 1, 1000)
         for name, value, high in (("coverage", coverage, 1), ("prior_weight", prior_weight, 1e6)):
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= high:

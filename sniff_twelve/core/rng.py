@@ -63,6 +63,17 @@ def next_u64(state, slot):
     return mix64(x)
 
 
+@nb.njit(cache=True)
+def split_stream(state, out):
+    """Advance the stream ``state[0:2]`` once and write into ``out[i, 0:2]`` the words of
+    ``out.shape[0]`` streams made from the word it drew (as ``stream_states`` makes a batch's
+    streams from a key): one stream a lane of work, whichever thread runs it."""
+    z = next_u64(state, 0)
+    key = np.empty(2, dtype=np.int32)
+    key[0], key[1] = np.int32(np.uint32(z >> np.uint64(32))), np.int32(np.uint32(z & _LOW32))
+    stream_states(key, 0, out)
+
+
 @nb.njit(cache=True, inline="always")
 def below(state, slot, n):
     """A uniform integer in ``[0, n)`` from the stream at ``slot`` (Lemire's multiply-shift)."""

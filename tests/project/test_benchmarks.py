@@ -326,3 +326,19 @@ def test_startup_benchmark_runs_the_readme_quick_tour():
     tour = startup.quick_tour()
     assert "sniff_env.Game(num_players=4, seed=1)" in tour and "VectorGame(4096" in tour
     assert "```" not in tour
+
+
+def test_thread_timing_smoke(capsys):
+    """``python -m benchmarks.timing`` at smoke size: a time per decision for each search and each
+    thread count, and the speed-up; a search that takes no ``threads=`` is a usage error."""
+    from benchmarks import timing
+
+    timing.main(["--game", "twelve", "--agents", "rollout:8", "belief:8", "--positions", "2", "--repeats", "1"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "| agent | 1 thread, ms | 2 threads, ms | speed-up 2/1 |"
+    rows = [line.strip("| ").split(" | ") for line in lines[2:]]
+    assert [row[0] for row in rows] == ["`rollout:8`", "`belief:8`"]
+    assert all(float(row[1]) > 0 and float(row[2]) > 0 and row[3].endswith("×") for row in rows)
+    with pytest.raises(SystemExit) as stop:
+        timing.main(["--agents", "greedy"])
+    assert stop.value.code == 2 and capsys.readouterr().err.strip() == "error: greedy takes no threads="
