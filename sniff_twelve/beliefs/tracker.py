@@ -259,25 +259,26 @@ class BeliefTracker:
         hastings = np.zeros(self._count)
         hidden = np.bincount(BK.hidden_deal(spec, now, params, me)[0], minlength=spec.ITEMS)
         seen = self._seen[:steps] if steps < len(self._seen) else self._seen
+        u = np.empty(self._count)
+        TK.uniforms(self._rng, u)
+        logu = np.log(np.maximum(u, 1e-300))
         used = TK.propose(
             spec, past[:steps], actions, now, params, me, seen, self._kind, self.epsilon, self._units,
             self._slot_step, self._slot_place, movable, self._live(), self._steplogp, self._rng, swaps, newlogp,
-            new_hands, rows, row_steps, aim[0], inside, outside, hastings, hidden,
+            new_hands, rows, row_steps, aim[0], inside, outside, hastings, hidden, logu,
         )  # fmt: skip
         if used:
             at = row_steps[:used]
             newlogp[at // steps, at % steps] = self._outside(view, rows[:used], actions[at % steps])
         moved = np.flatnonzero(swaps[:, 0] >= 0)
-        u = np.empty(moved.size)
-        TK.uniforms(self._rng, u)
         gain = newlogp[moved, :steps].sum(axis=1) - self._steplogp[moved, :steps].sum(axis=1) + hastings[moved]
-        accepted = moved[np.log(np.maximum(u, 1e-300)) < gain]
+        accepted = moved[logu[moved] < gain]
         a, b = swaps[accepted, 0], swaps[accepted, 1]
         self._units[accepted, a], self._units[accepted, b] = self._units[accepted, b], self._units[accepted, a]
         self._steplogp[accepted] = newlogp[accepted]
         self._hands[accepted] = new_hands[accepted]
         self.accepted += accepted.size
-        self.proposed += moved.size
+        self.proposed += moved.size + int(np.count_nonzero(swaps[:, 0] == -2))
 
     def _result(self, view: SeatView) -> Beliefs:
         """The particles as ``Beliefs``: the other hands now, and the boneyard or stock."""

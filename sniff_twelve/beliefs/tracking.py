@@ -40,6 +40,8 @@ from sniff_twelve.core.rng import below, shuffle
 #: ``slot_place`` of a position: the rest, and a unit ``me`` saw (its own draw, one turned up)
 REST, SEEN = -2, -1
 DEAD = -np.inf
+#: a swap is rejected early only when out of reach by more than this (the sums' rounding)
+MARGIN = 1e-9
 
 
 @nb.njit(cache=True, nogil=True)
@@ -206,7 +208,7 @@ def _take(vector, at, item):
 @nb.njit(cache=True, nogil=True)
 def propose(
     hooks, past, actions, now, params, me, seen, model, epsilon, units, slot_step, slot_place, movable, live,
-    steplogp, rng, swaps, newlogp, new_hands, rows, row_steps, target, inside, outside, hastings, hidden,
+    steplogp, rng, swaps, newlogp, new_hands, rows, row_steps, target, inside, outside, hastings, hidden, logu,
 ):  # fmt: skip
     """Half a Metropolis–Hastings move for every live particle: swap the items of two positions of
     ``movable`` (the start's hands, the free draws, the rest) held in different places, both items
@@ -215,7 +217,12 @@ def propose(
     items); ``newlogp[p]``: the model's log-probabilities per step after the swap (those the
     swap leaves unchanged copied; ``NaN`` where ``rows`` holds the actor's view for an outside
     model, its step in ``row_steps``); ``new_hands[p]``: the other hands now. Returns the rows
-    used. The caller accepts by ``Σ newlogp - Σ steplogp + hastings``.
+    used. The caller accepts by ``logu < Σ newlogp - Σ steplogp + hastings``.
+
+    Replays are cut short, exactly: the steps before the first one whose hands or draws the swap
+    changes replay as before and keep their probabilities; and since no probability exceeds 1,
+    a step can raise the sum by at most ``-steplogp`` there, so a swap whose sum could no longer
+    reach ``logu[p]`` is rejected at once (``swaps[p, 0] = -2``) without replaying the rest.
 
     With ``target >= 0`` the swap aims at one item (an item a seat is about to show): with even
     chances, a unit of ``target`` among the positions ``outside`` moves into a position of
@@ -283,12 +290,21 @@ def propose(
         for j in range(first[0]):
             old[slot_place[j], vector[j]] += 1
         new[:] = old
+        changed = steps  # the first step whose hands or draws the swap changes
         for j, gone, came in ((a, x, y), (b, y, x)):
             if slot_step[j] == -1 and slot_place[j] >= 0:
                 new[slot_place[j], gone] -= 1
                 new[slot_place[j], came] += 1
-        ok = True
+                changed = 0
+            elif slot_step[j] >= 0 and slot_place[j] >= 0:
+                changed = min(changed, slot_step[j])
+        slack = hastings[p]  # the most the log ratio can still reach
         for t in range(steps):
+            slack -= steplogp[p, t]
+        ok = slack >= logu[p] - MARGIN
+        if not ok:
+            swaps[p, 0] = -2
+        for t in range(steps if ok else 0):
             before = past[t]
             after = now if t == steps - 1 else past[t + 1]
             actor = np.int64(before[hooks.CUR])
@@ -303,14 +319,22 @@ def propose(
                     new_drawn[slot_place[j], gone] -= 1
                     new_drawn[slot_place[j], came] += 1
             newlogp[p, t] = steplogp[p, t]
-            if new.min() < 0 or not _replays(
-                hooks, t, before, after, params, me, actor, action, new, new_drawn, seen, counts, pool, state, two,
-                mask,
+            place = actor if actor < me else actor - 1
+            replay = t >= changed and (
+                (actor != me and (place == slot_place[a] or place == slot_place[b]))
+                or slot_step[a] == t
+                or slot_step[b] == t
+            )
+            if replay and (
+                new.min() < 0
+                or not _replays(
+                    hooks, t, before, after, params, me, actor, action, new, new_drawn, seen, counts, pool, state,
+                    two, mask,
+                )
             ):  # fmt: skip
                 ok = False
                 break
-            if actor != me and model != MODEL_NONE and mask.sum() > 1:
-                place = actor if actor < me else actor - 1
+            if replay and actor != me and model != MODEL_NONE and mask.sum() > 1:
                 same = True
                 for i in range(items):
                     if old[place, i] != new[place, i]:
@@ -320,10 +344,16 @@ def propose(
                         hooks.write_view(state, params, actor, rows[used])
                         row_steps[used] = p * steps + t
                         used += 1
-                        newlogp[p, t] = np.nan
+                        newlogp[p, t] = np.nan  # at most 1: the step may raise the sum by -steplogp
                     else:
                         hooks.write_view(state, params, actor, seat_view)
                         newlogp[p, t] = model_logp(hooks, seat_view, params, action, mask.sum(), model, epsilon)
+            if not np.isnan(newlogp[p, t]):
+                slack += newlogp[p, t]  # the step's bound -steplogp becomes its change
+                if slack < logu[p] - MARGIN:  # out of reach: rejected whatever the rest replays
+                    swaps[p, 0] = -2
+                    ok = False
+                    break
             shown = hooks.shown_item(before, params, action)
             for place in range(places):
                 for i in range(items):
