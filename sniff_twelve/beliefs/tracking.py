@@ -304,20 +304,24 @@ def propose(
         ok = slack >= logu[p] - MARGIN
         if not ok:
             swaps[p, 0] = -2
+        dirty = True
         for t in range(steps if ok else 0):
             before = past[t]
             after = now if t == steps - 1 else past[t + 1]
             actor = np.int64(before[hooks.CUR])
             action = actions[t]
-            old_drawn[:] = 0
-            for j in range(first[t], first[t + 1]):
-                if slot_place[j] >= 0:
-                    old_drawn[slot_place[j], vector[j]] += 1
-            new_drawn[:] = old_drawn
-            for j, gone, came in ((a, x, y), (b, y, x)):
-                if slot_step[j] == t and slot_place[j] >= 0:
-                    new_drawn[slot_place[j], gone] -= 1
-                    new_drawn[slot_place[j], came] += 1
+            drew = first[t + 1] > first[t]  # the step takes units (else no draws to count)
+            if drew or dirty:
+                old_drawn[:] = 0
+                for j in range(first[t], first[t + 1]):
+                    if slot_place[j] >= 0:
+                        old_drawn[slot_place[j], vector[j]] += 1
+                new_drawn[:] = old_drawn
+                for j, gone, came in ((a, x, y), (b, y, x)):
+                    if slot_step[j] == t and slot_place[j] >= 0:
+                        new_drawn[slot_place[j], gone] -= 1
+                        new_drawn[slot_place[j], came] += 1
+                dirty = drew
             newlogp[p, t] = steplogp[p, t]
             place = actor if actor < me else actor - 1
             replay = t >= changed and (
@@ -355,7 +359,7 @@ def propose(
                     ok = False
                     break
             shown = hooks.shown_item(before, params, action)
-            for place in range(places):
+            for place in range(places if drew else 0):
                 for i in range(items):
                     old[place, i] += old_drawn[place, i]
                     new[place, i] += new_drawn[place, i]
@@ -370,6 +374,47 @@ def propose(
             while used > 0 and row_steps[used - 1] // steps == p:  # rows of a rejected deal
                 used -= 1
     return used
+
+
+@nb.njit(cache=True, nogil=True)
+def rejuvenate(
+    hooks, past, actions, now, params, me, seen, model, epsilon, units, hands, slot_step, slot_place, movable, live,
+    steplogp, rng, target, inside, outside, hidden, repeats,
+):  # fmt: skip
+    """``repeats`` whole Metropolis–Hastings moves of every live particle under a compiled model
+    (no ``MODEL_OUTSIDE``): ``propose``, then each swap accepted when ``log u`` is below its log
+    ratio, updating ``units``, ``hands`` and ``steplogp``. Returns (accepted, proposed)."""
+    count, steps = units.shape[0], actions.shape[0]
+    swaps = np.empty((count, 2), dtype=np.int64)
+    newlogp = np.empty_like(steplogp)
+    new_hands = np.empty_like(hands)
+    rows = np.empty((1, now.shape[0]), dtype=now.dtype)
+    row_steps = np.empty(1, dtype=np.int64)
+    hastings = np.zeros(count)
+    logu = np.empty(count)
+    accepted = proposed = 0
+    for _ in range(repeats):
+        for p in range(count):
+            logu[p] = np.log(max(_uniform(rng), 1e-300))
+        propose(
+            hooks, past, actions, now, params, me, seen, model, epsilon, units, slot_step, slot_place, movable,
+            live, steplogp, rng, swaps, newlogp, new_hands, rows, row_steps, target, inside, outside, hastings,
+            hidden, logu,
+        )  # fmt: skip
+        for p in range(count):
+            proposed += swaps[p, 0] != -1
+            if swaps[p, 0] < 0:
+                continue
+            gain = hastings[p]
+            for t in range(steps):
+                gain += newlogp[p, t] - steplogp[p, t]
+            if logu[p] < gain:
+                a, b = swaps[p, 0], swaps[p, 1]
+                units[p, a], units[p, b] = units[p, b], units[p, a]
+                steplogp[p, :steps] = newlogp[p, :steps]
+                hands[p] = new_hands[p]
+                accepted += 1
+    return accepted, proposed
 
 
 @nb.njit(cache=True, nogil=True)
