@@ -90,6 +90,7 @@ class BeliefTracker:
         """Forget the deal: the next ``update`` starts from its first action."""
         self._past: np.ndarray | None = None
         self._beliefs: Beliefs | None = None
+        self._forget()
 
     def update(self, view: SeatView) -> Beliefs:
         """The beliefs after ``view`` (the seat's view now; its memory of the deal is read). A view
@@ -98,6 +99,7 @@ class BeliefTracker:
             raise ValueError(f"this tracker follows seat {self.seat}, not seat {view.seat}")
         past, actions, now = view.past, view.past_actions, view.array
         if not self._continues(view, past, actions, now):
+            self._forget()
             self._start(view, past, self.particles)
         elif self._beliefs is not None and len(actions) == self._steps and np.array_equal(now, self._now):
             self._beliefs.view = view
@@ -179,7 +181,6 @@ class BeliefTracker:
         self._logw = np.zeros(self._count)
         self._steplogp = np.zeros((self._count, 16))
         self._steps = 0
-        self._forget()
         self.resamplings = self.accepted = self.proposed = 0
 
     def _advance(self, view: SeatView, past: np.ndarray, actions: np.ndarray, now: np.ndarray, t: int) -> None:
@@ -210,8 +211,9 @@ class BeliefTracker:
 
     def _outside(self, view: SeatView, rows: np.ndarray, chosen: np.ndarray) -> np.ndarray:
         """``log P(chosen)`` under a model called from Python (``softened_probabilities``). Each
-        view is asked once a deal: the answers are remembered (``REMEMBERED`` at most, then again
-        from none), keyed by the row's hash and checked against the row itself."""
+        view is asked once a deal, even when the deal is read again with more particles: the answers
+        are remembered (``REMEMBERED`` at most, then again from none), keyed by the row's hash and
+        checked against the row itself."""
         hashes = np.empty(rows.shape[0], dtype=np.uint64)
         BK.row_hashes(rows, hashes)
         slot = np.fromiter((self._known.get(h, -1) for h in hashes.tolist()), dtype=np.int64, count=rows.shape[0])

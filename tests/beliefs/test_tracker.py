@@ -166,6 +166,28 @@ def test_a_swap_changes_only_the_steps_a_move_replays(package, players):
     assert outcomes == {True, False}
 
 
+def test_a_model_called_from_python_is_asked_each_view_once_a_deal(monkeypatch):
+    """``ppo`` is asked about the actor's view of every particle the tracker moves or carries on;
+    a view it was already asked in the deal is answered from memory (each row asked once)."""
+    agent = sniff_agent("ppo")
+    real, asked = agent.batch_probabilities, []
+
+    def counted(game_cls, rows, params):
+        asked.extend(row.tobytes() for row in rows)
+        return real(game_cls, rows, params)
+
+    monkeypatch.setattr(agent, "batch_probabilities", counted)
+    game = sniff_env.Game(num_players=2, seed=3)
+    tracker = BeliefTracker(0, agent, particles=64, seed=1)
+    for _ in range(10):
+        view = game.seat_view(0)
+        assert len(view.past_actions) == len(game.history)  # one deal all along
+        tracker.update(view)
+        game.apply(game.legal_actions()[0])
+    assert tracker.accepted > 0 and len(asked) > 100
+    assert len(asked) == len(set(asked))
+
+
 def views(start, actions, seat):
     game, out = start.clone(), []
     for action in actions:
