@@ -13,9 +13,10 @@ a shuffle would give them — the seen ones fixed, the weight multiplied by thei
 one drawn among the items with which the step (and the next, when it is known and takes nothing
 unseen) replays to what ``me`` saw, the weight multiplied by that set's chance — then the model's
 probability of the action. ``propose`` is half a Metropolis–Hastings move that keeps the
-posterior: swap the items of two free positions and replay the whole deal (uniform prior over
-physical arrangements and a symmetric proposal: accept with the ratio of the likelihoods).
-Positions replay with ``kernels._replays``, the importance sampler's own check.
+posterior: swap the items of two free positions and replay the steps the swap changes (uniform
+prior over physical arrangements and a symmetric proposal: accept with the ratio of the
+likelihoods); ``rejuvenate`` runs whole moves under a compiled model. Positions replay with
+``kernels._replays``, the importance sampler's own check.
 """
 
 from __future__ import annotations
