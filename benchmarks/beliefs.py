@@ -24,8 +24,9 @@
   worlds, the tracker with its defaults,
   the tracker with 16× its particles and ``infer`` with 8,192 worlds, each as its difference from
   the rules alone with a 95% interval (negative: closer to the deal); the share of the converged
-  difference the defaults reach; the median ESS; and the median milliseconds of an update (one
-  core, as for **speed**).
+  difference the defaults reach; the median ESS; and the median milliseconds of an update, by the
+  clock and in the process's CPU time (one core, as for **speed**; on a shared machine the CPU
+  time is the steadier). ``--no-converged`` leaves out the two converged columns.
 
 Writes ``benchmarks/results/beliefs.json``.
 """
@@ -290,7 +291,7 @@ def tracked(
     errors: dict[str, list[float]] = {
         k: [] for k in ("rules", "infer 256", *kinds, *(["infer 8192"] if converged else []))
     }
-    ess, ms, resampled = [], [], []
+    ess, ms, cpu_ms, resampled = [], [], [], []
     g = seed
     while len(errors["rules"]) < positions:
         play = game_cls(num_players=players, seed=g)
@@ -303,10 +304,11 @@ def tracked(
             if len(play.legal_actions()) > 1:
                 view = play.seat_view(me)
                 for kind, seats in trackers.items():
-                    start = time.perf_counter()
+                    start, cpu = time.perf_counter(), time.process_time()
                     beliefs = seats[me].update(view)
                     if kind == "tracker":
                         ms.append((time.perf_counter() - start) * 1e3)
+                        cpu_ms.append((time.process_time() - cpu) * 1e3)
                         ess.append(beliefs.ess / particles)
                         resampled.append(seats[me].resamplings)
                     if len(view.past) >= depth:
@@ -326,6 +328,7 @@ def tracked(
         "seed": seed, "deals": g - seed, "depth": depth, "particles": particles,
         "rules": arena.mean_ci(rules), "ms_per_update": statistics.median(ms),
         "ms_per_update_mean": statistics.fmean(ms), "ess_share_median": statistics.median(ess),
+        "cpu_ms_per_update": statistics.median(cpu_ms), "cpu_ms_per_update_mean": statistics.fmean(cpu_ms),
     }  # fmt: skip
     for kind in errors:
         if kind != "rules":
@@ -337,7 +340,8 @@ def tracked(
         f"{game} {players}p {model}: rules {out['rules'][0]:.3f}; "
         + "; ".join(f"{k} {out[k][0]:+.3f} ± {out[k][1]:.3f}" for k in errors if k != "rules")
         + f"; share {out.get('share_of_converged')}; ESS/N {out['ess_share_median']:.2f}; "
-        f"{out['ms_per_update']:.2f} ms (mean {out['ms_per_update_mean']:.2f})",
+        f"{out['ms_per_update']:.2f} ms (mean {out['ms_per_update_mean']:.2f}), CPU "
+        f"{out['cpu_ms_per_update']:.2f} ms (mean {out['cpu_ms_per_update_mean']:.2f})",
         flush=True,
     )
     return out
@@ -355,6 +359,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--particles", type=int, default=DEFAULT_PARTICLES, help="the tracker's particles")
     parser.add_argument("--tables", nargs="+", type=int, help="which tracker tables (indices into TRACKED)")
     parser.add_argument(
+        "--no-converged", action="store_true", help="tracker: skip the converged posteriors (speed and defaults only)"
+    )
+    parser.add_argument(
         "--only", nargs="+", help="play only these of the entry and its controls (uniform, clairvoyant)"
     )
     args = parser.parse_args(argv)
@@ -367,7 +374,14 @@ def main(argv: list[str] | None = None) -> None:
             game, players, model, epsilon = TRACKED[index]
             key = f"{game} {players}p {model}"
             results["tracker"][key] = tracked(
-                game, players, model, epsilon, args.positions, args.seed, particles=args.particles
+                game,
+                players,
+                model,
+                epsilon,
+                args.positions,
+                args.seed,
+                particles=args.particles,
+                converged=not args.no_converged,
             )
     if args.section in ("learned", "all"):
         results["learned"] = {f"{g} {n}p": learned_vs_exact(g, n, m, args.decisions) for g, n, m in LEARNED}

@@ -44,6 +44,8 @@ RESAMPLE_BELOW = 0.5
 MOVES = 4
 #: moves aimed at an item another seat is about to show, before its step (at most ``moves``)
 TARGETED = 4
+#: the model's answers to views a tracker remembers in a deal (a model called from Python)
+REMEMBERED = 1 << 15
 #: when the play rules out every particle (a model far from the play), the deal is read again
 #: with twice the particles, up to this many times ``particles``
 GROWTH = 16
@@ -88,6 +90,7 @@ class BeliefTracker:
         """Forget the deal: the next ``update`` starts from its first action."""
         self._past: np.ndarray | None = None
         self._beliefs: Beliefs | None = None
+        self._forget()
 
     def update(self, view: SeatView) -> Beliefs:
         """The beliefs after ``view`` (the seat's view now; its memory of the deal is read). A view
@@ -96,6 +99,7 @@ class BeliefTracker:
             raise ValueError(f"this tracker follows seat {self.seat}, not seat {view.seat}")
         past, actions, now = view.past, view.past_actions, view.array
         if not self._continues(view, past, actions, now):
+            self._forget()
             self._start(view, past, self.particles)
         elif self._beliefs is not None and len(actions) == self._steps and np.array_equal(now, self._now):
             self._beliefs.view = view
@@ -117,16 +121,16 @@ class BeliefTracker:
             actor, shown = int(past[t][view.spec.CUR]), int(view.spec.shown_item(past[t], view.params, actions[t]))
             if actor != self.seat and shown >= 0:  # bring the item shown into the hand before the step
                 place = actor if actor < self.seat else actor - 1
-                for _ in range(min(self.moves, TARGETED)):
-                    self._move(view, past, actions[:t], past[t], t, (shown, place))
+                self._move(view, past, actions[:t], past[t], t, min(self.moves, TARGETED), (shown, place))
             self._advance(view, past, actions, now, t)
             self._steps = t + 1
             if not self._live().any():
                 return False
             if self._ess() < RESAMPLE_BELOW * self._count:
                 self._resample()
-                for _ in range(self.moves):
-                    self._move(view, past, actions[: t + 1], past[t + 1] if t + 1 < len(actions) else now, t + 1)
+                self._move(
+                    view, past, actions[: t + 1], past[t + 1] if t + 1 < len(actions) else now, t + 1, self.moves
+                )
         return True
 
     # --- the deal's particles ---------------------------------------------------------------------
@@ -206,9 +210,47 @@ class BeliefTracker:
                 self._logw[asked] += logp
 
     def _outside(self, view: SeatView, rows: np.ndarray, chosen: np.ndarray) -> np.ndarray:
-        """``log P(chosen)`` under a model called from Python (``softened_probabilities``)."""
-        p, inverse = softened_probabilities(self._agent, view, rows, self.epsilon)
-        return np.log(np.maximum(p[inverse, chosen], 1e-300))
+        """``log P(chosen)`` under a model called from Python (``softened_probabilities``). Each
+        view is asked once a deal, even when the deal is read again with more particles: the answers
+        are remembered (``REMEMBERED`` at most, then again from none), keyed by the row's hash and
+        checked against the row itself."""
+        hashes = np.empty(rows.shape[0], dtype=np.uint64)
+        BK.row_hashes(rows, hashes)
+        slot = np.fromiter((self._known.get(h, -1) for h in hashes.tolist()), dtype=np.int64, count=rows.shape[0])
+        hit = np.flatnonzero(slot >= 0)
+        if hit.size:
+            kept = slot[hit]
+            hit = hit[(self._memory[kept] == rows[hit]).all(axis=1) & (self._memory_chosen[kept] == chosen[hit])]
+        logp = np.empty(rows.shape[0])
+        logp[hit] = self._memory_logp[slot[hit]]
+        ask = np.setdiff1d(np.arange(rows.shape[0]), hit)
+        if ask.size:
+            p, inverse = softened_probabilities(self._agent, view, rows[ask], self.epsilon)
+            logp[ask] = np.log(np.maximum(p[inverse, chosen[ask]], 1e-300))
+            self._remember(rows[ask], hashes[ask], chosen[ask], logp[ask])
+        return logp
+
+    def _remember(self, rows: np.ndarray, hashes: np.ndarray, chosen: np.ndarray, logp: np.ndarray) -> None:
+        """Keep the model's answers for ``rows`` (their first copy each; a hash already kept for
+        another row keeps that row)."""
+        _, first = np.unique(hashes, return_index=True)
+        first = np.sort(first)
+        first = first[[h not in self._known for h in hashes[first].tolist()]]
+        if self._memory.shape[1] != rows.shape[1] or self._stored + first.size > REMEMBERED:
+            self._forget(rows.shape[1], rows.dtype)
+        first = first[: REMEMBERED - self._stored]
+        at = np.arange(self._stored, self._stored + first.size)
+        self._memory[at], self._memory_chosen[at], self._memory_logp[at] = rows[first], chosen[first], logp[first]
+        self._known.update(zip(hashes[first].tolist(), at.tolist(), strict=True))
+        self._stored += first.size
+
+    def _forget(self, width: int = 0, dtype: np.dtype | type = np.int64) -> None:
+        """Remember no answer of the model (room for ``REMEMBERED`` rows of ``width``)."""
+        self._memory = np.empty((REMEMBERED if width else 0, width), dtype=dtype)
+        self._memory_chosen = np.empty(self._memory.shape[0], dtype=np.int64)
+        self._memory_logp = np.empty(self._memory.shape[0])
+        self._known: dict[int, int] = {}
+        self._stored = 0
 
     def _live(self) -> np.ndarray:
         return self._logw > TK.DEAD
@@ -239,45 +281,55 @@ class BeliefTracker:
         actions: np.ndarray,
         now: np.ndarray,
         steps: int,
+        repeats: int,
         aim: tuple[int, int] = (-1, -1),
     ) -> None:
-        """One Metropolis–Hastings move per live particle over the first ``steps`` steps; with a
-        ``aim`` (item, place), a move of that item into or out of that place's starting hand."""
+        """``repeats`` Metropolis–Hastings moves per live particle over the first ``steps`` steps;
+        with an ``aim`` (item, place), moves of that item into or out of that place's starting hand."""
         spec, me, params = view.spec, self.seat, view.params
         movable = np.flatnonzero(self._slot_place != TK.SEEN)
         inside = np.flatnonzero((self._slot_step == -1) & (self._slot_place == aim[1]))
         outside = np.setdiff1d(movable, inside)
-        if movable.size < 2 or (aim[0] < 0 and steps == 0) or (aim[0] >= 0 and not inside.size):
+        if not repeats or movable.size < 2 or (aim[0] < 0 and steps == 0) or (aim[0] >= 0 and not inside.size):
             return
-        asks = self._kind == BK.MODEL_OUTSIDE
-        swaps = np.empty((self._count, 2), dtype=np.int64)
-        newlogp = np.empty((self._count, self._steplogp.shape[1]))
-        newlogp[:, steps:] = self._steplogp[:, steps:]
-        new_hands = np.empty_like(self._hands)
-        rows = np.empty((max(self._count * steps, 1) if asks else 1, now.shape[0]), dtype=now.dtype)
-        row_steps = np.empty(rows.shape[0], dtype=np.int64)
-        hastings = np.zeros(self._count)
         hidden = np.bincount(BK.hidden_deal(spec, now, params, me)[0], minlength=spec.ITEMS)
         seen = self._seen[:steps] if steps < len(self._seen) else self._seen
-        used = TK.propose(
-            spec, past[:steps], actions, now, params, me, seen, self._kind, self.epsilon, self._units,
-            self._slot_step, self._slot_place, movable, self._live(), self._steplogp, self._rng, swaps, newlogp,
-            new_hands, rows, row_steps, aim[0], inside, outside, hastings, hidden,
-        )  # fmt: skip
-        if used:
-            at = row_steps[:used]
-            newlogp[at // steps, at % steps] = self._outside(view, rows[:used], actions[at % steps])
-        moved = np.flatnonzero(swaps[:, 0] >= 0)
-        u = np.empty(moved.size)
-        TK.uniforms(self._rng, u)
-        gain = newlogp[moved, :steps].sum(axis=1) - self._steplogp[moved, :steps].sum(axis=1) + hastings[moved]
-        accepted = moved[np.log(np.maximum(u, 1e-300)) < gain]
-        a, b = swaps[accepted, 0], swaps[accepted, 1]
-        self._units[accepted, a], self._units[accepted, b] = self._units[accepted, b], self._units[accepted, a]
-        self._steplogp[accepted] = newlogp[accepted]
-        self._hands[accepted] = new_hands[accepted]
-        self.accepted += accepted.size
-        self.proposed += moved.size
+        if self._kind != BK.MODEL_OUTSIDE:  # the whole moves in one compiled call
+            accepted, proposed = TK.rejuvenate(
+                spec, past[:steps], actions, now, params, me, seen, self._kind, self.epsilon, self._units,
+                self._hands, self._slot_step, self._slot_place, movable, self._live(), self._steplogp, self._rng,
+                aim[0], inside, outside, hidden, repeats,
+            )  # fmt: skip
+            self.accepted += accepted
+            self.proposed += proposed
+            return
+        swaps = np.empty((self._count, 2), dtype=np.int64)
+        newlogp = np.empty((self._count, self._steplogp.shape[1]))
+        new_hands = np.empty_like(self._hands)
+        rows = np.empty((max(self._count * steps, 1), now.shape[0]), dtype=now.dtype)
+        row_steps = np.empty(rows.shape[0], dtype=np.int64)
+        hastings = np.zeros(self._count)
+        u = np.empty(self._count)
+        for _ in range(repeats):
+            TK.uniforms(self._rng, u)
+            logu = np.log(np.maximum(u, 1e-300))
+            used = TK.propose(
+                spec, past[:steps], actions, now, params, me, seen, self._kind, self.epsilon, self._units,
+                self._slot_step, self._slot_place, movable, self._live(), self._steplogp, self._rng, swaps, newlogp,
+                new_hands, rows, row_steps, aim[0], inside, outside, hastings, hidden, logu,
+            )  # fmt: skip
+            if used:  # one batched forward pass over every changed step of every particle
+                at = row_steps[:used]
+                newlogp[at // steps, at % steps] = self._outside(view, rows[:used], actions[at % steps])
+            moved = np.flatnonzero(swaps[:, 0] >= 0)
+            gain = newlogp[moved, :steps].sum(axis=1) - self._steplogp[moved, :steps].sum(axis=1) + hastings[moved]
+            accepted = moved[logu[moved] < gain]
+            a, b = swaps[accepted, 0], swaps[accepted, 1]
+            self._units[accepted, a], self._units[accepted, b] = self._units[accepted, b], self._units[accepted, a]
+            self._steplogp[accepted, :steps] = newlogp[accepted, :steps]
+            self._hands[accepted] = new_hands[accepted]
+            self.accepted += accepted.size
+            self.proposed += moved.size + int(np.count_nonzero(swaps[:, 0] == -2))
 
     def _result(self, view: SeatView) -> Beliefs:
         """The particles as ``Beliefs``: the other hands now, and the boneyard or stock."""

@@ -13,9 +13,10 @@ a shuffle would give them — the seen ones fixed, the weight multiplied by thei
 one drawn among the items with which the step (and the next, when it is known and takes nothing
 unseen) replays to what ``me`` saw, the weight multiplied by that set's chance — then the model's
 probability of the action. ``propose`` is half a Metropolis–Hastings move that keeps the
-posterior: swap the items of two free positions and replay the whole deal (uniform prior over
-physical arrangements and a symmetric proposal: accept with the ratio of the likelihoods).
-Positions replay with ``kernels._replays``, the importance sampler's own check.
+posterior: swap the items of two free positions and replay the steps the swap changes (uniform
+prior over physical arrangements and a symmetric proposal: accept with the ratio of the
+likelihoods); ``rejuvenate`` runs whole moves under a compiled model. Positions replay with
+``kernels._replays``, the importance sampler's own check.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ from sniff_twelve.core.rng import below, shuffle
 #: ``slot_place`` of a position: the rest, and a unit ``me`` saw (its own draw, one turned up)
 REST, SEEN = -2, -1
 DEAD = -np.inf
+#: a swap is rejected early only when out of reach by more than this (the sums' rounding)
+MARGIN = 1e-9
 
 
 @nb.njit(cache=True, nogil=True)
@@ -206,7 +209,7 @@ def _take(vector, at, item):
 @nb.njit(cache=True, nogil=True)
 def propose(
     hooks, past, actions, now, params, me, seen, model, epsilon, units, slot_step, slot_place, movable, live,
-    steplogp, rng, swaps, newlogp, new_hands, rows, row_steps, target, inside, outside, hastings, hidden,
+    steplogp, rng, swaps, newlogp, new_hands, rows, row_steps, target, inside, outside, hastings, hidden, logu,
 ):  # fmt: skip
     """Half a Metropolis–Hastings move for every live particle: swap the items of two positions of
     ``movable`` (the start's hands, the free draws, the rest) held in different places, both items
@@ -215,7 +218,12 @@ def propose(
     items); ``newlogp[p]``: the model's log-probabilities per step after the swap (those the
     swap leaves unchanged copied; ``NaN`` where ``rows`` holds the actor's view for an outside
     model, its step in ``row_steps``); ``new_hands[p]``: the other hands now. Returns the rows
-    used. The caller accepts by ``Σ newlogp - Σ steplogp + hastings``.
+    used. The caller accepts by ``logu < Σ newlogp - Σ steplogp + hastings``.
+
+    Replays are cut short, exactly: the steps before the first one whose hands or draws the swap
+    changes replay as before and keep their probabilities; and since no probability exceeds 1,
+    a step can raise the sum by at most ``-steplogp`` there, so a swap whose sum could no longer
+    reach ``logu[p]`` is rejected at once (``swaps[p, 0] = -2``) without replaying the rest.
 
     With ``target >= 0`` the swap aims at one item (an item a seat is about to show): with even
     chances, a unit of ``target`` among the positions ``outside`` moves into a position of
@@ -283,34 +291,55 @@ def propose(
         for j in range(first[0]):
             old[slot_place[j], vector[j]] += 1
         new[:] = old
+        changed = steps  # the first step whose hands or draws the swap changes
         for j, gone, came in ((a, x, y), (b, y, x)):
             if slot_step[j] == -1 and slot_place[j] >= 0:
                 new[slot_place[j], gone] -= 1
                 new[slot_place[j], came] += 1
-        ok = True
+                changed = 0
+            elif slot_step[j] >= 0 and slot_place[j] >= 0:
+                changed = min(changed, slot_step[j])
+        slack = hastings[p]  # the most the log ratio can still reach
         for t in range(steps):
+            slack -= steplogp[p, t]
+        ok = slack >= logu[p] - MARGIN
+        if not ok:
+            swaps[p, 0] = -2
+        dirty = True
+        for t in range(steps if ok else 0):
             before = past[t]
             after = now if t == steps - 1 else past[t + 1]
             actor = np.int64(before[hooks.CUR])
             action = actions[t]
-            old_drawn[:] = 0
-            for j in range(first[t], first[t + 1]):
-                if slot_place[j] >= 0:
-                    old_drawn[slot_place[j], vector[j]] += 1
-            new_drawn[:] = old_drawn
-            for j, gone, came in ((a, x, y), (b, y, x)):
-                if slot_step[j] == t and slot_place[j] >= 0:
-                    new_drawn[slot_place[j], gone] -= 1
-                    new_drawn[slot_place[j], came] += 1
+            drew = first[t + 1] > first[t]  # the step takes units (else no draws to count)
+            if drew or dirty:
+                old_drawn[:] = 0
+                for j in range(first[t], first[t + 1]):
+                    if slot_place[j] >= 0:
+                        old_drawn[slot_place[j], vector[j]] += 1
+                new_drawn[:] = old_drawn
+                for j, gone, came in ((a, x, y), (b, y, x)):
+                    if slot_step[j] == t and slot_place[j] >= 0:
+                        new_drawn[slot_place[j], gone] -= 1
+                        new_drawn[slot_place[j], came] += 1
+                dirty = drew
             newlogp[p, t] = steplogp[p, t]
-            if new.min() < 0 or not _replays(
-                hooks, t, before, after, params, me, actor, action, new, new_drawn, seen, counts, pool, state, two,
-                mask,
+            place = actor if actor < me else actor - 1
+            replay = t >= changed and (
+                (actor != me and (place == slot_place[a] or place == slot_place[b]))
+                or slot_step[a] == t
+                or slot_step[b] == t
+            )
+            if replay and (
+                new.min() < 0
+                or not _replays(
+                    hooks, t, before, after, params, me, actor, action, new, new_drawn, seen, counts, pool, state,
+                    two, mask,
+                )
             ):  # fmt: skip
                 ok = False
                 break
-            if actor != me and model != MODEL_NONE and mask.sum() > 1:
-                place = actor if actor < me else actor - 1
+            if replay and actor != me and model != MODEL_NONE and mask.sum() > 1:
                 same = True
                 for i in range(items):
                     if old[place, i] != new[place, i]:
@@ -320,12 +349,18 @@ def propose(
                         hooks.write_view(state, params, actor, rows[used])
                         row_steps[used] = p * steps + t
                         used += 1
-                        newlogp[p, t] = np.nan
+                        newlogp[p, t] = np.nan  # at most 1: the step may raise the sum by -steplogp
                     else:
                         hooks.write_view(state, params, actor, seat_view)
                         newlogp[p, t] = model_logp(hooks, seat_view, params, action, mask.sum(), model, epsilon)
+            if not np.isnan(newlogp[p, t]):
+                slack += newlogp[p, t]  # the step's bound -steplogp becomes its change
+                if slack < logu[p] - MARGIN:  # out of reach: rejected whatever the rest replays
+                    swaps[p, 0] = -2
+                    ok = False
+                    break
             shown = hooks.shown_item(before, params, action)
-            for place in range(places):
+            for place in range(places if drew else 0):
                 for i in range(items):
                     old[place, i] += old_drawn[place, i]
                     new[place, i] += new_drawn[place, i]
@@ -340,6 +375,47 @@ def propose(
             while used > 0 and row_steps[used - 1] // steps == p:  # rows of a rejected deal
                 used -= 1
     return used
+
+
+@nb.njit(cache=True, nogil=True)
+def rejuvenate(
+    hooks, past, actions, now, params, me, seen, model, epsilon, units, hands, slot_step, slot_place, movable, live,
+    steplogp, rng, target, inside, outside, hidden, repeats,
+):  # fmt: skip
+    """``repeats`` whole Metropolis–Hastings moves of every live particle under a compiled model
+    (no ``MODEL_OUTSIDE``): ``propose``, then each swap accepted when ``log u`` is below its log
+    ratio, updating ``units``, ``hands`` and ``steplogp``. Returns (accepted, proposed)."""
+    count, steps = units.shape[0], actions.shape[0]
+    swaps = np.empty((count, 2), dtype=np.int64)
+    newlogp = np.empty_like(steplogp)
+    new_hands = np.empty_like(hands)
+    rows = np.empty((1, now.shape[0]), dtype=now.dtype)
+    row_steps = np.empty(1, dtype=np.int64)
+    hastings = np.zeros(count)
+    logu = np.empty(count)
+    accepted = proposed = 0
+    for _ in range(repeats):
+        for p in range(count):
+            logu[p] = np.log(max(_uniform(rng), 1e-300))
+        propose(
+            hooks, past, actions, now, params, me, seen, model, epsilon, units, slot_step, slot_place, movable,
+            live, steplogp, rng, swaps, newlogp, new_hands, rows, row_steps, target, inside, outside, hastings,
+            hidden, logu,
+        )  # fmt: skip
+        for p in range(count):
+            proposed += swaps[p, 0] != -1
+            if swaps[p, 0] < 0:
+                continue
+            gain = hastings[p]
+            for t in range(steps):
+                gain += newlogp[p, t] - steplogp[p, t]
+            if logu[p] < gain:
+                a, b = swaps[p, 0], swaps[p, 1]
+                units[p, a], units[p, b] = units[p, b], units[p, a]
+                steplogp[p, :steps] = newlogp[p, :steps]
+                hands[p] = new_hands[p]
+                accepted += 1
+    return accepted, proposed
 
 
 @nb.njit(cache=True, nogil=True)

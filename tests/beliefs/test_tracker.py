@@ -14,6 +14,8 @@ import sniff_env
 import twelve_env
 from sniff_env.agents import make_agent as sniff_agent
 from sniff_twelve.beliefs import infer
+from sniff_twelve.beliefs import kernels as BK
+from sniff_twelve.beliefs import tracking as TK
 from sniff_twelve.beliefs.tracker import BeliefTracker
 from tests.beliefs.test_exact import mixed, sniff_position, twelve_position
 from tests.reference.belief_ref import exact_marginals
@@ -101,6 +103,91 @@ def test_a_tracker_that_skips_the_reweighting_fails_the_exact_test(monkeypatch):
     )
 
 
+def replayed_steps(tracker, view, vector):
+    """For the particle ``vector`` of ``tracker`` (its positions), whether each step of ``view``'s
+    deal replays (``kernels._replays``, every step on its own, the hands carried from the start)."""
+    spec, params, past, actions, now = view.spec, view.params, view.past, view.past_actions, view.array
+    step, place = tracker._slot_step, tracker._slot_place
+    hands = np.zeros((params[0] - 1, spec.ITEMS), dtype=np.int64)
+    np.add.at(hands, (place[step == -1], vector[step == -1]), 1)
+    counts, pool = np.zeros(spec.ITEMS, dtype=np.int64), np.zeros(vector.shape[0] + 64, dtype=np.int64)
+    state, two, mask = np.empty_like(now), np.empty((2, now.shape[0]), now.dtype), np.zeros(spec.MAX_ACTIONS, bool)
+    out = []
+    for t in range(len(actions)):
+        drawn = np.zeros_like(hands)
+        taken = (step == t) & (place >= 0)
+        np.add.at(drawn, (place[taken], vector[taken]), 1)
+        actor, after = np.int64(past[t][spec.CUR]), now if t == len(actions) - 1 else past[t + 1]
+        out.append(
+            hands.min() >= 0
+            and BK._replays(
+                spec, t, past[t], after, params, view.seat, actor, actions[t], hands, drawn, tracker._seen, counts,
+                pool, state, two, mask,
+            )
+        )  # fmt: skip
+        hands += drawn
+        shown = spec.shown_item(past[t], params, actions[t])
+        if actor != view.seat and shown >= 0:
+            hands[actor if actor < view.seat else actor - 1, shown] -= 1
+    return out
+
+
+@pytest.mark.parametrize(("package", "players"), [(sniff_env, 4), (sniff_env, 2), (twelve_env, 3)])
+def test_a_swap_changes_only_the_steps_a_move_replays(package, players):
+    """A move replays only the steps where the swap changes the actor's hand or the step's draws
+    (``tracking.propose``): in both games a step reads the other hands only through its actor's
+    hand and their union (Sniff's block, S21). Swapped particles replayed step by step: a deal
+    that replays at those steps replays at every step."""
+    game = package.Game(num_players=players, seed=12)
+    greedy = package.Game.spec.part("agents").make_agent("greedy")
+    tracker = BeliefTracker(0, "greedy", particles=32, seed=1)
+    for _ in range(16):
+        view = game.seat_view(0)
+        tracker.update(view)
+        game.apply(greedy.act(game))
+    step, place = tracker._slot_step, tracker._slot_place
+    movable = np.flatnonzero(place != TK.SEEN)
+    rng = np.random.default_rng(0)
+    outcomes = set()
+    for p in np.flatnonzero(tracker._live()):
+        for a, b in rng.choice(movable, size=(16, 2)):
+            vector = tracker._units[p].copy()
+            if vector[a] == vector[b] or (step[a], place[a]) == (step[b], place[b]):
+                continue
+            vector[a], vector[b] = vector[b], vector[a]
+            replays = replayed_steps(tracker, view, vector)
+            actors = [int(row[view.spec.CUR]) for row in view.past]
+            moved = [
+                t in (step[a], step[b]) or (s != 0 and s - 1 in (place[a], place[b])) for t, s in enumerate(actors)
+            ]
+            seen_by_a_move = all(r for r, m in zip(replays, moved, strict=True) if m)
+            assert seen_by_a_move == all(replays), (p, a, b)
+            outcomes.add(seen_by_a_move)
+    assert outcomes == {True, False}
+
+
+def test_a_model_called_from_python_is_asked_each_view_once_a_deal(monkeypatch):
+    """``ppo`` is asked about the actor's view of every particle the tracker moves or carries on;
+    a view it was already asked in the deal is answered from memory (each row asked once)."""
+    agent = sniff_agent("ppo")
+    real, asked = agent.batch_probabilities, []
+
+    def counted(game_cls, rows, params):
+        asked.extend(row.tobytes() for row in rows)
+        return real(game_cls, rows, params)
+
+    monkeypatch.setattr(agent, "batch_probabilities", counted)
+    game = sniff_env.Game(num_players=2, seed=3)
+    tracker = BeliefTracker(0, agent, particles=64, seed=1)
+    for _ in range(10):
+        view = game.seat_view(0)
+        assert len(view.past_actions) == len(game.history)  # one deal all along
+        tracker.update(view)
+        game.apply(game.legal_actions()[0])
+    assert tracker.accepted > 0 and len(asked) > 100
+    assert len(asked) == len(set(asked))
+
+
 def views(start, actions, seat):
     game, out = start.clone(), []
     for action in actions:
@@ -161,7 +248,7 @@ def test_twelve_tracker_keeps_every_card_and_the_stock():
         game.apply(game.legal_actions()[0])
         beliefs = tracker.update(game.seat_view(0))
     hidden = beliefs.marginals.sum(axis=1)
-    assert np.allclose(hidden, np.round(hidden)) and hidden.min() >= 1
+    assert np.allclose(hidden, np.round(hidden)) and np.round(hidden).min() >= 1
     assert np.allclose(beliefs.marginals.sum(axis=0)[:-1], [len(game.hand(s)) for s in (1, 2)])
     for sample in beliefs.sample(4, seed=1):
         np.testing.assert_array_equal(sample.seat_view(0).array, game.seat_view(0).array)

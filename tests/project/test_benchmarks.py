@@ -216,7 +216,7 @@ def test_tracker_benchmark_smoke():
     assert all(np.isfinite(out[k][0]) for k in ("infer 256", "tracker", "tracker 16×", "infer 8192"))
     best = min(out["tracker 16×"][0], out["infer 8192"][0])
     assert out["share_of_converged"] == (out["tracker"][0] / best if best else None)
-    assert out["ms_per_update"] > 0 and 0 < out["ess_share_median"] <= 1
+    assert out["ms_per_update"] > 0 and out["cpu_ms_per_update"] >= 0 and 0 < out["ess_share_median"] <= 1
 
 
 def test_learned_beliefs_benchmark_smoke():
