@@ -37,10 +37,9 @@ except ImportError as error:  # no bench extra: say so in one line
 
 from sniff_env import kernels as K
 from sniff_env.game import Game
-from sniff_env.observation import OBS_FIELDS, OBS_SIZE
-from sniff_env.rewards import REWARD_MODES
+from sniff_env.observation import OBS_FIELDS
 from sniff_env.spec import SPEC
-from sniff_env.tiles import NUM_ACTIONS, NUM_TILES, TILES, action_name
+from sniff_env.tiles import NUM_TILES, TILES, action_name
 
 if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
@@ -55,19 +54,15 @@ class SniffAdapter(Adapter):
     """``python_sniff``'s deal, bounds and strings over ``sniff_env.Game``."""
 
     obs_fields = OBS_FIELDS
-    obs_size = OBS_SIZE
-    num_actions = NUM_ACTIONS
     spec = SPEC
-    win_mode = REWARD_MODES["win"]
 
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
-        params = SPEC.make_params(num_players, **options)
+        super().__init__(num_players, options)
         #: the truncation limits (S26), ``0`` for none: hands, then player actions
-        self.limits = int(params[K.P_MAX_HANDS]), int(params[K.P_MAX_STEPS])
+        self.limits = int(self.params[K.P_MAX_HANDS]), int(self.params[K.P_MAX_STEPS])
         if not any(self.limits):
             limits = " or ".join(option.name for option in SPEC.options if option.kind == "limit")
             raise ValueError(f"python_sniff needs {limits} (OpenSpiel needs a bounded game)")
-        super().__init__(num_players, options)
         n = num_players
         self.hand_size = h = int(K.HAND_SIZE[n])  # S5: 7 / 6 / 5
         owners = tuple(i // h if i < n * h else HIDDEN for i in range(NUM_TILES))
@@ -157,5 +152,3 @@ class SniffAdapter(Adapter):
 
 
 SniffGame = register_spiel_game(SniffAdapter)
-GAME_TYPE = SniffGame.game_type
-PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification

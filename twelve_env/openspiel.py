@@ -38,8 +38,7 @@ except ImportError as error:  # no bench extra: say so in one line
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, NUM_RANKS, rank_name
 from twelve_env.game import Game
-from twelve_env.observation import obs_fields, obs_size
-from twelve_env.rewards import REWARD_MODES
+from twelve_env.observation import obs_fields
 from twelve_env.spec import SPEC
 
 if TYPE_CHECKING:
@@ -50,7 +49,6 @@ class TwelveAdapter(Adapter):
     """``python_twelve``'s deal, bounds and strings over ``twelve_env.Game``."""
 
     spec = SPEC
-    win_mode = REWARD_MODES["win"]
 
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
         super().__init__(num_players, options)
@@ -59,8 +57,6 @@ class TwelveAdapter(Adapter):
         self.obs_fields = obs_fields(ranks)
         _, seen, _ = next(field for field in self.obs_fields if field[0] == "seen")
         self._seen = slice(seen, seen + ranks)  # cards of each rank seen face up so far
-        self.obs_size = obs_size(ranks)
-        self.num_actions = ranks
         self.cards = ranks * COPIES
         dealt = num_players * K.HAND_SIZE
         owners = tuple(i // K.HAND_SIZE if i < dealt else PUBLIC if i == dealt else HIDDEN for i in range(self.cards))
@@ -129,5 +125,3 @@ class TwelveAdapter(Adapter):
 
 
 TwelveGame = register_spiel_game(TwelveAdapter)
-GAME_TYPE = TwelveGame.game_type
-PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification
