@@ -106,26 +106,7 @@ class Game(BaseGame):
     def captured(self) -> list[int]:
         return self._state[K.CAPTURED : K.CAPTURED + self.num_players].tolist()
 
-    def hand(self, seat: int) -> list[int]:
-        """Rank ids held by ``seat``, sorted."""
-        seat = self.check_seat(seat)
-        counts = self._state[K.HAND + MAX_RANKS * seat : K.HAND + MAX_RANKS * (seat + 1)]
-        return [r for r in range(MAX_RANKS) for _ in range(int(counts[r]))]
-
-    @property
-    def hand_sizes(self) -> list[int]:
-        """Cards held by every seat (public)."""
-        return [int(K.hand_size(self._state, seat)) for seat in range(self.num_players)]
-
-    @property
-    def stock(self) -> list[int]:
-        """Remaining stock, next card first (hidden information)."""
-        s = self._state
-        return s[K.STOCK + s[K.STOCK_HEAD] : K.STOCK + s[K.STOCK_LEN]].tolist()
-
-    @property
-    def stock_size(self) -> int:
-        return int(self._state[K.STOCK_LEN] - self._state[K.STOCK_HEAD])
+    stock, stock_size = BaseGame.pool, BaseGame.pool_size  # next card first (T5)
 
     @property
     def pile(self) -> list[int]:
