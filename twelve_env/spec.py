@@ -67,16 +67,6 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
 
     @staticmethod
     @nb.njit(cache=True)
-    def play_forced(s, params, modes):
-        """No move is ever forced in "12"."""
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def forced_action(s, params, mask):
-        return -1
-
-    @staticmethod
-    @nb.njit(cache=True)
     def obs_size(params):
         a, b = _OBS_END
         return a * K.num_ranks(params) + b

@@ -53,7 +53,8 @@ Kernels, each ``numba.njit(cache=True)`` (``s`` a state row, ``params`` the opti
 ``action_features(view, params, out)``, ``greedy_action(view, params)``,
 ``heuristic_action(view, params)``, ``play_forced(s, params, modes)`` (``VectorGame.step``'s
 moves after the action), ``forced_action(s, params, mask)`` (the learner's move when it has no
-choice, else ``-1``), the widths under ``params``: ``obs_size``, ``critic_size``,
+choice, else ``-1``; a game that never moves for a seat leaves both to ``GameSpec``'s
+defaults), the widths under ``params``: ``obs_size``, ``critic_size``,
 ``num_actions``, and what the beliefs (``sniff_twelve.beliefs``) rebuild worlds with:
 ``hidden_items(view, params, me, out)`` (counts per item ``me`` cannot see),
 ``held_items(s, params, seat, out)``, ``hand_size(s, params, seat)``,
@@ -80,6 +81,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar
 
+import numba as nb
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
@@ -115,6 +117,17 @@ KERNELS = (
 )
 
 
+@nb.njit(cache=True)
+def no_forced_moves(s, params, modes):
+    """``play_forced`` of a game that never moves for a seat: nothing."""
+
+
+@nb.njit(cache=True)
+def no_forced_action(s, params, mask):
+    """``forced_action`` of a game that never moves for a seat: ``-1``."""
+    return -1
+
+
 class GameSpec(GameHooks):
     """Base of a game's registration (see the module docstring); a subclass sets every attribute."""
 
@@ -143,6 +156,7 @@ class GameSpec(GameHooks):
     item_names: ClassVar[tuple]
     pool_name: ClassVar[str]
     observation_bounds: ClassVar[Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]]
+    play_forced, forced_action = staticmethod(no_forced_moves), staticmethod(no_forced_action)
 
     def __init_subclass__(cls, kernels: ModuleType | tuple[ModuleType, ...] = (), **kwargs: Any) -> None:
         """Kernels are plain functions of the spec, never bound to it: ``SPEC.apply_action(s, p, a)``

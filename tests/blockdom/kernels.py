@@ -454,16 +454,6 @@ def world_rollouts(d, params, me, actions, rng, greedy_rate, values):
 
 
 @nb.njit(cache=True)
-def play_forced(s, params, modes):
-    """No environment ever moves for a seat."""
-
-
-@nb.njit(cache=True)
-def forced_action(s, params, mask):
-    return -1
-
-
-@nb.njit(cache=True)
 def obs_size(params):
     return OBS_SIZE
 
