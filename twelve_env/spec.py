@@ -32,7 +32,6 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
         "game": "twelve_env.game:Game",
         "infos": "twelve_env.infos",
         "agents": "twelve_env.agents",
-        "outcome": "twelve_env.agents:match_outcome",
         "ui": "twelve_env.ui:PLAY_UI",
         "narrate": "twelve_env.ui:narrate",
         "web": "twelve_env.web:WEB",
