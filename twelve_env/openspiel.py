@@ -84,9 +84,6 @@ class TwelveAdapter(Adapter):
         reaches one: at most ``cards - 1`` turns."""
         return self.cards - 1
 
-    def max_chance_nodes(self) -> int:
-        return self._deal.length
-
     # --- names and strings --------------------------------------------------------------------------
     def item_name(self, item: int) -> str:
         return rank_name(self.deck, item)
@@ -119,9 +116,6 @@ class TwelveAdapter(Adapter):
             f"stock {view.stock_size} | hand sizes {view.hand_sizes} | captured {view.captured} | "
             f"scores {view.scores} | {status}"
         )
-
-    def pool(self, engine: Game) -> list[int]:
-        return engine.stock
 
 
 TwelveGame = register_spiel_game(TwelveAdapter)

@@ -165,7 +165,8 @@ class Adapter:
         raise NotImplementedError
 
     def max_chance_nodes(self) -> int:
-        raise NotImplementedError
+        """Chance nodes in a game (default: those of its one deal, ``first_deal``)."""
+        return self.first_deal().length
 
     def item_name(self, item: int) -> str:
         raise NotImplementedError
@@ -187,8 +188,8 @@ class Adapter:
         return " ".join(self.item_name(item) for item in items) or "-"
 
     def pool(self, engine: BaseGame) -> Sequence[Any]:
-        """The boneyard or stock, in drawing order, as ``Game`` lists it."""
-        raise NotImplementedError
+        """The boneyard or stock, in drawing order, as ``Game`` lists it (default ``Game.pool``)."""
+        return engine.pool
 
     def engine_string(self, engine: BaseGame) -> str:
         """The whole position, hidden parts included (for ``str(state)``): the game, every hand and the pool."""
