@@ -298,6 +298,10 @@ class GameSpec(GameHooks):
         """The options the learners' environments take: all but ``forced`` (``learner_setup``)."""
         return self.options + tuple(option for option in self.env_options if option.name != "forced")
 
+    def shorten(self, s: np.ndarray, cards: int) -> None:
+        """Cut the draw pile of the row ``s`` (its ``POOL`` slots) to its next ``cards`` items."""
+        s[self.POOL_LEN] = min(s[self.POOL_LEN], s[self.POOL_HEAD] + cards)
+
     def widths(self, params: np.ndarray) -> tuple[int, int, int]:
         """``(observation, critic state, actions)`` widths under the options row ``params``, from
         the hooks' Python originals (``py_func``): a cold start compiles nothing for three integers."""
