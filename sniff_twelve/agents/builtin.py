@@ -51,7 +51,7 @@ class RandomAgent(Agent):
 class RolloutAgent(Agent):
     """Determinized rollouts from the game's spec (``sniff_twelve.search.rollouts``): samples the
     hidden information consistently with what is public (its ``resample``) and scores every legal
-    action by compiled rollouts on the same samples (its ``world_rollouts``: mostly the game's
+    action by compiled rollouts on the same samples (its ``rollout``: mostly the game's
     rule-of-thumb moves, partly random); plays the best mean (ties: the lowest action id). The
     spec is ``rollout[:N]``; ``rollout[:N]@ppo`` searches the moves a policy proposes
     (``sniff_twelve.agents.guided``).

@@ -61,9 +61,10 @@ defaults), the widths under ``params``: ``obs_size``, ``critic_size``,
 ``shown_item(s, params, a)`` (the item action ``a`` shows from the actor's hand, ``-1``),
 ``deal_hidden(view, params, me, holdings, pool, out)`` (the other hands and the boneyard or
 stock given), ``allowed_items(view, params, me, out)`` (which other seat may hold which item,
-as far as the view tells: known voids) and ``world_rollouts(s, params, me, actions, rng,
-greedy_rate, values)`` (one paired rollout of each action on a full position, what a search
-on those worlds adds up). ``KERNELS`` lists their names; ``class MySpec(GameSpec,
+as far as the view tells: known voids) and ``rollout(s, params, me, first, mask, rng,
+greedy_rate) -> value`` (``first`` applied to the full position ``s``, the rest played on
+``rng``'s stream: ``greedy_rate`` per mille the rule of thumb, else random; what the searches
+on those worlds add up, ``sniff_twelve.core.rollouts``). ``KERNELS`` lists their names; ``class MySpec(GameSpec,
 kernels=module)`` takes those it does not set from the game's kernel module.
 
 A game writes its kernels, this spec, its ``Game`` (``sniff_twelve.core.game.BaseGame`` with
@@ -113,7 +114,7 @@ KERNELS = (
     "shown_item",
     "deal_hidden",
     "allowed_items",
-    "world_rollouts",
+    "rollout",
 )
 
 
