@@ -39,15 +39,10 @@ from sniff_env import kernels as K
 from sniff_env.game import Game
 from sniff_env.observation import OBS_FIELDS
 from sniff_env.spec import SPEC
-from sniff_env.tiles import NUM_TILES, TILES, action_name
+from sniff_env.tiles import NUM_TILES, TILES, action_name, tile_name
 
 if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
-
-
-def _tile(t: int) -> str:
-    a, b = TILES[t]
-    return f"[{a}|{b}]"
 
 
 class SniffAdapter(Adapter):
@@ -115,15 +110,15 @@ class SniffAdapter(Adapter):
 
     # --- names and strings --------------------------------------------------------------------------
     def item_name(self, item: int) -> str:
-        return _tile(item)
+        return tile_name(TILES[item])
 
     def outcome_name(self, deal: Deal, position: int, outcome: int) -> str:
         n, h = self.num_players, self.hand_size
         if position >= NUM_TILES:
             return f"lot: seat {outcome} opens"
         if position < n * h:
-            return f"deal {_tile(outcome)} to seat {position // h}"
-        return f"boneyard {position - n * h + 1}: {_tile(outcome)}"
+            return f"deal {tile_name(TILES[outcome])} to seat {position // h}"
+        return f"boneyard {position - n * h + 1}: {tile_name(TILES[outcome])}"
 
     def action_name(self, action: int) -> str:
         return action_name(action)
@@ -145,7 +140,7 @@ class SniffAdapter(Adapter):
         )
 
     def items_text(self, tiles: Sequence[tuple[int, int]]) -> str:
-        return " ".join(f"[{a}|{b}]" for a, b in tiles) or "-"
+        return " ".join(map(tile_name, tiles)) or "-"
 
     def pool(self, engine: Game) -> list[tuple[int, int]]:
         return engine.boneyard

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from sniff_env import kernels as K
 from sniff_env.game import Game
 from sniff_env.geometry import PIPS, PORTRAIT, Piece, Spot, table_layout
-from sniff_env.tiles import ARM_NAMES, decode_action
-from sniff_env.ui import PLAY_UI
+from sniff_env.tiles import decode_action, tile_name
+from sniff_env.ui import PLAY_UI, where
 from sniff_twelve.web import svg
 from sniff_twelve.web.svg import FELT, GOLD, MUTED, PANEL, RED, TEXT
 from sniff_twelve.web.table import Move, WebGame
@@ -323,7 +323,7 @@ def hand(game: Game, seat: int) -> list[str]:
         edge = GOLD if t in playable else None
         attrs = {"class": "hand tile playable lift" if edge else "hand tile", "data-item": i}
         face = [tile(0, 0, t, True, HAND_UNIT, edge)]
-        out.append(svg.piece(HAND_UNIT, 2 * HAND_UNIT, f"[{t[0]}|{t[1]}]", face, **attrs))
+        out.append(svg.piece(HAND_UNIT, 2 * HAND_UNIT, tile_name(t), face, **attrs))
     return out
 
 
@@ -342,16 +342,11 @@ def draw(game: Game, seat: int, names: Sequence[str], reveal: bool, last: dict[i
     return svg.document(WIDTH, round(height), f"American Sniff table seen from seat {seat}", parts)
 
 
-def _where(arm: int) -> str:
-    return f"on the {ARM_NAMES[arm]} end" if arm < 2 else f"on the Sniff's {ARM_NAMES[arm]} arm"
-
-
 def moves(game: Game, seat: int) -> list[Move]:
     """The legal moves of ``seat`` (to act): each placement as its hand tile and its arm's spot,
     with the credit it earns (S17); DRAW (S19) and PASS (S21) as buttons."""
     hand = game.hand(seat)
     credit = game.action_features()[:, 0]
-    opening = int(game.state_array[K.N_PLACED]) == 0
     out = []
     for action in game.legal_actions():
         kind, t, arm = decode_action(action)
@@ -361,14 +356,13 @@ def moves(game: Game, seat: int) -> list[Move]:
         if kind == "pass":
             out.append(Move(action, "Pass", key="p"))
             continue
-        where = "to open the hand" if opening else _where(arm)
         points = int(credit[action])
         notes = [f"scores {points}"] if points else []
         if points and game.scores[game.side_of(seat)] + points >= game.target:
             notes.append("wins the match")
         elif len(hand) == 1:
             notes.append("domino")
-        label = f"[{t[0]}|{t[1]}] {where}" + (f" ({', '.join(notes)})" if notes else "")
+        label = f"{tile_name(t)} {where(game, arm)}" + (f" ({', '.join(notes)})" if notes else "")
         out.append(Move(action, label, item=hand.index(t), spot=arm))
     return out
 
