@@ -21,9 +21,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from sniff_twelve.agents.builtin import GUIDED_NAME
-from sniff_twelve.agents.registry import agent_maker, builtin_agents
+from sniff_twelve.agents.registry import agent_maker, builtin_agents, table_maker
 from sniff_twelve.core.rewards import places_by_score
-from sniff_twelve.core.seats import Table
 from twelve_env import solver
 from twelve_env.spec import SPEC
 
@@ -35,14 +34,9 @@ AGENT_GROUP = SPEC.parts["agents"]
 PIMC_HORIZON = 10
 
 AGENTS = builtin_agents(SPEC, solver.HOOKS, CHECKPOINTS, rollout_greedy_rate=1.0, pimc_horizon=PIMC_HORIZON)
-make_agent = agent_maker(AGENTS, SPEC)
+make_agent, arena_table = agent_maker(AGENTS, SPEC), table_maker(SPEC)
 GreedyAgent, HeuristicAgent, PpoAgent = AGENTS["greedy"], AGENTS["heuristic"], AGENTS["ppo"]
 TwelveRolloutAgent, TwelvePimcAgent = AGENTS["rollout"], AGENTS["pimc"]
 TwelveGuidedSearchAgent, TwelveBeliefAgent = AGENTS[GUIDED_NAME], AGENTS["belief"]
 #: how a finished game went, for the arena: each seat's place by its T15 score (the shared default)
 match_outcome = places_by_score
-
-
-def arena_table(num_players: int = 2, **options) -> Table:
-    """The arena's view of a "12" table: two sides with 2 players, else every seat for itself."""
-    return Table.of(SPEC, num_players, **options)
