@@ -28,9 +28,6 @@ if TYPE_CHECKING:
     from sniff_env.game import Game
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
-#: the entry-point group where installed packages register sniff agents (``sniff_twelve.agents.external``):
-#: this module's name, from the spec's parts, as ``agent_maker`` reads it
-AGENT_GROUP = SPEC.parts["agents"]
 
 AGENTS = builtin_agents(
     SPEC, solver.HOOKS, CHECKPOINTS, strongest_belief={"iterations": 2048, "guide": "auto", "unguided_iterations": 768}

@@ -27,9 +27,6 @@ from twelve_env import solver
 from twelve_env.spec import SPEC
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
-#: the entry-point group where installed packages register twelve agents (``sniff_twelve.agents.external``):
-#: this module's name, from the spec's parts, as ``agent_maker`` reads it
-AGENT_GROUP = SPEC.parts["agents"]
 #: the stock cards each of ``pimc``'s worlds keeps (module docstring)
 PIMC_HORIZON = 10
 

@@ -280,7 +280,7 @@ def spec_make_agent(agent_spec: str, **kwargs) -> Agent:
 
 def game_agents(spec: GameSpec) -> ModuleType | SimpleNamespace:
     """The agents of ``spec``'s game: its ``agents`` part (``make_agent``, ``AGENTS``,
-    ``AGENT_GROUP``), or for a game that declares none the spec's own (``SPEC_AGENTS``)."""
+    the entry-point group named after it), or for a game that declares none the spec's own (``SPEC_AGENTS``)."""
     return spec.part("agents") or SimpleNamespace(AGENTS=SPEC_AGENTS, make_agent=spec_make_agent)
 
 

@@ -184,7 +184,8 @@ class GameSpec(GameHooks):
     #: the game's parts above its kernels, each ``"module:attribute"`` (or a whole module) and
     #: imported on first use (they sit in higher layers than the spec, as a Gymnasium registry
     #: entry names its entry point): ``game`` its ``Game`` class, ``agents`` its agents module
-    #: (``AGENTS``, ``make_agent``, ``AGENT_GROUP``; default the spec's own, ``SPEC_AGENTS``),
+    #: (``AGENTS``, ``make_agent``; its name is the entry-point group of the agents installed
+    #: for the game; default the spec's own, ``SPEC_AGENTS``),
     #: ``outcome`` how a finished game went for the arena (default: places by score), ``infos``
     #: what its AEC env's ``infos`` hold (``step_info``, ``quiet_info``; default none), ``ui`` its
     #: play-screen texts (``GameUI``), ``narrate`` its one-line move texts, ``web`` its browser
