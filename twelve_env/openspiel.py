@@ -27,13 +27,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sniff_twelve.core.optional import optional_import
+from sniff_twelve.core.optional import extra_needed
 
-try:
+with extra_needed("bench", "twelve_env.openspiel (the OpenSpiel game python_twelve)", "pyspiel"):
     from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, register_spiel_game
-except ImportError as error:  # no bench extra: say so in one line
-    optional_import(error.name or "pyspiel", "bench", "twelve_env.openspiel (the OpenSpiel game python_twelve)")
-    raise
 
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, NUM_RANKS, rank_name
