@@ -129,16 +129,10 @@ class Game(BaseGame):
 
     # --- records (sniff_twelve.core.records) -------------------------------------------------------------
     def deal_of(self, state: np.ndarray) -> dict[str, Any]:
-        n = self.num_players
-        return {
-            "hands": [
-                [r for r in range(MAX_RANKS) for _ in range(int(state[K.HAND + MAX_RANKS * seat + r]))]
-                for seat in range(n)
-            ],
-            "stock": state[K.STOCK + state[K.STOCK_HEAD] : K.STOCK + state[K.STOCK_LEN]].tolist(),
-            "face_up": int(state[K.PILE]),
-            "first_player": int(state[K.FIRST]),
-        }
+        """``BaseGame``'s hands and pool, the stock; the face-up card and the first player."""
+        dealt = super().deal_of(state)
+        face_up, first = int(state[K.PILE]), int(state[K.FIRST])
+        return {"hands": dealt["hands"], "stock": dealt["pool"], "face_up": face_up, "first_player": first}
 
     def record_result(self) -> dict[str, Any]:
         return {"scores": self.scores, "captured": self.captured, "terminal": self.is_terminal()}
