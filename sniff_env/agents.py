@@ -22,21 +22,17 @@ from typing import TYPE_CHECKING
 from sniff_env import solver
 from sniff_env.spec import SPEC
 from sniff_twelve.agents.builtin import GUIDED_NAME
-from sniff_twelve.agents.registry import agent_maker, builtin_agents
-from sniff_twelve.core.seats import Table
+from sniff_twelve.agents.registry import agent_maker, builtin_agents, table_maker
 
 if TYPE_CHECKING:
     from sniff_env.game import Game
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
-#: the entry-point group where installed packages register sniff agents (``sniff_twelve.agents.external``):
-#: this module's name, from the spec's parts, as ``agent_maker`` reads it
-AGENT_GROUP = SPEC.parts["agents"]
 
 AGENTS = builtin_agents(
     SPEC, solver.HOOKS, CHECKPOINTS, strongest_belief={"iterations": 2048, "guide": "auto", "unguided_iterations": 768}
 )
-make_agent = agent_maker(AGENTS, SPEC)
+make_agent, arena_table = agent_maker(AGENTS, SPEC), table_maker(SPEC)
 GreedyAgent, HeuristicAgent, PpoAgent = AGENTS["greedy"], AGENTS["heuristic"], AGENTS["ppo"]
 SniffRolloutAgent, SniffPimcAgent = AGENTS["rollout"], AGENTS["pimc"]
 SniffGuidedSearchAgent, SniffBeliefAgent = AGENTS[GUIDED_NAME], AGENTS["belief"]
@@ -51,9 +47,3 @@ def match_outcome(game: Game) -> dict:
     outcome = [0.5 if game.winner is None else float(side == game.winner) for side in sides]
     hands = game.hands_played + (game.winner is not None)
     return {"outcome": outcome, "points": [game.scores[side] for side in sides], "hands": hands}
-
-
-def arena_table(num_players: int = 4, **options) -> Table:
-    """The arena's view of a Sniff table: two sides (partnerships 0+2 / 1+3 with 4) or, with 3
-    players, every seat for itself (``SPEC.sides``)."""
-    return Table.of(SPEC, num_players, **options)

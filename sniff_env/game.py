@@ -140,19 +140,12 @@ class Game(BaseGame):
         return _mask_tiles(self._state[K.HAND + self.check_seat(seat)])
 
     @property
-    def hand_sizes(self) -> list[int]:
-        """Tiles held by every seat (public)."""
-        return [bin(int(self._state[K.HAND + seat])).count("1") for seat in range(self.num_players)]
-
-    @property
     def boneyard(self) -> list[tuple[int, int]]:
         """Remaining boneyard, next draw first (hidden information)."""
         s = self._state
         return [TILES[t] for t in s[K.BONE + s[K.BONE_HEAD] : K.BONE + s[K.BONE_LEN]]]
 
-    @property
-    def boneyard_size(self) -> int:
-        return int(self._state[K.BONE_LEN] - self._state[K.BONE_HEAD])
+    boneyard_size = BaseGame.pool_size
 
     @property
     def opener(self) -> int:

@@ -166,12 +166,13 @@ def heuristic_action(s, params):
 
 
 @nb.njit(cache=True)
-def rollout(d, params, me, first, mask, scratch, rng, greedy_rate):
+def rollout(d, params, me, first, mask, rng, greedy_rate):
     """Apply ``first`` to ``d``, then play to the end of the hand (or match): each move greedy
     with probability ``greedy_rate`` (per mille), else random. Returns my side's point gain minus
     the best other side's over that stretch, with ±500 for winning or losing the match."""
     n = params[K.P_PLAYERS]
     sides = 2 if n == 4 else n
+    scratch = np.empty_like(d)
     start = np.empty(4, dtype=np.int64)
     for side in range(sides):
         start[side] = d[K.SCORE + side]
@@ -193,19 +194,3 @@ def rollout(d, params, me, first, mask, scratch, rng, greedy_rate):
     if d[K.STATUS] == K.WON:
         value += 500.0 if d[K.WINNER] == mine else -500.0
     return value
-
-
-@nb.njit(cache=True)
-def world_rollouts(d, params, me, actions, rng, greedy_rate, values):
-    """Score every one of ``actions`` on the full position ``d`` by one rollout each, all on
-    the same rollout stream (paired comparisons, so the luck of the play cancels between
-    actions): ``values[i]`` adds up ``actions[i]``'s rollout value."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    trial = np.empty_like(d)
-    scratch = np.empty_like(d)
-    stream = np.empty(2, dtype=np.int32)
-    hi, lo = below(rng, SEARCH_RNG, 1 << 31), below(rng, SEARCH_RNG, 1 << 31)
-    for i in range(actions.shape[0]):
-        trial[:] = d
-        stream[0], stream[1] = hi, lo
-        values[i] += rollout(trial, params, me, actions[i], mask, scratch, stream, greedy_rate)

@@ -6,39 +6,7 @@ these arrays and the tile tables, and so can run over rows of a 2-D batch in ``p
 
 State layout (``STATE``; a field's offset is the module constant named after it in capitals):
 
-======  ====  ==============  ================================================================================
-offset  size  field           meaning
-======  ====  ==============  ================================================================================
-0       2     rng             the match's own splitmix64 stream (deals and lots, S5/S6)
-2       1     status          ``LIVE``, ``WON`` (S25), ``TRUNCATED`` (S26), ``HAND_OVER`` (hand episodes)
-3       1     winner          side that reached the target, ``-1``
-4       1     cur             seat to act
-5       1     opener          seat that opened this hand
-6       1     hands_done      hands completed in this match
-7       1     steps           actions applied in this match
-8       4     hand            28-bit tile mask of each seat
-12      28    bone            the boneyard in draw order
-40      1     bone_head       the next boneyard tile to draw
-41      1     bone_len        tiles dealt to the boneyard
-42      4     score           match score per side (seat with 2–3 players, seat % 2 with 4)
-46      1     credit          credit of the last placement (S17), kept when that placement ends the hand
-47      1     played          mask of the tiles on the table
-48      1     n_placed        count of the tiles on the table
-49      28    log             placement ``i``, packed: tile, arm, parent tile + 1, parent side, own side
-77      1     sniff           the Sniff's tile (S12), ``-1``
-78      1     side_arms_open  both line sides of the Sniff taken (S13)
-79      4     end_tile        arm ``k``'s outer end: its tile (``-1``: the arm is not a free spot)
-83      4     end_side        arm ``k``'s outer end: the side that is free
-87      4     end_pip         arm ``k``'s outer end: the pip it accepts
-91      4     voids           pips each seat is publicly known to lack (drew or passed while open)
-95      1     last_result     how the last hand ended (``DOMINO`` / ``BLOCKED``)
-96      1     last_out        who went out in the last hand
-97      4     deduct          rounded pips deducted from each seat at the last settlement (S23/S24)
-101     4     last_scored     scored ends right after the last placement: ``tile * 64 + contribution``, ``-1``
-105     1     voids_held      the drawing seat's voids while it holds a drawn tile it must place, ``-1``
-106     1     settled_side    All Fives variant (S4a): the side credited at the last settlement
-107     1     settled_points  All Fives variant (S4a): how much it was credited
-======  ====  ==============  ================================================================================
+{STATE}
 """
 
 from __future__ import annotations
@@ -47,7 +15,7 @@ import numba as nb
 import numpy as np
 
 from sniff_env.tiles import BYTE_PIPS, DRAW, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
-from sniff_twelve.core.layout import Layout
+from sniff_twelve.core.layout import Layout, with_tables
 from sniff_twelve.core.rng import below, shuffle
 from sniff_twelve.core.seats import seat_after
 
@@ -93,6 +61,7 @@ STATE = Layout(
     LAST_OUT, DEDUCT, LAST_SCORED, VOIDS_HELD, SETTLED_SIDE, SETTLED_POINTS,
 ) = STATE.offsets()  # fmt: skip
 STATE_SIZE = STATE.size
+__doc__ = with_tables(__doc__, STATE=STATE)
 
 # STATUS values
 LIVE, WON, TRUNCATED, HAND_OVER = 0, 1, 2, 3

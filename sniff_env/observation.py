@@ -4,30 +4,11 @@ Relative seat ``r`` is absolute seat ``(me + r) % n``: 0 = me, 1 = left (acts ne
 2 = across (the partner with 4 players), 3 = right. Slots for seats a smaller table lacks are 0.
 All values are ``float32``. The observation (``OBS``):
 
-======  ====  =============  =====================================================================================
-offset  size  field          meaning
-======  ====  =============  =====================================================================================
-0       28    hand           my hand: 1 for each tile held (tile index order)
-28      28    table          tiles on the table
-56      36    arms           arms 0–3, 9 each: free spot (1), pip it accepts one-hot (7), what it scores now (S14)
-92      1     end_total      current end total (S17)
-93      9     sniff          the Sniff: laid (1), its pip one-hot (7), side arms open (1) (S12–S13)
-102     3     hand_sizes     hand sizes of relative seats 1–3
-105     1     boneyard_size  boneyard size
-106     4     scores         score / target of relative seats 0–3 (the partnership's score with 4 players)
-110     4     turn_position  my turn position in this hand: one-hot of ``(me - opener) % n``
-114     21    known_voids    relative seats 1–3, 7 each: pips that seat is known to lack (S19/S21)
-======  ====  =============  =====================================================================================
+{OBS}
 
 The omniscient ``state`` for centralised critics (``CRITIC``):
 
-======  ====  ===========  ==============================================
-offset  size  field        meaning
-======  ====  ===========  ==============================================
-0       135   observation  the observation of the seat to act
-135     84    hands        the hands of relative seats 1–3, 28 tiles each
-219     28    boneyard     the boneyard's tiles
-======  ====  ===========  ==============================================
+{CRITIC}
 """
 
 from __future__ import annotations
@@ -37,7 +18,7 @@ import numpy as np
 
 from sniff_env import kernels as K
 from sniff_env.tiles import NUM_TILES, TILE_LOW
-from sniff_twelve.core.layout import Layout
+from sniff_twelve.core.layout import Layout, with_tables
 from sniff_twelve.core.seats import seat_after
 
 OBS = Layout(
@@ -64,6 +45,7 @@ CRITIC = Layout(
 #: the omniscient vector (PettingZoo's ``state()``, for centralised critics)
 CRITIC_SIZE = CRITIC.size
 _HIDDEN_HANDS, _BONEYARD = CRITIC.offset("hands"), CRITIC.offset("boneyard")
+__doc__ = with_tables(__doc__, OBS=OBS, CRITIC=CRITIC)
 
 
 #: the most one end can count (a double of sixes, S14) and one placement can credit (four such

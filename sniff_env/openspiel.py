@@ -27,47 +27,34 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sniff_twelve.core.optional import optional_import
+from sniff_twelve.core.optional import extra_needed
 
-try:
+with extra_needed("bench", "sniff_env.openspiel (the OpenSpiel game python_sniff)", "pyspiel"):
     from sniff_twelve.envs.openspiel import HIDDEN, Adapter, Deal, register_spiel_game
-except ImportError as error:  # no bench extra: say so in one line
-    optional_import(error.name or "pyspiel", "bench", "sniff_env.openspiel (the OpenSpiel game python_sniff)")
-    raise
 
 from sniff_env import kernels as K
 from sniff_env.game import Game
-from sniff_env.observation import OBS_FIELDS, OBS_SIZE
-from sniff_env.rewards import REWARD_MODES
+from sniff_env.observation import OBS_FIELDS
 from sniff_env.spec import SPEC
-from sniff_env.tiles import NUM_ACTIONS, NUM_TILES, TILES, action_name
+from sniff_env.tiles import NUM_TILES, TILES, action_name, tile_name
 
 if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
-
-
-def _tile(t: int) -> str:
-    a, b = TILES[t]
-    return f"[{a}|{b}]"
 
 
 class SniffAdapter(Adapter):
     """``python_sniff``'s deal, bounds and strings over ``sniff_env.Game``."""
 
     obs_fields = OBS_FIELDS
-    obs_size = OBS_SIZE
-    num_actions = NUM_ACTIONS
     spec = SPEC
-    win_mode = REWARD_MODES["win"]
 
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
-        params = SPEC.make_params(num_players, **options)
+        super().__init__(num_players, options)
         #: the truncation limits (S26), ``0`` for none: hands, then player actions
-        self.limits = int(params[K.P_MAX_HANDS]), int(params[K.P_MAX_STEPS])
+        self.limits = int(self.params[K.P_MAX_HANDS]), int(self.params[K.P_MAX_STEPS])
         if not any(self.limits):
             limits = " or ".join(option.name for option in SPEC.options if option.kind == "limit")
             raise ValueError(f"python_sniff needs {limits} (OpenSpiel needs a bounded game)")
-        super().__init__(num_players, options)
         n = num_players
         self.hand_size = h = int(K.HAND_SIZE[n])  # S5: 7 / 6 / 5
         owners = tuple(i // h if i < n * h else HIDDEN for i in range(NUM_TILES))
@@ -120,15 +107,15 @@ class SniffAdapter(Adapter):
 
     # --- names and strings --------------------------------------------------------------------------
     def item_name(self, item: int) -> str:
-        return _tile(item)
+        return tile_name(TILES[item])
 
     def outcome_name(self, deal: Deal, position: int, outcome: int) -> str:
         n, h = self.num_players, self.hand_size
         if position >= NUM_TILES:
             return f"lot: seat {outcome} opens"
         if position < n * h:
-            return f"deal {_tile(outcome)} to seat {position // h}"
-        return f"boneyard {position - n * h + 1}: {_tile(outcome)}"
+            return f"deal {tile_name(TILES[outcome])} to seat {position // h}"
+        return f"boneyard {position - n * h + 1}: {tile_name(TILES[outcome])}"
 
     def action_name(self, action: int) -> str:
         return action_name(action)
@@ -150,12 +137,10 @@ class SniffAdapter(Adapter):
         )
 
     def items_text(self, tiles: Sequence[tuple[int, int]]) -> str:
-        return " ".join(f"[{a}|{b}]" for a, b in tiles) or "-"
+        return " ".join(map(tile_name, tiles)) or "-"
 
     def pool(self, engine: Game) -> list[tuple[int, int]]:
         return engine.boneyard
 
 
 SniffGame = register_spiel_game(SniffAdapter)
-GAME_TYPE = SniffGame.game_type
-PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification

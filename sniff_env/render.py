@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sniff_env import kernels as K
-from sniff_env.tiles import ARM_NAMES, TILES, action_name
+from sniff_env.tiles import ARM_NAMES, TILES, action_name, tile_name
 
 if TYPE_CHECKING:
     from sniff_env.game import Game
@@ -141,7 +141,7 @@ def render_text(game: Game, show_tally: bool = False) -> str:
         lines.append(f"match over: {result}")
     else:
         seat = game.current_player
-        hand = " ".join(f"[{a}|{b}]" for a, b in game.hand(seat))
+        hand = " ".join(map(tile_name, game.hand(seat)))
         moves = ", ".join(f"{a}: {action_name(a)}" for a in game.legal_actions())
         lines.append(f"seat {seat} to act, holding {hand}")
         lines.append(f"legal: {moves}")

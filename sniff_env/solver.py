@@ -65,11 +65,6 @@ class SniffSolverHooks(SniffSpec):
 
     @staticmethod
     @nb.njit(cache=True)
-    def shorten(s, cards):
-        s[K.BONE_LEN] = min(s[K.BONE_LEN], s[K.BONE_HEAD] + cards)
-
-    @staticmethod
-    @nb.njit(cache=True)
     def ends(s, params, events):
         """The hand is over (S22, settled), the match won (S25) or truncated (S26)."""
         return events & (K.EV_HAND_END | K.EV_WON | K.EV_TRUNCATED) != 0

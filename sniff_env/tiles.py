@@ -69,9 +69,14 @@ def decode_action(action: int) -> tuple[str, tuple[int, int] | None, int | None]
     return ("place", TILES[action // NUM_ARMS], action % NUM_ARMS)
 
 
+def tile_name(tile: tuple[int, int]) -> str:
+    """``"[3|5]"``: how every text and picture names a tile."""
+    return f"[{tile[0]}|{tile[1]}]"
+
+
 def action_name(action: int) -> str:
     """A short human name: ``"[3|5] east"``, ``"draw"``, ``"pass"``."""
     kind, tile, arm = decode_action(action)
     if kind != "place":
         return kind
-    return f"[{tile[0]}|{tile[1]}] {ARM_NAMES[arm]}"
+    return f"{tile_name(tile)} {ARM_NAMES[arm]}"

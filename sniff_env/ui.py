@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from sniff_env import kernels as K
 from sniff_env.render import render_text
 from sniff_env.spec import SPEC
-from sniff_env.tiles import ARM_NAMES, DRAW, action_name, decode_action
+from sniff_env.tiles import ARM_NAMES, DRAW, action_name, decode_action, tile_name
 from sniff_twelve.core.seats import who
 from sniff_twelve.core.spec import GameUI
 
@@ -35,11 +35,8 @@ def narrate(before: Game, after: Game, seat: int, action: int) -> str:
 # --- play: the Sniff-specific parts of the screen (sniff_twelve.tools.play runs the loop) ------------------
 
 
-def _tile(tile: tuple[int, int]) -> str:
-    return f"[{tile[0]}|{tile[1]}]"
-
-
-def _where(game: Game, arm: int) -> str:
+def where(game: Game, arm: int) -> str:
+    """Where a placement on ``arm`` goes, in words (the web's move labels too)."""
     if game.state_array[K.N_PLACED] == 0:
         return "to open the hand"
     return f"on the {ARM_NAMES[arm]} end" if arm < 2 else f"on the Sniff's {ARM_NAMES[arm]} arm"
@@ -74,7 +71,7 @@ def _score_text(game: Game, human: int) -> str:
 
 
 def play_hand(game: Game, human: int) -> list[str]:
-    return [_tile(tile) for tile in game.hand(human)]
+    return [tile_name(tile) for tile in game.hand(human)]
 
 
 def play_move(game: Game, action: int, human: int) -> str:
@@ -91,7 +88,7 @@ def play_move(game: Game, action: int, human: int) -> str:
         notes.append("wins the match")
     elif after.hands_played > game.hands_played:
         notes.append("your last tile: domino")
-    return f"{_tile(tile)} {_where(game, arm)}" + (f" ({', '.join(notes)})" if notes else "")
+    return f"{tile_name(tile)} {where(game, arm)}" + (f" ({', '.join(notes)})" if notes else "")
 
 
 def play_event(before: Game, after: Game, seat: int, action: int, human: int) -> str:
@@ -101,13 +98,13 @@ def play_event(before: Game, after: Game, seat: int, action: int, human: int) ->
     if kind == "draw":
         drawn = set(after.hand(human)) - set(before.hand(human))
         same_hand = after.hands_played == before.hands_played
-        text = f"drew {_tile(drawn.pop())}" if seat == human and same_hand else "drew from the boneyard"
+        text = f"drew {tile_name(drawn.pop())}" if seat == human and same_hand else "drew from the boneyard"
     elif kind == "pass":
         text = "passed"
     else:
         credit = f"scored {after.last_credit}" if after.last_credit else "no score"
         total = sum(c for _, c in after.last_scored())
-        text = f"{_tile(tile)} {_where(before, arm)}: ends {total}, {credit}"
+        text = f"{tile_name(tile)} {where(before, arm)}: ends {total}, {credit}"
     if after.winner is not None:
         text += " -- reached the target"
     elif after.hands_played > before.hands_played:

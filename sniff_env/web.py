@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from sniff_env import kernels as K
 from sniff_env.game import Game
 from sniff_env.geometry import PIPS, PORTRAIT, Piece, Spot, table_layout
-from sniff_env.tiles import ARM_NAMES, decode_action
-from sniff_env.ui import PLAY_UI
+from sniff_env.tiles import decode_action, tile_name
+from sniff_env.ui import PLAY_UI, where
 from sniff_twelve.web import svg
+from sniff_twelve.web.svg import FELT, GOLD, MUTED, PANEL, RED, TEXT
 from sniff_twelve.web.table import Move, WebGame
 
 WIDTH = 1200
@@ -34,11 +35,8 @@ FACE_UP_UNIT = 26  # every hand face up (a hand's end, a finished match, a repla
 NARROW = 360
 LEAST_UNIT, MOST_NARROW_UNIT = 32, 36
 
-FELT, PANEL = "#1c6842", "#0e3420"
 IVORY, TILE_EDGE, PIP, DIVIDER = "#f7f1e2", "#968a70", "#181818", "#585248"
-ORANGE, GOLD, CREAM, MARK_INK = "#ff8c14", "#ffd046", "#faf6e8", "#961c1c"
-TEXT, MUTED, RED, BACK = "#ecf0e8", "#b0ccba", "#ff786e", "#26262c"
-SPOT = {"class": "spot", "pointer_events": "all"}  # a free spot takes clicks on its whole disc or ring
+ORANGE, CREAM, MARK_INK, BACK = "#ff8c14", "#faf6e8", "#961c1c", "#26262c"
 
 
 def tile(
@@ -109,9 +107,7 @@ def _header(game: Game, names: Sequence[str]) -> list[str]:
     for side, (name, score) in enumerate(zip(sides, game.scores, strict=True)):
         x = 20 + side * (width + 10)
         won = game.winner == side
-        outline = GOLD if side in (acting, game.winner) else "#306848"
-        box = {"x": x, "y": 44, "width": width, "height": 32, "rx": 8, "stroke": outline, "stroke-width": 2}
-        parts.append(svg.element("rect", {**box, "fill": "#604c10" if won else "#164a2e"}))
+        parts.append(svg.panel(x, 44, width, 32, side in (acting, game.winner), "#604c10" if won else svg.SEAT))
         label = svg.fit(name, width - (160 if won else 90), 15) + (" — wins" if won else "")
         parts.append(svg.text(x + 12, 65, label, 15, fill=TEXT))
         color = RED if score < 0 else GOLD if won else TEXT
@@ -144,7 +140,7 @@ def _opening(game: Game, seat: int, live: bool, cx: float, cy: float, size: floa
     opener = "you open" if game.current_player == seat and live else f"seat {game.current_player} opens"
     box = {"x": cx - 40, "y": cy - 52, "width": 80, "height": 104, "rx": 10, "fill": "none", "stroke": MUTED}
     return [
-        svg.group([svg.element("rect", {**box, "stroke-dasharray": "8 6"})], **SPOT, data_spot=0),
+        svg.spot([svg.element("rect", {**box, "stroke-dasharray": "8 6"})], 0),
         svg.text(cx, cy + 86, f"The table is empty: {opener} with any tile", size, fill=MUTED, text_anchor="middle"),
     ]
 
@@ -181,7 +177,7 @@ def _cross(
             circle = {"cx": x, "cy": y, "r": r, "fill": CREAM, "stroke": MARK_INK, "stroke-width": 2}
             label = svg.text(x, y + r * 0.36, str(s.value), r, fill=MARK_INK, font_weight="bold", text_anchor="middle")
             mark = [svg.element("circle", circle), label]
-        parts.append(svg.group(mark, **SPOT, data_spot=s.arm))
+        parts.append(svg.spot(mark, s.arm))
     return parts
 
 
@@ -245,9 +241,7 @@ def _narrow_header(game: Game, names: Sequence[str]) -> tuple[list[str], float]:
     acting = None if game.is_terminal() else game.side_of(game.current_player)
     for side, (name, score) in enumerate(zip(_side_names(game, names), game.scores, strict=True)):
         won = game.winner == side
-        outline = GOLD if side in (acting, game.winner) else "#306848"
-        box = {"x": 10, "y": y, "width": NARROW - 20, "height": 30, "rx": 8, "stroke": outline, "stroke-width": 2}
-        parts.append(svg.element("rect", {**box, "fill": "#604c10" if won else "#164a2e"}))
+        parts.append(svg.panel(10, y, NARROW - 20, 30, side in (acting, game.winner), "#604c10" if won else svg.SEAT))
         label = svg.fit(name, NARROW - (150 if won else 90), 14) + (" — wins" if won else "")
         parts.append(svg.text(22, y + 20, label, 14, fill=TEXT))
         color = RED if score < 0 else GOLD if won else TEXT
@@ -329,7 +323,7 @@ def hand(game: Game, seat: int) -> list[str]:
         edge = GOLD if t in playable else None
         attrs = {"class": "hand tile playable lift" if edge else "hand tile", "data-item": i}
         face = [tile(0, 0, t, True, HAND_UNIT, edge)]
-        out.append(svg.piece(HAND_UNIT, 2 * HAND_UNIT, f"[{t[0]}|{t[1]}]", face, **attrs))
+        out.append(svg.piece(HAND_UNIT, 2 * HAND_UNIT, tile_name(t), face, **attrs))
     return out
 
 
@@ -348,16 +342,11 @@ def draw(game: Game, seat: int, names: Sequence[str], reveal: bool, last: dict[i
     return svg.document(WIDTH, round(height), f"American Sniff table seen from seat {seat}", parts)
 
 
-def _where(arm: int) -> str:
-    return f"on the {ARM_NAMES[arm]} end" if arm < 2 else f"on the Sniff's {ARM_NAMES[arm]} arm"
-
-
 def moves(game: Game, seat: int) -> list[Move]:
     """The legal moves of ``seat`` (to act): each placement as its hand tile and its arm's spot,
     with the credit it earns (S17); DRAW (S19) and PASS (S21) as buttons."""
     hand = game.hand(seat)
     credit = game.action_features()[:, 0]
-    opening = int(game.state_array[K.N_PLACED]) == 0
     out = []
     for action in game.legal_actions():
         kind, t, arm = decode_action(action)
@@ -367,14 +356,13 @@ def moves(game: Game, seat: int) -> list[Move]:
         if kind == "pass":
             out.append(Move(action, "Pass", key="p"))
             continue
-        where = "to open the hand" if opening else _where(arm)
         points = int(credit[action])
         notes = [f"scores {points}"] if points else []
         if points and game.scores[game.side_of(seat)] + points >= game.target:
             notes.append("wins the match")
         elif len(hand) == 1:
             notes.append("domino")
-        label = f"[{t[0]}|{t[1]}] {where}" + (f" ({', '.join(notes)})" if notes else "")
+        label = f"{tile_name(t)} {where(game, arm)}" + (f" ({', '.join(notes)})" if notes else "")
         out.append(Move(action, label, item=hand.index(t), spot=arm))
     return out
 

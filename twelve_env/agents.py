@@ -19,43 +19,21 @@ shipped for "12"), which ``guided`` searches with.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-import numpy as np
 
 from sniff_twelve.agents.builtin import GUIDED_NAME
-from sniff_twelve.agents.registry import agent_maker, builtin_agents
-from sniff_twelve.core.rewards import rank_rewards
-from sniff_twelve.core.seats import Table
+from sniff_twelve.agents.registry import agent_maker, builtin_agents, table_maker
+from sniff_twelve.core.rewards import places_by_score
 from twelve_env import solver
 from twelve_env.spec import SPEC
 
-if TYPE_CHECKING:
-    from twelve_env.game import Game
-
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
-#: the entry-point group where installed packages register twelve agents (``sniff_twelve.agents.external``):
-#: this module's name, from the spec's parts, as ``agent_maker`` reads it
-AGENT_GROUP = SPEC.parts["agents"]
 #: the stock cards each of ``pimc``'s worlds keeps (module docstring)
 PIMC_HORIZON = 10
 
 AGENTS = builtin_agents(SPEC, solver.HOOKS, CHECKPOINTS, rollout_greedy_rate=1.0, pimc_horizon=PIMC_HORIZON)
-make_agent = agent_maker(AGENTS, SPEC)
+make_agent, arena_table = agent_maker(AGENTS, SPEC), table_maker(SPEC)
 GreedyAgent, HeuristicAgent, PpoAgent = AGENTS["greedy"], AGENTS["heuristic"], AGENTS["ppo"]
 TwelveRolloutAgent, TwelvePimcAgent = AGENTS["rollout"], AGENTS["pimc"]
 TwelveGuidedSearchAgent, TwelveBeliefAgent = AGENTS[GUIDED_NAME], AGENTS["belief"]
-
-
-def match_outcome(game: Game) -> dict:
-    """How a finished game went, for the arena: ``outcome`` per seat is its place by T15 score
-    mapped to [0, 1] (first 1, last 0, ties share), ``points`` its score."""
-    scores = np.array(game.scores, dtype=np.float64)
-    places = np.empty(game.num_players)
-    rank_rewards(scores, game.num_players, places)
-    return {"outcome": ((places + 1) / 2).tolist(), "points": scores.tolist(), "hands": 1}
-
-
-def arena_table(num_players: int = 2, **options) -> Table:
-    """The arena's view of a "12" table: two sides with 2 players, else every seat for itself."""
-    return Table.of(SPEC, num_players, **options)
+#: how a finished game went, for the arena: each seat's place by its T15 score (the shared default)
+match_outcome = places_by_score

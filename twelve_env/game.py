@@ -106,26 +106,7 @@ class Game(BaseGame):
     def captured(self) -> list[int]:
         return self._state[K.CAPTURED : K.CAPTURED + self.num_players].tolist()
 
-    def hand(self, seat: int) -> list[int]:
-        """Rank ids held by ``seat``, sorted."""
-        seat = self.check_seat(seat)
-        counts = self._state[K.HAND + MAX_RANKS * seat : K.HAND + MAX_RANKS * (seat + 1)]
-        return [r for r in range(MAX_RANKS) for _ in range(int(counts[r]))]
-
-    @property
-    def hand_sizes(self) -> list[int]:
-        """Cards held by every seat (public)."""
-        return [int(K.hand_size(self._state, seat)) for seat in range(self.num_players)]
-
-    @property
-    def stock(self) -> list[int]:
-        """Remaining stock, next card first (hidden information)."""
-        s = self._state
-        return s[K.STOCK + s[K.STOCK_HEAD] : K.STOCK + s[K.STOCK_LEN]].tolist()
-
-    @property
-    def stock_size(self) -> int:
-        return int(self._state[K.STOCK_LEN] - self._state[K.STOCK_HEAD])
+    stock, stock_size = BaseGame.pool, BaseGame.pool_size  # next card first (T5)
 
     @property
     def pile(self) -> list[int]:
@@ -148,16 +129,10 @@ class Game(BaseGame):
 
     # --- records (sniff_twelve.core.records) -------------------------------------------------------------
     def deal_of(self, state: np.ndarray) -> dict[str, Any]:
-        n = self.num_players
-        return {
-            "hands": [
-                [r for r in range(MAX_RANKS) for _ in range(int(state[K.HAND + MAX_RANKS * seat + r]))]
-                for seat in range(n)
-            ],
-            "stock": state[K.STOCK + state[K.STOCK_HEAD] : K.STOCK + state[K.STOCK_LEN]].tolist(),
-            "face_up": int(state[K.PILE]),
-            "first_player": int(state[K.FIRST]),
-        }
+        """``BaseGame``'s hands and pool, the stock; the face-up card and the first player."""
+        dealt = super().deal_of(state)
+        face_up, first = int(state[K.PILE]), int(state[K.FIRST])
+        return {"hands": dealt["hands"], "stock": dealt["pool"], "face_up": face_up, "first_player": first}
 
     def record_result(self) -> dict[str, Any]:
         return {"scores": self.scores, "captured": self.captured, "terminal": self.is_terminal()}

@@ -132,11 +132,12 @@ def _heuristic(s, params, unseen):
 
 
 @nb.njit(cache=True)
-def rollout(d, params, me, first, mask, unseen, rng, greedy_rate):
+def rollout(d, params, me, first, mask, rng, greedy_rate):
     """Apply ``first``, play one more round (heuristic moves with probability ``greedy_rate`` per
     mille, else random) and return my T15 score minus the best other score then. A round, not
     the whole game: with the stock order unknown, longer rollouts only add noise (measured)."""
     n = params[K.P_PLAYERS]
+    unseen = np.zeros(MAX_RANKS, dtype=np.int64)
     K.apply_action(d, params, first)
     for _ in range(n):
         if d[K.STATUS] != K.LIVE:
@@ -154,18 +155,3 @@ def rollout(d, params, me, first, mask, unseen, rng, greedy_rate):
         if seat != me:
             best_other = max(best_other, scores[seat])
     return float(scores[me] - best_other)
-
-
-@nb.njit(cache=True)
-def world_rollouts(d, params, me, actions, rng, greedy_rate, values):
-    """Score every one of ``actions`` on the full position ``d`` by one rollout each, all on
-    the same rollout stream (paired comparisons): ``values[i]`` adds up ``actions[i]``'s value."""
-    mask = np.zeros(MAX_RANKS, dtype=np.bool_)
-    trial = np.empty_like(d)
-    stream = np.empty(2, dtype=np.int32)
-    unseen = np.zeros(MAX_RANKS, dtype=np.int64)
-    hi, lo = below(rng, SEARCH_RNG, 1 << 31), below(rng, SEARCH_RNG, 1 << 31)
-    for i in range(actions.shape[0]):
-        trial[:] = d
-        stream[0], stream[1] = hi, lo
-        values[i] += rollout(trial, params, me, actions[i], mask, unseen, stream, greedy_rate)

@@ -6,31 +6,14 @@ stepped in ``prange``.
 
 State layout (``STATE``; a field's offset is the module constant named after it in capitals):
 
-======  ====  ==========  ====================================================================
-offset  size  field       meaning
-======  ====  ==========  ====================================================================
-0       2     rng         the game's own splitmix64 stream (the shuffle, the first player)
-2       1     status      ``LIVE`` or ``OVER``
-3       1     cur         seat to act
-4       1     first       seat that played first (T6)
-5       1     steps       cards played so far
-6       1     last_round  turns left in the last round (T13), ``-1`` before it
-7       1     stock_head  the next stock card
-8       1     stock_len   cards dealt to the stock
-9       1     pile_len    face-up cards
-10      91    hand        ``HAND + 13 * s + r``: how many cards of rank ``r`` seat ``s`` holds
-101     7     captured    cards each seat has captured (T8)
-108     13    seen        cards of each rank seen face up so far (played or turned)
-121     52    stock       the stock in order
-173     52    pile        the face-up pile, bottom first (``PILE_LEN - 1`` is the top)
-======  ====  ==========  ====================================================================
+{STATE}
 """
 
 from __future__ import annotations
 
 import numba as nb
 
-from sniff_twelve.core.layout import Layout
+from sniff_twelve.core.layout import Layout, with_tables
 from sniff_twelve.core.rng import below, shuffle
 from sniff_twelve.core.seats import seat_after
 from twelve_env.cards import COPIES, MAX_RANKS, SIX, VALUES
@@ -58,6 +41,7 @@ RNG, STATUS, CUR, FIRST, STEPS, LAST_ROUND, STOCK_HEAD, STOCK_LEN, PILE_LEN, HAN
     STATE.offsets()
 )
 STATE_SIZE = STATE.size
+__doc__ = with_tables(__doc__, STATE=STATE)
 
 LIVE, OVER = 0, 1
 HAND_SIZE = 5  # T5

@@ -5,30 +5,11 @@ smaller table lacks are 0. ``R`` is the number of ranks: 13 (bridge deck) or 11 
 so the vector has ``4R + 17`` entries (69 or 61). All values are ``float32``. The observation
 (``OBS``):
 
-======  ====  ==========  ==========================================================================
-offset  size  field       meaning
-======  ====  ==========  ==========================================================================
-0       R     hand        my hand: cards held of each rank
-R       R     top         the top face-up card, one-hot (all 0 when there is no pile)
-2R      R     pile        the face-up pile: cards of each rank in it (the pile is public)
-3R      1     pile_size   pile size
-3R+1    R     seen        cards of each rank seen face up so far (played or turned; 4 of each exist)
-4R+1    1     stock_size  stock size
-4R+2    6     hand_sizes  hand sizes of relative seats 1–6
-4R+8    7     captured    captured cards of relative seats 0–6
-4R+15   1     last_round  1 while the last round (T13) is being played
-4R+16   1     turns_left  turns left in the last round (0 before it)
-======  ====  ==========  ==========================================================================
+{OBS}
 
 The omniscient ``state`` for centralised critics (``CRITIC``):
 
-======  =====  ===========  ========================================
-offset  size   field        meaning
-======  =====  ===========  ========================================
-0       4R+17  observation  the observation of the seat to act
-4R+17   6R     hands        the hands of relative seats 1–6, by rank
-10R+17  R      stock        the stock's cards by rank
-======  =====  ===========  ========================================
+{CRITIC}
 """
 
 from __future__ import annotations
@@ -36,7 +17,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sniff_twelve.core.layout import Layout
+from sniff_twelve.core.layout import Layout, with_tables
 from sniff_twelve.core.seats import seat_after
 from twelve_env import kernels as K
 from twelve_env.cards import MAX_RANKS
@@ -88,6 +69,7 @@ CRITIC = Layout(
     ("stock", "R", "the stock's cards by rank"),
 )
 _HIDDEN_HANDS, _STOCK, _CRITIC_END = CRITIC.linear("hands"), CRITIC.linear("stock"), CRITIC.end()
+__doc__ = with_tables(__doc__, OBS=OBS, CRITIC=CRITIC)
 
 
 def obs_fields(num_ranks: int) -> tuple[tuple[str, int, int], ...]:

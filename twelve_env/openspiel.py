@@ -27,19 +27,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sniff_twelve.core.optional import optional_import
+from sniff_twelve.core.optional import extra_needed
 
-try:
+with extra_needed("bench", "twelve_env.openspiel (the OpenSpiel game python_twelve)", "pyspiel"):
     from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, register_spiel_game
-except ImportError as error:  # no bench extra: say so in one line
-    optional_import(error.name or "pyspiel", "bench", "twelve_env.openspiel (the OpenSpiel game python_twelve)")
-    raise
 
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, NUM_RANKS, rank_name
 from twelve_env.game import Game
-from twelve_env.observation import obs_fields, obs_size
-from twelve_env.rewards import REWARD_MODES
+from twelve_env.observation import obs_fields
 from twelve_env.spec import SPEC
 
 if TYPE_CHECKING:
@@ -50,7 +46,6 @@ class TwelveAdapter(Adapter):
     """``python_twelve``'s deal, bounds and strings over ``twelve_env.Game``."""
 
     spec = SPEC
-    win_mode = REWARD_MODES["win"]
 
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
         super().__init__(num_players, options)
@@ -59,8 +54,6 @@ class TwelveAdapter(Adapter):
         self.obs_fields = obs_fields(ranks)
         _, seen, _ = next(field for field in self.obs_fields if field[0] == "seen")
         self._seen = slice(seen, seen + ranks)  # cards of each rank seen face up so far
-        self.obs_size = obs_size(ranks)
-        self.num_actions = ranks
         self.cards = ranks * COPIES
         dealt = num_players * K.HAND_SIZE
         owners = tuple(i // K.HAND_SIZE if i < dealt else PUBLIC if i == dealt else HIDDEN for i in range(self.cards))
@@ -87,9 +80,6 @@ class TwelveAdapter(Adapter):
         """Every turn plays a card from a hand (T7), and only the face-up card of the deal never
         reaches one: at most ``cards - 1`` turns."""
         return self.cards - 1
-
-    def max_chance_nodes(self) -> int:
-        return self._deal.length
 
     # --- names and strings --------------------------------------------------------------------------
     def item_name(self, item: int) -> str:
@@ -124,10 +114,5 @@ class TwelveAdapter(Adapter):
             f"scores {view.scores} | {status}"
         )
 
-    def pool(self, engine: Game) -> list[int]:
-        return engine.stock
-
 
 TwelveGame = register_spiel_game(TwelveAdapter)
-GAME_TYPE = TwelveGame.game_type
-PARAMETERS: dict[str, Any] = GAME_TYPE.parameter_specification

@@ -46,11 +46,6 @@ class TwelveSolverHooks(TwelveSpec):
 
     @staticmethod
     @nb.njit(cache=True)
-    def shorten(s, cards):
-        s[K.STOCK_LEN] = min(s[K.STOCK_LEN], s[K.STOCK_HEAD] + cards)
-
-    @staticmethod
-    @nb.njit(cache=True)
     def ends(s, params, events):
         return s[K.STATUS] != K.LIVE
 

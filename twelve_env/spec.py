@@ -32,7 +32,6 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
         "game": "twelve_env.game:Game",
         "infos": "twelve_env.infos",
         "agents": "twelve_env.agents",
-        "outcome": "twelve_env.agents:match_outcome",
         "ui": "twelve_env.ui:PLAY_UI",
         "narrate": "twelve_env.ui:narrate",
         "web": "twelve_env.web:WEB",
@@ -64,16 +63,6 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
     def sides(num_players: int) -> tuple[tuple[int, ...], ...] | None:
         """Two sides with 2 players, else ``None``: every seat for itself."""
         return ((0,), (1,)) if num_players == 2 else None
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def play_forced(s, params, modes):
-        """No move is ever forced in "12"."""
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def forced_action(s, params, mask):
-        return -1
 
     @staticmethod
     @nb.njit(cache=True)

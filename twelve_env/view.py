@@ -23,8 +23,9 @@ STOCK_SLOTS = K.PILE - K.STOCK
 
 
 @nb.njit(cache=True)
-def hidden_cards(s, params, me, out):
-    """``out[r]``: cards of rank ``r`` that ``me`` cannot see (the other hands and the stock)."""
+def hidden_items(s, params, me, out):
+    """``out[r]``: cards of rank ``r`` that ``me`` cannot see (the other hands and the stock; the
+    beliefs' items, ``sniff_twelve.beliefs``)."""
     out[:] = 0
     for seat in range(params[K.P_PLAYERS]):
         if seat != me:
@@ -57,7 +58,7 @@ def _deal(s, params, me, d, cards):
 def _hidden_in_rank_order(s, params, me, cards):
     """Write the hidden cards into ``cards`` in rank order; returns how many there are."""
     counts = np.zeros(MAX_RANKS, dtype=np.int64)
-    hidden_cards(s, params, me, counts)
+    hidden_items(s, params, me, counts)
     count = 0
     for r in range(MAX_RANKS):
         for _ in range(counts[r]):
@@ -95,12 +96,6 @@ def resample(view, params, seat, out, rng):
 
 # --- what a seat's beliefs are about (``sniff_twelve.beliefs``) -------------------------------------
 ITEMS = MAX_RANKS  # cards of one rank are alike: an item is a rank, held in counts
-
-
-@nb.njit(cache=True)
-def hidden_items(view, params, me, out):
-    """``out[r]``: cards of rank ``r`` that ``me`` cannot see (other hands and the stock)."""
-    hidden_cards(view, params, me, out)
 
 
 @nb.njit(cache=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sniff_twelve.web import svg
+from sniff_twelve.web.svg import FELT, GOLD, MUTED, PANEL, RED, TEXT
 from sniff_twelve.web.table import Move, WebGame
 from twelve_env.cards import card_value, rank_name
 from twelve_env.game import Game
@@ -28,9 +29,7 @@ CARD = (96, 134)
 NARROW, NARROW_HEADER = 360, 64
 NARROW_CARD, SMALL_CARD = (60, 84), (30, 42)
 
-FELT, PANEL = "#1c6842", "#0e3420"
 PAPER, CARD_EDGE, INK, FACE_INK = "#fcfbf6", "#a0a096", "#1c1c22", "#9e1824"
-TEXT, MUTED, GOLD, RED = "#ecf0e8", "#b0ccba", "#ffd046", "#ff786e"
 BACK, BACK_LINE = "#1e3e8e", "#567cce"
 
 
@@ -116,9 +115,7 @@ def _seats(game: Game, names: Sequence[str], reveal: bool, last: dict[int, int])
     scores, parts = game.scores, []
     for seat in range(n):
         x = 20 + seat * (w + 10)
-        outline = GOLD if seat == acting else "#306848"
-        box = {"x": x, "y": SEATS_TOP, "width": w, "height": SEATS_H, "rx": 8, "stroke": outline, "stroke-width": 2}
-        parts.append(svg.element("rect", {**box, "fill": "#164a2e"}))
+        parts.append(svg.panel(x, SEATS_TOP, w, SEATS_H, seat == acting))
         name = svg.fit(names[seat], w - 20, 14)
         parts.append(svg.text(x + 10, SEATS_TOP + 20, name, 14, fill=TEXT, font_weight="bold"))
         size = game.hand_sizes[seat]
@@ -170,9 +167,7 @@ def _table(game: Game, reveal: bool) -> list[str]:
     width = (len(pile) - 1) * step + cw + 20
     target = {"x": x0 - 6, "y": sy - 16, "width": max(width, cw + 12), "height": ch + 34, "rx": 12, "fill": "none"}
     if not reveal and not game.is_terminal():
-        cards.append(
-            svg.group([svg.element("rect", target)], **{"class": "spot", "pointer-events": "all"}, data_spot=0)
-        )
+        cards.append(svg.spot([svg.element("rect", target)], 0))
     parts.append(svg.group(cards))
     return parts
 
@@ -192,9 +187,7 @@ def _narrow_seats(game: Game, names: Sequence[str], reveal: bool, last: dict[int
     parts, w, h = [], NARROW - 20, 74
     for seat in range(game.num_players):
         x, y = 10, top + seat * (h + 6)
-        outline = GOLD if seat == acting else "#306848"
-        box = {"x": x, "y": y, "width": w, "height": h, "rx": 8, "stroke": outline, "stroke-width": 2}
-        parts.append(svg.element("rect", {**box, "fill": "#164a2e"}))
+        parts.append(svg.panel(x, y, w, h, seat == acting))
         parts.append(svg.text(x + 10, y + 20, svg.fit(names[seat], w - 110, 14), 14, fill=TEXT, font_weight="bold"))
         score = game.scores[seat]
         color = RED if score < 0 else TEXT
@@ -233,9 +226,7 @@ def _narrow_table(game: Game, reveal: bool, top: float) -> tuple[list[str], floa
     if not reveal and not game.is_terminal():
         width = max((len(pile) - 1) * step + cw + 16, cw + 12)
         target = {"x": left - 6, "y": sy - 12, "width": width, "height": ch + 24, "rx": 10, "fill": "none"}
-        cards.append(
-            svg.group([svg.element("rect", target)], **{"class": "spot", "pointer-events": "all"}, data_spot=0)
-        )
+        cards.append(svg.spot([svg.element("rect", target)], 0))
     parts.append(svg.group(cards))
     y = sy + ch + 18
     if reveal and game.stock_size:

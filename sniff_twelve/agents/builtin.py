@@ -52,7 +52,7 @@ class RandomAgent(Agent):
 class RolloutAgent(Agent):
     """Determinized rollouts from the game's spec (``sniff_twelve.search.rollouts``): samples the
     hidden information consistently with what is public (its ``resample``) and scores every legal
-    action by compiled rollouts on the same samples (its ``world_rollouts``: mostly the game's
+    action by compiled rollouts on the same samples (its ``rollout``: mostly the game's
     rule-of-thumb moves, partly random); plays the best mean (ties: the lowest action id). The
     spec is ``rollout[:N]``; ``rollout[:N]@ppo`` searches the moves a policy proposes
     (``sniff_twelve.agents.guided``). A decision's determinizations run in lanes of their own
@@ -299,7 +299,7 @@ def spec_make_agent(agent_spec: str, **kwargs) -> Agent:
 
 def game_agents(spec: GameSpec) -> ModuleType | SimpleNamespace:
     """The agents of ``spec``'s game: its ``agents`` part (``make_agent``, ``AGENTS``,
-    ``AGENT_GROUP``), or for a game that declares none the spec's own (``SPEC_AGENTS``)."""
+    the entry-point group named after it), or for a game that declares none the spec's own (``SPEC_AGENTS``)."""
     return spec.part("agents") or SimpleNamespace(AGENTS=SPEC_AGENTS, make_agent=spec_make_agent)
 
 

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from sniff_twelve.core.agent import Agent
-from sniff_twelve.core.optional import optional_import
+from sniff_twelve.core.optional import extra_needed
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -39,16 +39,13 @@ if TYPE_CHECKING:
 
 def _load(path: Path) -> tuple[str, Any, Any]:
     """``(kind, model, torch)``: the algorithm the ``.zip`` was saved by, loaded on the CPU."""
-    try:
+    with extra_needed("train", "the sb3:PATH agent", "sb3_contrib"):
         import torch
         from sb3_contrib import MaskablePPO
         from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
         from stable_baselines3 import DQN, PPO
         from stable_baselines3.common.save_util import load_from_zip_file
         from stable_baselines3.dqn.policies import DQNPolicy
-    except ImportError as error:  # the train extra: say so in one line
-        optional_import(error.name or "sb3_contrib", "train", "the sb3:PATH agent")
-        raise
 
     torch.set_num_threads(1)
     try:
@@ -171,13 +168,10 @@ class RllibAgent(SavedPolicyAgent):
 
     def __init__(self, path: str | Path | None = None, seed: int | None = None) -> None:
         self.path = self._checked_path(path)
-        try:
+        with extra_needed("rllib", "the rllib:PATH agent", "ray"):
             import torch
             from ray.rllib.core.rl_module.multi_rl_module import MultiRLModule
             from ray.rllib.core.rl_module.rl_module import RLModule
-        except ImportError as error:  # the rllib extra: say so in one line
-            optional_import(error.name or "ray", "rllib", "the rllib:PATH agent")
-            raise
         torch.set_num_threads(1)
         self._torch = torch
         folder = self.path / "learner_group" / "learner" / "rl_module"

@@ -24,6 +24,7 @@ from sniff_twelve.agents.builtin import (
 from sniff_twelve.agents.frameworks import RllibAgent, Sb3Agent
 from sniff_twelve.agents.guided import GuidedSearchAgent
 from sniff_twelve.agents.policy import PolicyAgent
+from sniff_twelve.core.seats import Table
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -89,3 +90,14 @@ def agent_maker(registry: dict[str, type[Agent]], game: GameSpec) -> Callable[..
 
     make_agent.__module__, make_agent.__qualname__ = module, "make_agent"
     return make_agent
+
+
+def table_maker(game: GameSpec) -> Callable[..., Table]:
+    """The ``arena_table(num_players=game.default_players, **options)`` of ``game``'s agents
+    module: the arena's view of a table (``Table.of``), its sides those of ``game.sides``."""
+
+    def arena_table(num_players: int = game.default_players, **options) -> Table:
+        return Table.of(game, num_players, **options)
+
+    arena_table.__module__, arena_table.__qualname__ = game.parts["agents"], "arena_table"
+    return arena_table

@@ -38,6 +38,7 @@ import numba as nb
 import numpy as np
 
 from sniff_twelve.core.rng import below, shuffle
+from sniff_twelve.core.rollouts import paired_rollouts
 from sniff_twelve.core.seats import seat_after
 
 #: how the other seats are modelled inside the compiled loop
@@ -493,9 +494,9 @@ def world_states(hooks, now, params, me, worlds, picks, rng, out):
 @nb.njit(cache=True, nogil=True)
 def world_values(hooks, states, params, me, actions, rng, greedy_rate, values):
     """``values[i]``: ``actions[i]``'s rollout values added up over the full positions
-    ``states`` (the game's ``world_rollouts`` on each: paired, one stream per world)."""
+    ``states`` (``paired_rollouts`` on each: one stream per world)."""
     for w in range(states.shape[0]):
-        hooks.world_rollouts(states[w], params, me, actions, rng, greedy_rate, values)
+        paired_rollouts(hooks, states[w], params, me, actions, rng, greedy_rate, values)
 
 
 @nb.njit(cache=True, nogil=True)

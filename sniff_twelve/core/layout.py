@@ -26,6 +26,8 @@ concrete layout.
 >>> low, high = OBS.bounds({"hand": (0, 1), "scores": (-2, [1, 1, 3, 3])})
 >>> high.tolist()[26:]
 [1.0, 1.0, 1.0, 1.0, 3.0, 3.0]
+>>> print(with_tables("Observation: {OBS}", OBS=OBS).splitlines()[3])
+0       28    hand    my tiles
 """
 
 from __future__ import annotations
@@ -177,3 +179,10 @@ class Layout:
 
     def __repr__(self) -> str:
         return f"Layout({', '.join(f'{f.name}:{f.width}' for f in self._fields)})"
+
+
+def with_tables(doc: str | None, **layouts: Layout) -> str | None:
+    """A module docstring with each ``{NAME}`` in it replaced by ``layouts[NAME]``'s table
+    (``Layout.rst``), so the table is never written out by hand: ``__doc__ = with_tables(__doc__,
+    STATE=STATE)`` below the declaration (``None`` stays ``None``: ``python -OO``)."""
+    return None if doc is None else doc.format(**{name: layout.rst() for name, layout in layouts.items()})

@@ -9,6 +9,8 @@ a traceback when the extra is missing.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 
 
@@ -25,6 +27,17 @@ def optional_import(module: str, extra: str, purpose: str) -> ModuleType:
             f"{purpose} needs {module.split('.')[0]}, which is not installed: "
             f'pip install -e ".[{extra}]" in your clone of sniff-twelve (it is not on the package index)'
         ) from None
+
+
+@contextmanager
+def extra_needed(extra: str, purpose: str, module: str) -> Iterator[None]:
+    """Imports of an extra's packages in a ``with`` block: a missing one raises
+    ``MissingExtraError`` saying that ``purpose`` needs it (``module`` where the error names none)."""
+    try:
+        yield
+    except ImportError as error:
+        optional_import(error.name or module, extra, purpose)
+        raise
 
 
 def pyplot(purpose: str, extra: str) -> ModuleType:

@@ -53,16 +53,18 @@ Kernels, each ``numba.njit(cache=True)`` (``s`` a state row, ``params`` the opti
 ``action_features(view, params, out)``, ``greedy_action(view, params)``,
 ``heuristic_action(view, params)``, ``play_forced(s, params, modes)`` (``VectorGame.step``'s
 moves after the action), ``forced_action(s, params, mask)`` (the learner's move when it has no
-choice, else ``-1``), the widths under ``params``: ``obs_size``, ``critic_size``,
+choice, else ``-1``; a game that never moves for a seat leaves both to ``GameSpec``'s
+defaults), the widths under ``params``: ``obs_size``, ``critic_size``,
 ``num_actions``, and what the beliefs (``sniff_twelve.beliefs``) rebuild worlds with:
 ``hidden_items(view, params, me, out)`` (counts per item ``me`` cannot see),
 ``held_items(s, params, seat, out)``, ``hand_size(s, params, seat)``,
 ``shown_item(s, params, a)`` (the item action ``a`` shows from the actor's hand, ``-1``),
 ``deal_hidden(view, params, me, holdings, pool, out)`` (the other hands and the boneyard or
 stock given), ``allowed_items(view, params, me, out)`` (which other seat may hold which item,
-as far as the view tells: known voids) and ``world_rollouts(s, params, me, actions, rng,
-greedy_rate, values)`` (one paired rollout of each action on a full position, what a search
-on those worlds adds up). ``KERNELS`` lists their names; ``class MySpec(GameSpec,
+as far as the view tells: known voids) and ``rollout(s, params, me, first, mask, rng,
+greedy_rate) -> value`` (``first`` applied to the full position ``s``, the rest played on
+``rng``'s stream: ``greedy_rate`` per mille the rule of thumb, else random; what the searches
+on those worlds add up, ``sniff_twelve.core.rollouts``). ``KERNELS`` lists their names; ``class MySpec(GameSpec,
 kernels=module)`` takes those it does not set from the game's kernel module.
 
 A game writes its kernels, this spec, its ``Game`` (``sniff_twelve.core.game.BaseGame`` with
@@ -80,6 +82,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar
 
+import numba as nb
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
@@ -111,8 +114,19 @@ KERNELS = (
     "shown_item",
     "deal_hidden",
     "allowed_items",
-    "world_rollouts",
+    "rollout",
 )
+
+
+@nb.njit(cache=True)
+def no_forced_moves(s, params, modes):
+    """``play_forced`` of a game that never moves for a seat: nothing."""
+
+
+@nb.njit(cache=True)
+def no_forced_action(s, params, mask):
+    """``forced_action`` of a game that never moves for a seat: ``-1``."""
+    return -1
 
 
 class GameSpec(GameHooks):
@@ -143,6 +157,7 @@ class GameSpec(GameHooks):
     item_names: ClassVar[tuple]
     pool_name: ClassVar[str]
     observation_bounds: ClassVar[Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]]
+    play_forced, forced_action = staticmethod(no_forced_moves), staticmethod(no_forced_action)
 
     def __init_subclass__(cls, kernels: ModuleType | tuple[ModuleType, ...] = (), **kwargs: Any) -> None:
         """Kernels are plain functions of the spec, never bound to it: ``SPEC.apply_action(s, p, a)``
@@ -169,7 +184,8 @@ class GameSpec(GameHooks):
     #: the game's parts above its kernels, each ``"module:attribute"`` (or a whole module) and
     #: imported on first use (they sit in higher layers than the spec, as a Gymnasium registry
     #: entry names its entry point): ``game`` its ``Game`` class, ``agents`` its agents module
-    #: (``AGENTS``, ``make_agent``, ``AGENT_GROUP``; default the spec's own, ``SPEC_AGENTS``),
+    #: (``AGENTS``, ``make_agent``; its name is the entry-point group of the agents installed
+    #: for the game; default the spec's own, ``SPEC_AGENTS``),
     #: ``outcome`` how a finished game went for the arena (default: places by score), ``infos``
     #: what its AEC env's ``infos`` hold (``step_info``, ``quiet_info``; default none), ``ui`` its
     #: play-screen texts (``GameUI``), ``narrate`` its one-line move texts, ``web`` its browser
@@ -283,6 +299,10 @@ class GameSpec(GameHooks):
     def learner_options(self) -> tuple[GameOption, ...]:
         """The options the learners' environments take: all but ``forced`` (``learner_setup``)."""
         return self.options + tuple(option for option in self.env_options if option.name != "forced")
+
+    def shorten(self, s: np.ndarray, cards: int) -> None:
+        """Cut the draw pile of the row ``s`` (its ``POOL`` slots) to its next ``cards`` items."""
+        s[self.POOL_LEN] = min(s[self.POOL_LEN], s[self.POOL_HEAD] + cards)
 
     def widths(self, params: np.ndarray) -> tuple[int, int, int]:
         """``(observation, critic state, actions)`` widths under the options row ``params``, from

@@ -118,9 +118,10 @@ class Deal:
 class Adapter:
     """What a game module tells the shared OpenSpiel machinery (one per game instance).
 
-    Subclasses set the class attributes below and implement the hooks; ``options`` are the
+    Subclasses set ``spec`` and ``obs_fields`` and implement the hooks; ``options`` are the
     engine's keyword arguments besides ``num_players``, every one of ``spec.options``, already
-    checked against its declaration.
+    checked against its declaration. The options row (``params``), the widths under it and the
+    reward mode of the returns come from the spec.
     """
 
     obs_fields: tuple[tuple[str, int, int], ...]
@@ -132,6 +133,9 @@ class Adapter:
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
         self.num_players = num_players
         self.options = options
+        self.params = self.spec.make_params(num_players, **options)
+        self.obs_size, _, self.num_actions = self.spec.widths(self.params)
+        self.win_mode = self.spec.reward_modes["win"]
 
     def __deepcopy__(self, memo: dict) -> Adapter:
         return self  # immutable and shared by every state of a game: never copied by Clone
@@ -161,7 +165,8 @@ class Adapter:
         raise NotImplementedError
 
     def max_chance_nodes(self) -> int:
-        raise NotImplementedError
+        """Chance nodes in a game (default: those of its one deal, ``first_deal``)."""
+        return self.first_deal().length
 
     def item_name(self, item: int) -> str:
         raise NotImplementedError
@@ -183,8 +188,8 @@ class Adapter:
         return " ".join(self.item_name(item) for item in items) or "-"
 
     def pool(self, engine: BaseGame) -> Sequence[Any]:
-        """The boneyard or stock, in drawing order, as ``Game`` lists it."""
-        raise NotImplementedError
+        """The boneyard or stock, in drawing order, as ``Game`` lists it (default ``Game.pool``)."""
+        return engine.pool
 
     def engine_string(self, engine: BaseGame) -> str:
         """The whole position, hidden parts included (for ``str(state)``): the game, every hand and the pool."""
@@ -500,9 +505,7 @@ class SpecAdapter(Adapter):
         super().__init__(num_players, options)
         self.game_cls = game_cls = self.spec.part("game")
         self._fresh = fresh = game_cls(num_players=num_players, seed=0, **options)
-        self.obs_size, _, self.num_actions = self.spec.widths(fresh._params)
         self.obs_fields = (("observation", 0, self.obs_size),)
-        self.win_mode = self.spec.reward_modes["win"]
         dealt = fresh.deal_of(fresh.state_array)
         self.sizes = [len(hand) for hand in dealt["hands"]]
         items = [item for part in [*dealt["hands"], dealt["pool"]] for item in part]

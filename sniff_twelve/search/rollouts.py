@@ -1,6 +1,6 @@
 """Determinized rollouts from a game's spec: the search of every game's ``rollout`` agent
 (``sniff_twelve.agents.builtin.RolloutAgent``), on worlds its ``resample`` draws and rollouts its
-``world_rollouts`` plays (``sniff_env.heuristics``, ``twelve_env.heuristics``).
+``rollout`` plays (``sniff_twelve.core.rollouts``).
 
 A decision's iterations are split into ``LANES`` lanes (fewer when there are fewer iterations),
 each drawing from a stream of its own (``sniff_twelve.core.rng.split_stream``) and run on the
@@ -17,6 +17,7 @@ import numba as nb
 import numpy as np
 
 from sniff_twelve.core.rng import split_stream
+from sniff_twelve.core.rollouts import paired_rollouts
 from sniff_twelve.search.worlds import thread_map
 
 #: lanes a decision's iterations are split into, whatever the number of threads
@@ -26,13 +27,13 @@ LANES = 8
 @nb.njit(cache=True, nogil=True)
 def resampled_rollouts(s, params, hooks, actions, iterations, rng, greedy_rate, values):
     """``iterations`` times: a world drawn from the view ``s`` of the seat to act (the game's
-    ``resample``), and every one of ``actions`` rolled out on it (its ``world_rollouts``, paired);
+    ``resample``), and every one of ``actions`` rolled out on it (``paired_rollouts``);
     ``values[i]`` adds up ``actions[i]``'s rollout values."""
     me = np.int64(s[hooks.CUR])
     world = np.empty_like(s)
     for _ in range(iterations):
         hooks.resample(s, params, me, world, rng)
-        hooks.world_rollouts(world, params, me, actions, rng, greedy_rate, values)
+        paired_rollouts(hooks, world, params, me, actions, rng, greedy_rate, values)
 
 
 def lane_values(

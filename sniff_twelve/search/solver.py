@@ -18,9 +18,10 @@ The search is one compiled function for both games; a game hands in a subclass o
   minus the sum of every other seat's (the paranoid rule, more than two sides);
 - ``maximizes(s, params, root)``: whether the seat to act plays for the root's side;
 - ``key(s, params)``: two 64-bit hash words of everything the rest of the search depends on;
-- ``bound(s, params)``: a number no value of the rest can exceed in size (the node budget's bounds);
-- ``shorten(world, cards)``: a world (``resample``'s) with its draw pile cut to ``cards``
-  (``pimc``'s horizon).
+- ``bound(s, params)``: a number no value of the rest can exceed in size (the node budget's bounds).
+
+``GameSpec.shorten(world, cards)`` cuts a world's draw pile (its ``POOL`` slots) to ``cards``
+(``pimc``'s horizon).
 
 Values are points *from here*: the change of ``score_difference`` from the position to the end,
 so a position's value does not depend on the points already made and transpositions share one

@@ -147,7 +147,7 @@ def check_no_peek_twins(package: ModuleType, options: dict[str, Any], games: int
     module = game_agents(package.Game.spec)
     agents = []
     for agent_spec in TWIN_AGENTS:
-        if not _declares(module, agent_spec):
+        if not _declares(package.Game.spec, agent_spec):
             continue
         try:
             agent = module.make_agent(agent_spec)
@@ -179,13 +179,14 @@ def check_no_peek_twins(package: ModuleType, options: dict[str, Any], games: int
     return [agent_spec for agent_spec, _ in agents]
 
 
-def _declares(agents: Any, agent_spec: str) -> bool:
+def _declares(spec: GameSpec, agent_spec: str) -> bool:
     """Whether the game's agents (``game_agents``) name ``agent_spec``'s agent: its ``AGENTS`` (a
-    guided search: the entry that builds it) or the agents installed for it (``AGENT_GROUP``), or
-    an agent by import path."""
+    guided search: the entry that builds it) or the agents installed for it (the entry-point group
+    named as its ``agents`` part), or an agent by import path."""
+    agents = game_agents(spec)
     parsed = AgentSpec.parse(agent_spec)
     name = GUIDED_SEARCHES.get(parsed.name) if parsed.guide is not None else parsed.name
-    group = getattr(agents, "AGENT_GROUP", None)
+    group = spec.parts.get("agents")
     installed = installed_agents(group) if group is not None else {}
     return parsed.name == IMPORT or name in agents.AGENTS or name in installed
 

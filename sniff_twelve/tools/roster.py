@@ -69,7 +69,7 @@ def lines(spec: GameSpec) -> list[str]:
             preset = f" (= {entry}{registry[entry].spec_form})" if entry != search else ""
             form = f"{search}{registry[search].spec_form}{GUIDE}{GUIDE_POLICY}[:CHECKPOINT]"
             rows.append((form, f"{search} over the moves the {GUIDE_POLICY} policy proposes{preset}"))
-    group = getattr(agents, "AGENT_GROUP", None)
+    group = spec.parts.get("agents")
     for name, target in (installed_agents(group) if group else {}).items():
         rows.append((f"{name}[:ARG]", f"installed: {target}"))
     rows.append((f"{PREFIX}package.module:Name[:ARG]", "an Agent of your own (docs: Your own agents)"))

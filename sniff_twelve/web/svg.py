@@ -13,6 +13,11 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+#: the colours every game's table is drawn in: the felt, a header's or footer's panel, a seat's
+#: panel and its edge, text, dimmed text, gold (the seat to act, a winner, a last move), a negative score
+FELT, PANEL, SEAT, EDGE = "#1c6842", "#0e3420", "#164a2e", "#306848"
+TEXT, MUTED, GOLD, RED = "#ecf0e8", "#b0ccba", "#ffd046", "#ff786e"
+
 
 def _value(value: Any) -> str:
     if isinstance(value, float):
@@ -67,3 +72,14 @@ def piece(width: float, height: float, label: str, children: list[str], **attrs:
     size = {"width": width, "height": height, "viewBox": f"0 0 {_value(width)} {_value(height)}"}
     attrs = {"xmlns": "http://www.w3.org/2000/svg", **size, "role": "img", "aria-label": label, **extra}
     return element("svg", attrs, *children)
+
+
+def panel(x: float, y: float, width: float, height: float, lit: bool, fill: str = SEAT) -> str:
+    """A seat's or a side's rounded panel, edged in gold when ``lit`` (to act, or the winner)."""
+    edge = {"rx": 8, "stroke": GOLD if lit else EDGE, "stroke-width": 2, "fill": fill}
+    return element("rect", {"x": x, "y": y, "width": width, "height": height, **edge})
+
+
+def spot(children: list[str], index: int) -> str:
+    """A place a move goes to (``data-spot``: ``index``), taking clicks on its whole area."""
+    return group(children, **{"class": "spot", "pointer-events": "all"}, data_spot=index)

@@ -91,13 +91,14 @@ class WebGame:
     @classmethod
     def of(cls, game_cls: type[BaseGame], ui: GameUI, **fields: Any) -> WebGame:
         """The web table of ``game_cls`` with its agents (``game_agents``: the ones it names, built
-        by its ``make_agent``) and those installed packages register in its ``AGENT_GROUP``, if it
-        has one (``installed_agents``); ``fields``: the drawing, the moves and the rest."""
+        by its ``make_agent``) and those installed packages register in the entry-point group named
+        as its ``agents`` part, if it has one (``installed_agents``); ``fields``: the drawing, the
+        moves and the rest."""
         from sniff_twelve.agents.builtin import game_agents
         from sniff_twelve.agents.external import installed_agents
 
         agents = game_agents(game_cls.spec)
-        group = getattr(agents, "AGENT_GROUP", None)
+        group = game_cls.spec.parts.get("agents")
         names = (*agents.AGENTS, *(installed_agents(group) if group else ()))
         return cls(game_cls, agents.make_agent, names, ui=ui, **fields)
 

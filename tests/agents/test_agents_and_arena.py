@@ -88,6 +88,14 @@ def test_duplicate_deals_are_mirrored():
     assert [g1.hand(s) for s in range(4)] == [g2.hand(s) for s in range(4)]
 
 
+def test_a_game_s_arena_table_defaults_to_its_table_size_and_sides():
+    """``arena_table()`` without a size: Sniff's four seats in two partnerships (S1), "12"'s two."""
+    sniff, twelve = sniff_agents.arena_table(), twelve_agents.arena_table(deck="numbers")
+    assert (sniff.num_players, sniff.sides) == (4, ((0, 2), (1, 3)))
+    assert (twelve.num_players, twelve.sides, twelve.options) == (2, ((0,), (1,)), {"deck": "numbers"})
+    assert sniff_agents.arena_table(3).sides is None
+
+
 def test_free_for_all_rotates_every_lineup_through_every_seat():
     tasks = schedule(twelve_agents.arena_table(3), ["random", "greedy", "heuristic"], deals=2, seed=0)
     seatings = {t.seating for _, t in tasks}

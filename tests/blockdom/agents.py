@@ -16,9 +16,6 @@ from tests.blockdom.spec import SPEC
 if TYPE_CHECKING:
     from tests.blockdom.game import Game
 
-#: the entry-point group where installed packages register block dominoes agents: this module's name
-AGENT_GROUP = SPEC.parts["agents"]
-
 AGENTS = dict(SPEC_AGENTS)
 make_agent = agent_maker(AGENTS, SPEC)
 

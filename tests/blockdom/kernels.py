@@ -428,39 +428,22 @@ def heuristic_action(view, params):
 
 
 @nb.njit(cache=True)
-def world_rollouts(d, params, me, actions, rng, greedy_rate, values):
-    """One rollout of each of ``actions`` on the full position ``d`` to the end of its deal
-    (heuristic moves with probability ``greedy_rate`` per mille, else random) on one shared
-    stream: ``values[i]`` adds ``me``'s place by the points then (``write_rewards``' at the
-    match's end)."""
-    n = params[P_PLAYERS]
-    trial, mask = np.empty_like(d), np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    stream = np.empty(2, dtype=np.int32)
-    out = np.zeros(n, dtype=np.float64)
-    hi, lo = below(rng, SEARCH_RNG, 1 << 31), below(rng, SEARCH_RNG, 1 << 31)
-    for i in range(actions.shape[0]):
-        trial[:] = d
-        stream[0], stream[1] = hi, lo
-        apply_action(trial, params, actions[i])
-        while trial[STATUS] == LIVE and trial[DEALS] == d[DEALS]:
-            if below(stream, SEARCH_RNG, 1000) < greedy_rate:
-                a = heuristic_action(trial, params)
-            else:
-                legal_mask_into(trial, params, mask)
-                a = pick_legal(mask, stream, SEARCH_RNG)
-            apply_action(trial, params, a)
-        _places(trial, params, out)
-        values[i] += out[me]
-
-
-@nb.njit(cache=True)
-def play_forced(s, params, modes):
-    """No environment ever moves for a seat."""
-
-
-@nb.njit(cache=True)
-def forced_action(s, params, mask):
-    return -1
+def rollout(d, params, me, first, mask, rng, greedy_rate):
+    """``first`` applied to the full position ``d``, then the rest of its deal (heuristic moves
+    with probability ``greedy_rate`` per mille, else random) on ``rng``: ``me``'s place by the
+    points then (``write_rewards``' at the match's end)."""
+    deal = d[DEALS]
+    apply_action(d, params, first)
+    while d[STATUS] == LIVE and d[DEALS] == deal:
+        if below(rng, SEARCH_RNG, 1000) < greedy_rate:
+            a = heuristic_action(d, params)
+        else:
+            legal_mask_into(d, params, mask)
+            a = pick_legal(mask, rng, SEARCH_RNG)
+        apply_action(d, params, a)
+    out = np.zeros(params[P_PLAYERS], dtype=np.float64)
+    _places(d, params, out)
+    return out[me]
 
 
 @nb.njit(cache=True)

@@ -7,13 +7,14 @@ the seat itself; its last move), the line in the middle. A tile face up carries 
 from __future__ import annotations
 
 from sniff_twelve.web import svg
+from sniff_twelve.web.svg import FELT, GOLD, PANEL, TEXT
 from sniff_twelve.web.table import WebGame
 from tests import blockdom
 from tests.blockdom.game import Game
 from tests.blockdom.kernels import HIGH, LOW
 
 WIDTH, HEIGHT, TILE_W, TILE_H = 900, 400, 72, 36
-FELT, PANEL, PAPER, INK, TEXT, GOLD = "#1c6842", "#0e3420", "#fcfbf6", "#1c1c22", "#ecf0e8", "#ffd046"
+PAPER, INK = "#fcfbf6", "#1c1c22"
 
 
 def tile(x: float, y: float, pips: tuple[int, int] | None) -> str:

@@ -128,8 +128,8 @@ def test_an_unknown_option_names_the_real_ones():
 @pytest.mark.parametrize(("game", "name"), CASES)
 def test_the_openspiel_game_takes_the_option_by_its_name(game, name):
     pyspiel = pytest.importorskip("pyspiel")
-    module = {"sniff": "sniff_env.openspiel", "twelve": "twelve_env.openspiel"}[game]
-    short = pytest.importorskip(module).GAME_TYPE.short_name
+    pytest.importorskip({"sniff": "sniff_env.openspiel", "twelve": "twelve_env.openspiel"}[game])  # registers it
+    short = f"python_{game}"
     spiel = pyspiel.load_game(short, {"players": 2, name: OTHER[name]})
     assert spiel.get_parameters()[name] == OTHER[name]
     option = _option(game, name)

@@ -54,9 +54,15 @@ def _module_file(dotted: str) -> Path | None:
 
 
 def _guarded(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
-    """Whether ``node`` sits in the body of a ``try`` that catches an import error."""
+    """Whether ``node`` sits in the body of a ``try`` that catches an import error or of a ``with
+    extra_needed(...)`` block (``sniff_twelve.core.optional``)."""
     while node in parents:
         parent = parents[node]
+        if isinstance(parent, ast.With) and any(
+            isinstance(item.context_expr, ast.Call) and getattr(item.context_expr.func, "id", "") == "extra_needed"
+            for item in parent.items
+        ):
+            return True
         if isinstance(parent, ast.Try) and node in parent.body:
             names = set()
             for handler in parent.handlers:
@@ -154,6 +160,17 @@ def test_a_missing_optional_piece_is_one_line_saying_what_to_install():
     message = str(error.value)
     assert "\n" not in message and "arena --plot needs no_such_plotting_library" in message
     assert 'pip install -e ".[bench]" in your clone' in message and isinstance(error.value, ImportError)
+
+
+def test_an_import_in_an_extra_needed_block_says_what_to_install():
+    """A missing package imported in ``with extra_needed(...)`` is the same one line; the
+    checker counts such an import as optional (``pyspiel`` for the games' OpenSpiel modules)."""
+    from sniff_twelve.core.optional import MissingExtraError, extra_needed
+
+    with pytest.raises(MissingExtraError) as error, extra_needed("bench", "the demo", "unused"):
+        import no_such_package_anywhere  # noqa: F401
+    assert str(error.value).startswith("the demo needs no_such_package_anywhere, which is not installed")
+    assert "pyspiel" not in required_modules(ROOT / "sniff_env/openspiel.py")
 
 
 @pytest.mark.parametrize("game", ["sniff_env", "twelve_env"])

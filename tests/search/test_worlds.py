@@ -111,3 +111,17 @@ def test_pimc_chooses_alike_on_any_thread_count() -> None:
             agent = make_agent("pimc:6", threads=threads, seed=i)
             chosen.add(agent.act(game))
         assert len(chosen) == 1
+
+
+@pytest.mark.parametrize("name", ["sniff", "twelve"])
+def test_a_horizon_cuts_the_draw_pile_to_its_next_items(name):
+    """``shorten`` (``pimc``'s horizon) keeps the next ``cards`` of the boneyard or stock, in
+    order, and leaves a pile already that short as it is."""
+    game_cls, hooks = GAMES[name]
+    game = game_cls(num_players=2, seed=5)
+    row = game.state_array.copy()
+    for cards in (3, 10):
+        hooks.shorten(row, cards)
+        cut = game_cls.from_state(row, game._params)
+        assert cut.pool_size == 3 and cut.pool == game.pool[:3]
+        assert cut.hand_sizes == game.hand_sizes
