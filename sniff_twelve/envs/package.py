@@ -2,11 +2,11 @@
 
 A game's package holds its kernels, its ``GameSpec`` (``sniff_twelve.core.spec``), its ``Game``
 (``sniff_twelve.core.game.BaseGame`` with its own accessors) and its drawings and agents, and
-ends its ``__init__`` with
+ends its ``__init__`` with (``twelve_env/__init__.py``)::
 
->>> from twelve_env.spec import SPEC  # doctest: +SKIP
->>> API = GamePackage(SPEC, __name__)  # doctest: +SKIP
->>> Game, raw_env, env, single_agent_env, VectorGame, vector_env = API.exports()  # doctest: +SKIP
+    from twelve_env.spec import SPEC
+
+    Game, raw_env, env, single_agent_env, VectorGame, vector_env = GamePackage(SPEC, __name__).exports()
 
 which gives it, from the spec: the PettingZoo AEC env (``raw_env``, and ``env`` behind the
 classic wrappers), the single-seat ``gymnasium.Env`` (``single_agent_env``, registered with
