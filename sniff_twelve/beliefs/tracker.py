@@ -321,15 +321,11 @@ class BeliefTracker:
             if used:  # one batched forward pass over every changed step of every particle
                 at = row_steps[:used]
                 newlogp[at // steps, at % steps] = self._outside(view, rows[:used], actions[at % steps])
-            moved = np.flatnonzero(swaps[:, 0] >= 0)
-            gain = newlogp[moved, :steps].sum(axis=1) - self._steplogp[moved, :steps].sum(axis=1) + hastings[moved]
-            accepted = moved[logu[moved] < gain]
-            a, b = swaps[accepted, 0], swaps[accepted, 1]
-            self._units[accepted, a], self._units[accepted, b] = self._units[accepted, b], self._units[accepted, a]
-            self._steplogp[accepted, :steps] = newlogp[accepted, :steps]
-            self._hands[accepted] = new_hands[accepted]
-            self.accepted += accepted.size
-            self.proposed += moved.size + int(np.count_nonzero(swaps[:, 0] == -2))
+            accepted, proposed = TK.accept(
+                swaps, newlogp, hastings, logu, steps, self._units, self._hands, new_hands, self._steplogp
+            )
+            self.accepted += accepted
+            self.proposed += proposed
 
     def _result(self, view: SeatView) -> Beliefs:
         """The particles as ``Beliefs``: the other hands now, and the boneyard or stock."""

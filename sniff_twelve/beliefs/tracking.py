@@ -383,8 +383,7 @@ def rejuvenate(
     steplogp, rng, target, inside, outside, hidden, repeats,
 ):  # fmt: skip
     """``repeats`` whole Metropolis–Hastings moves of every live particle under a compiled model
-    (no ``MODEL_OUTSIDE``): ``propose``, then each swap accepted when ``log u`` is below its log
-    ratio, updating ``units``, ``hands`` and ``steplogp``. Returns (accepted, proposed)."""
+    (no ``MODEL_OUTSIDE``): ``propose``, then ``accept``. Returns (accepted, proposed)."""
     count, steps = units.shape[0], actions.shape[0]
     swaps = np.empty((count, 2), dtype=np.int64)
     newlogp = np.empty_like(steplogp)
@@ -402,19 +401,31 @@ def rejuvenate(
             live, steplogp, rng, swaps, newlogp, new_hands, rows, row_steps, target, inside, outside, hastings,
             hidden, logu,
         )  # fmt: skip
-        for p in range(count):
-            proposed += swaps[p, 0] != -1
-            if swaps[p, 0] < 0:
-                continue
-            gain = hastings[p]
-            for t in range(steps):
-                gain += newlogp[p, t] - steplogp[p, t]
-            if logu[p] < gain:
-                a, b = swaps[p, 0], swaps[p, 1]
-                units[p, a], units[p, b] = units[p, b], units[p, a]
-                steplogp[p, :steps] = newlogp[p, :steps]
-                hands[p] = new_hands[p]
-                accepted += 1
+        took, tried = accept(swaps, newlogp, hastings, logu, steps, units, hands, new_hands, steplogp)
+        accepted += took
+        proposed += tried
+    return accepted, proposed
+
+
+@nb.njit(cache=True, nogil=True)
+def accept(swaps, newlogp, hastings, logu, steps, units, hands, new_hands, steplogp):
+    """The other half of the move ``propose`` began: each swap whose log ratio
+    ``Σ newlogp - Σ steplogp + hastings`` is above ``logu`` is made in ``units``, ``hands`` and
+    ``steplogp``. Returns (accepted, proposed: the swaps tried, those rejected early included)."""
+    accepted = proposed = 0
+    for p in range(units.shape[0]):
+        proposed += swaps[p, 0] != -1
+        if swaps[p, 0] < 0:
+            continue
+        gain = hastings[p]
+        for t in range(steps):
+            gain += newlogp[p, t] - steplogp[p, t]
+        if logu[p] < gain:
+            a, b = swaps[p, 0], swaps[p, 1]
+            units[p, a], units[p, b] = units[p, b], units[p, a]
+            steplogp[p, :steps] = newlogp[p, :steps]
+            hands[p] = new_hands[p]
+            accepted += 1
     return accepted, proposed
 
 
