@@ -74,43 +74,9 @@ SIDE_NAMES = ("low", "high", "line_a", "line_b", "arm_a", "arm_b")
 EV_HAND_END, EV_BLOCKED, EV_WON, EV_TRUNCATED = 1, 2, 4, 8
 
 HAND_SIZE = np.array([0, 0, 7, 6, 5], dtype=np.int32)  # S5, by player count
-DE_BRUIJN = np.array(
-    [
-        0,
-        1,
-        28,
-        2,
-        29,
-        14,
-        24,
-        3,
-        30,
-        22,
-        20,
-        15,
-        25,
-        17,
-        4,
-        8,
-        31,
-        27,
-        13,
-        23,
-        21,
-        19,
-        16,
-        7,
-        26,
-        12,
-        18,
-        6,
-        11,
-        5,
-        10,
-        9,
-    ],
-    dtype=np.int64,
-)
+#: ``lowest_tile``'s table: the bit index of each power of two times 0x077CB531, by its top five bits
+DE_BRUIJN = np.zeros(32, dtype=np.int64)
+DE_BRUIJN[[((0x077CB531 << bit) & 0xFFFFFFFF) >> 27 for bit in range(32)]] = np.arange(32)
 DEFAULT_TARGET = {2: 250, 3: 200, 4: 200}  # S3
 
 
