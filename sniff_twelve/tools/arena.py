@@ -56,6 +56,8 @@ class GameTask:
     objects: dict[str, Agent] = field(default_factory=dict)
     #: ``"aivat"``: also the variance-reduced margin (``sniff_twelve.tools.evaluation``)
     estimator: str | None = None
+    #: the seed of the agents' random streams, ``None`` for the deal's own (``seed``)
+    agent_seed: int | None = None
 
 
 def play(task: GameTask) -> dict[str, Any]:
@@ -69,7 +71,7 @@ def play(task: GameTask) -> dict[str, Any]:
     agents = []
     for seat, name in enumerate(task.seating):
         agent = copy.deepcopy(task.objects[name]) if name in task.objects else agents_module.make_agent(name)
-        agent.reset(task.seed * 31 + seat)
+        agent.reset((task.seed if task.agent_seed is None else task.agent_seed) * 31 + seat)
         agents.append(agent)
     game = spec.part("game")(num_players=task.table.num_players, seed=task.seed, **task.table.options)
     outcome = spec.part("outcome", places_by_score)

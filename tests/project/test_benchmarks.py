@@ -15,7 +15,9 @@ import pytest
 import sniff_env
 from benchmarks import aec, anchors, information, ours, pimc_curve, solvers
 from sniff_env import kernels as SK
+from sniff_env.spec import SPEC as SNIFF_SPEC
 from sniff_twelve.core.rng import stream_state
+from sniff_twelve.tools import arena
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -342,3 +344,31 @@ def test_thread_timing_smoke(capsys):
     with pytest.raises(SystemExit) as stop:
         timing.main(["--agents", "greedy"])
     assert stop.value.code == 2 and capsys.readouterr().err.strip() == "error: greedy takes no threads="
+
+
+def test_luck_split_of_known_variances():
+    """``benchmarks.luck.decompose`` on plays made of a deal's part (variance 3) and the agents'
+    (variance 1, drawn afresh in each play): the agents' share is 1/4, inside its interval."""
+    from benchmarks import luck
+
+    rng = np.random.default_rng(5)
+    deal = rng.normal(0, np.sqrt(3), 20000)
+    first, second = deal + rng.normal(0, 1, deal.size), deal + rng.normal(0, 1, deal.size)
+    split = luck.decompose(first, second)
+    assert split["variance"] == pytest.approx(4, rel=0.05) and split["agents_variance"] == pytest.approx(1, rel=0.05)
+    assert split["agents_share_low"] < 0.25 < split["agents_share_high"] < 0.3
+    assert luck.decompose(first, first)["agents_share"] == 0
+    with pytest.raises(ValueError, match="two plays"):
+        luck.decompose(first[:3], second[:4])
+
+
+@pytest.mark.parametrize(("a", "b", "random_agents"), [("greedy", "heuristic", False), ("random", "greedy", True)])
+def test_luck_benchmark_smoke(a, b, random_agents):
+    """Deterministic agents play a deal the same way on any stream (no agents' share); ``random``
+    plays it otherwise on the second play's streams, so its share is not 0."""
+    from benchmarks import luck
+
+    table = arena.Table.of(SNIFF_SPEC, 2, max_hands=1)
+    out = luck.measure(table, a, b, deals=6, seed=3, workers=1)
+    assert (out["agents_variance"] > 0) == random_agents
+    assert (out["margin"] == out["margin_again"]) == (not random_agents)
