@@ -321,6 +321,14 @@ class BaseGame:
         """Sorted legal action ids."""
         return np.flatnonzero(self.legal_mask()).tolist()
 
+    def forced_action(self) -> int | None:
+        """The move the seat to act has no choice but to make and the environments may make for it
+        (``spec.forced_action``: Sniff's DRAW or PASS, S19, S21), else ``None``, as once the game is over."""
+        if self.is_terminal():
+            return None
+        action = self.spec.forced_action(self._state, self._params, self._mask)
+        return None if action < 0 else int(action)
+
     def apply(self, action: int) -> None:
         """Apply ``action`` for the seat to act.
 

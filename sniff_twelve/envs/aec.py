@@ -206,12 +206,9 @@ class BaseAECEnv(AECEnv, EzPickle):
         return {} if self._infos is None else self._infos.quiet_info()
 
     def _play_forced(self) -> None:
-        """``forced="auto"``: make the moves forced on the seat to act (``spec.forced_action``)."""
-        if not self._forced:
-            return
-        game, spec = self.game, self._spec
-        while not game.is_terminal() and (action := spec.forced_action(game._state, self._params, game._mask)) >= 0:
-            game.apply(int(action))
+        """``forced="auto"``: make the moves forced on the seat to act (``Game.forced_action``)."""
+        while self._forced and (action := self.game.forced_action()) is not None:
+            self.game.apply(action)
 
     # --- PettingZoo API ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:

@@ -195,17 +195,6 @@ def table_partner(spec: GameSpec, num_players: int, partner: Any) -> Any:
     return partner if partner_seat(spec, num_players, 0) is not None else None
 
 
-def forced_move(spec: GameSpec) -> Callable[[BaseGame], int | None]:
-    """``SingleAgentEnv``'s ``forced`` of ``spec``'s game: the move forced on the seat to act
-    (``spec.forced_action``: Sniff's DRAW or PASS, S19, S21), else ``None``."""
-
-    def forced(game: BaseGame) -> int | None:
-        action = spec.forced_action(game._state, game._params, game._mask)
-        return None if action < 0 else int(action)
-
-    return forced
-
-
 def learner_env(
     game_cls: type[BaseGame],
     num_players: int,
@@ -231,7 +220,7 @@ def learner_env(
         num_players,
         agents,
         seat,
-        forced_move(spec) if spec.forced_moves else None,
+        game_cls.forced_action if spec.forced_moves else None,
         render_mode,
     )
 
