@@ -126,6 +126,23 @@ def test_forced_auto_never_offers_draw_or_pass(n):
     assert seen["steps"] > 0
 
 
+def test_game_forced_action_is_the_draw_or_pass_left():
+    """S19/S21: ``Game.forced_action`` (what both environments' ``forced="auto"`` play) is DRAW or
+    PASS when that is the one legal move, else ``None``: a placement to choose, or the match over."""
+    rnd = random.Random(7)
+    seen = Counter()
+    for seed in range(12):
+        g = Game(num_players=4, seed=seed, target=60)
+        while not g.is_terminal():
+            legal = g.legal_actions()
+            expected = legal[0] if legal in ([DRAW], [PASS]) else None
+            assert g.forced_action() == expected, (seed, legal)
+            seen[expected] += 1
+            g.apply(rnd.choice(legal))
+        assert g.forced_action() is None
+    assert seen[DRAW] and seen[PASS] and seen[None]
+
+
 def scored_ends(info: dict) -> list:
     """The ``[4, 3]`` ``scored`` rows of an info as ``describe()``'s ``((low, high), contribution)``."""
     return [((int(a), int(b)), int(c)) for a, b, c in info["scored"] if c >= 0]

@@ -316,3 +316,14 @@ def test_render_without_mode_warns():
     e.reset(seed=0)
     with pytest.warns(UserWarning, match="render_mode"):
         assert e.render() is None
+
+
+def test_game_forces_no_move():
+    """T7: a seat always plays a card of its choice, so ``Game.forced_action`` is ``None`` at every
+    turn, even when one card is left to play."""
+    rnd = random.Random(3)
+    for seed in range(6):
+        g = Game(num_players=3, seed=seed)
+        while not g.is_terminal():
+            assert g.forced_action() is None
+            g.apply(rnd.choice(g.legal_actions()))
