@@ -15,7 +15,7 @@ Routes (every page is ``static/page.html`` with ``static/app.js``; no build step
 
 The server holds every game (``sniff_twelve.web.sessions``: what a page is sent, eviction, the
 rate limit); finished games are records in ``--records`` (``sniff_twelve.web.records``). The agents
-move on a pool of ``AGENT_THREADS`` threads of their own (``Server.pool``: new games, moves,
+move on a pool of ``service.AGENT_THREADS`` threads of their own (``Server.pool``: new games, moves,
 resignations), never on the event loop, so every other request is answered while they think;
 each game's lock orders what happens to it.
 
@@ -26,7 +26,7 @@ malformed (a number of the wrong kind or size, nesting beyond the parser, a lone
 another site (``sniff_twelve.web.guard``), 408 a body slower than ``guard.BODY_SECONDS``, 409 a
 stale version or a finished (or resigned) game, 413 a body over ``guard.MAX_BODY`` bytes, 415 a body
 that is not JSON, 422 an illegal move (the legal ones named), 429 more than
-``NEW_GAMES_PER_MINUTE`` new games from one client in a minute (with ``Retry-After``); 503 a move
+``sessions.NEW_GAMES_PER_MINUTE`` new games from one client in a minute (with ``Retry-After``); 503 a move
 or resignation the store could not save (the game stays as saved). Any other failure is a JSON 500.
 
 Games in progress are kept in ``--records``/``sessions.sqlite3`` (``sniff_twelve.web.store``) as
@@ -65,8 +65,7 @@ from starlette.routing import Route
 
 from sniff_twelve.web.errors import RequestError
 from sniff_twelve.web.guard import HEADERS, Guard, read_json
-from sniff_twelve.web.service import AGENT_THREADS, Server
-from sniff_twelve.web.sessions import KEEP_DAYS, MAX_SESSIONS, NEW_GAMES_PER_MINUTE
+from sniff_twelve.web.service import Server
 from sniff_twelve.web.warmup import WarmingUp, warm_in_background
 
 if TYPE_CHECKING:
@@ -97,35 +96,11 @@ def _static(name: str) -> str:
     return resources.files("sniff_twelve.web").joinpath("static", name).read_text(encoding="utf-8")
 
 
-def create_app(
-    spec: WebGame,
-    records: Path,
-    checkpoints: Sequence[str] = (),
-    defaults: dict[str, Any] | None = None,
-    max_sessions: int = MAX_SESSIONS,
-    agents: Sequence[str] = (),
-    hosts: Sequence[str] = (),
-    seed_choice: bool = True,
-    new_games_per_minute: int = NEW_GAMES_PER_MINUTE,
-    private_records: bool = False,
-    keep_days: int = KEEP_DAYS,
-    agent_threads: int = AGENT_THREADS,
-) -> Starlette:
+def create_app(spec: WebGame, records: Path, hosts: Sequence[str] = (), **settings: Any) -> Starlette:
     """The ASGI app serving ``spec``'s game (see the module docstring); ``app.state.server`` is its
-    ``Server``. ``hosts`` are host names it answers to beside ``LOCAL_HOSTS``."""
-    server = Server(
-        spec,
-        records,
-        checkpoints,
-        defaults,
-        max_sessions,
-        agents,
-        seed_choice,
-        new_games_per_minute,
-        private_records,
-        keep_days,
-        agent_threads,
-    )
+    ``Server``, made with ``settings`` (``Server``'s keyword arguments: checkpoints, agents, the
+    start page's defaults, the limits). ``hosts`` are host names it answers to beside ``LOCAL_HOSTS``."""
+    server = Server(spec, records, **settings)
     page = _static("page.html").replace("__TITLE__", spec.ui.title.strip('"')).replace("__GAME__", spec.name)
 
     async def html(request: Request) -> Response:
@@ -223,32 +198,16 @@ def serve(
     host: str,
     port: int,
     records: Path,
-    checkpoints: Sequence[str] = (),
-    defaults: dict[str, Any] | None = None,
-    agents: Sequence[str] = (),
     hosts: Sequence[str] = (),
-    seed_choice: bool = True,
     forwarded_allow_ips: str | None = None,
-    max_sessions: int = MAX_SESSIONS,
-    keep_days: int = KEEP_DAYS,
-    private_records: bool = False,
+    **settings: Any,
 ) -> None:
     """Run the app with uvicorn until Ctrl-C; it answers to ``host`` and ``hosts`` beside ``LOCAL_HOSTS``.
     ``X-Forwarded-For``/``-Proto`` are read only from ``forwarded_allow_ips`` (a reverse proxy's
     addresses, comma-separated; none by default), so no client can pass for another. Old games
-    leave the store at start and every ``PURGE_SECONDS`` (``Server.purge``)."""
-    app = create_app(
-        spec,
-        records,
-        checkpoints,
-        defaults,
-        max_sessions,
-        agents,
-        [host, *hosts],
-        seed_choice,
-        private_records=private_records,
-        keep_days=keep_days,
-    )
+    leave the store at start and every ``PURGE_SECONDS`` (``Server.purge``). ``settings``:
+    ``Server``'s keyword arguments, as ``create_app`` takes them."""
+    app = create_app(spec, records, [host, *hosts], **settings)
     print(f"{spec.ui.title} on http://{host}:{port}/  (records: {Path(records).resolve()}; Ctrl-C stops)", flush=True)
     purge_in_background(app.state.server, threading.Event())
     print("warming up: compiling the game and its agents (once per install); the page says so meanwhile", flush=True)

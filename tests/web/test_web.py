@@ -353,10 +353,11 @@ def test_serve_command_needs_the_web_extra_and_good_checkpoints(monkeypatch, cap
     calls = []
     monkeypatch.setattr("sniff_twelve.web.server.serve", lambda *args, **kwargs: calls.append((args, kwargs)))
     assert main(["serve", "--port", "8123", "--players", "2", "--target", "90", "--records", "out"]) == 0
-    (spec, host, port, records, checkpoints, defaults), kwargs = calls[0]
-    assert (spec.name, host, port, records, checkpoints) == ("sniff", "127.0.0.1", 8123, Path("out"), [])
-    assert defaults == {"players": 2, "target": 90}
+    (spec, host, port, records), kwargs = calls[0]
+    assert (spec.name, host, port, records) == ("sniff", "127.0.0.1", 8123, Path("out"))
+    assert kwargs.pop("defaults") == {"players": 2, "target": 90}
     assert kwargs == {
+        "checkpoints": [],
         "agents": [],
         "hosts": [],
         "seed_choice": True,
