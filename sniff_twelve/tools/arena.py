@@ -13,13 +13,15 @@ the scores, each match-up reports how much of its outcome variance the deal expl
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import itertools
 import math
 import multiprocessing
+import multiprocessing.pool
 import pickle
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
@@ -486,13 +488,29 @@ def check_entries(table: Table, entries: Iterable[str], objects: dict[str, Agent
             agent.check_table(table.num_players)
 
 
+@contextlib.contextmanager
+def game_processes(workers: int) -> Iterator[multiprocessing.pool.Pool | None]:
+    """``workers`` processes kept for several ``play_tasks`` calls (``compare``'s batches), so
+    they start and load the compiled kernels once; ``None`` for one worker (games in this process)."""
+    if workers <= 1:
+        yield None
+        return
+    with get_context("spawn").Pool(workers, initializer=ignore_interrupts) as pool:
+        yield pool
+
+
 def play_tasks(
-    tasks: Sequence[GameTask], workers: int = 1, progress: bool = True, address: str | None = None
+    tasks: Sequence[GameTask],
+    workers: int = 1,
+    progress: bool = True,
+    address: str | None = None,
+    processes: multiprocessing.pool.Pool | None = None,
 ) -> list[dict[str, Any]]:
-    """``play`` the tasks in order, in ``workers`` processes — or, with ``address``, on that Ray
-    cluster (``sniff_twelve.tools.cluster``) — with a progress bar. The results do not depend on
-    where the games ran. A stop request (Ctrl-C, SIGTERM) ends the run early: the results are then
-    those of the first games only, so ``len(results) < len(tasks)`` marks a partial run."""
+    """``play`` the tasks in order, in ``workers`` processes (``processes``: ones kept from
+    ``game_processes``) — or, with ``address``, on that Ray cluster (``sniff_twelve.tools.cluster``)
+    — with a progress bar. The results do not depend on where the games ran. A stop request
+    (Ctrl-C, SIGTERM) ends the run early: the results are then those of the first games only, so
+    ``len(results) < len(tasks)`` marks a partial run."""
     tasks = list(tasks)
     bar = _progress(len(tasks), progress)
     results = []
@@ -504,7 +522,7 @@ def play_tasks(
         elif workers > 1:
             size = max(1, len(tasks) // (workers * 8))
             chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
-            with get_context("spawn").Pool(workers, initializer=ignore_interrupts) as pool:
+            with game_processes(workers) if processes is None else contextlib.nullcontext(processes) as pool:
                 played = pool.imap(play_all, chunks)
                 while not stop:  # poll, so a stop request does not wait for the games in flight
                     try:

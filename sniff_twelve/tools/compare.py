@@ -129,22 +129,23 @@ def run(
     key = "margin_aivat" if estimator else "margin"
     slotted: list[tuple[arena.Slot, dict[str, Any]]] = []
     verdict, deals, ratio, partial = "undecided", 0, 0.0, False
-    while deals < max_deals:
-        step = FIRST_BATCH if deals == 0 else BATCH
-        chunk = scheduled[deals * per_deal : min(deals + step, max_deals) * per_deal]
-        tasks = [dataclasses.replace(task, objects=objects, estimator=estimator) for _, task in chunk]
-        results = arena.play_tasks(tasks, workers, progress, address)  # a stop request cuts it short
-        slotted += list(zip([slot for slot, _ in chunk], results, strict=False))
-        if len(results) < len(tasks):
-            partial = True
-            break
-        deals = min(deals + step, max_deals)
-        values = arena.paired_margins(slotted, key)[((0, 1), 0)]
-        ratio = llr(values, delta)
-        decided = decide(values, delta, alpha, beta)
-        if decided is not None:
-            verdict = decided
-            break
+    with arena.game_processes(workers if address is None else 1) as processes:
+        while deals < max_deals:
+            step = FIRST_BATCH if deals == 0 else BATCH
+            chunk = scheduled[deals * per_deal : min(deals + step, max_deals) * per_deal]
+            tasks = [dataclasses.replace(task, objects=objects, estimator=estimator) for _, task in chunk]
+            results = arena.play_tasks(tasks, workers, progress, address, processes)  # a stop request cuts it short
+            slotted += list(zip([slot for slot, _ in chunk], results, strict=False))
+            if len(results) < len(tasks):
+                partial = True
+                break
+            deals = min(deals + step, max_deals)
+            values = arena.paired_margins(slotted, key)[((0, 1), 0)]
+            ratio = llr(values, delta)
+            decided = decide(values, delta, alpha, beta)
+            if decided is not None:
+                verdict = decided
+                break
     paired = {k: arena.paired_margins(slotted, k).get(((0, 1), 0), []) for k in arena.MARGINS}
     lower, upper = bounds(alpha, beta)
     result = {

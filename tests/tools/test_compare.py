@@ -82,6 +82,27 @@ def test_real_self_play_runs_rarely_say_better():
     assert verdicts.count("better") <= 3  # P(≥ 4 of 12 at α = 0.05) < 0.003
 
 
+def test_compare_starts_its_worker_processes_once(monkeypatch):
+    """Every batch plays on the same worker processes, and the verdict and margins are those of
+    games played in this process (the games do not depend on where they ran)."""
+    started = []
+    real = arena.get_context
+
+    class Counted:
+        def __init__(self, method: str) -> None:
+            self.context = real(method)
+
+        def Pool(self, *args, **kwargs):  # noqa: N802 (multiprocessing's name)
+            started.append(args)
+            return self.context.Pool(*args, **kwargs)
+
+    monkeypatch.setattr(arena, "get_context", Counted)
+    settings = {"delta": 0.01, "max_deals": 48, "seed": 3, "progress": False}
+    in_processes = compare.run(TABLE, "greedy", "heuristic", workers=2, **settings)
+    assert len(started) == 1 and in_processes["deals"] == 48  # three batches, one start
+    assert in_processes == compare.run(TABLE, "greedy", "heuristic", workers=1, **settings)
+
+
 def test_compare_command_writes_its_verdict(tmp_path):
     out = tmp_path / "c.json"
     argv = ["compare", "greedy", "random", "--players", "2", "--max-hands", "1", "--delta", "5", "--max-deals", "48"]
