@@ -319,8 +319,8 @@ def test_render_without_mode_warns():
 
 
 def test_game_forces_no_move():
-    """T7: a seat always plays a card of its choice, so ``Game.forced_action`` is ``None`` at every
-    turn, even when one card is left to play."""
+    """T7: a seat always plays a card of its choice, so ``Game.forced_action`` is ``None`` whenever
+    a seat is to play, even with one card left."""
     rnd = random.Random(3)
     for seed in range(6):
         g = Game(num_players=3, seed=seed)
