@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -77,29 +78,49 @@ def measure(
     }
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.evaluation", description=__doc__)
+def pair_command(
+    prog: str,
+    description: str | None,
+    argv: list[str] | None,
+    own: Callable[[argparse.ArgumentParser], None] = lambda parser: None,
+) -> tuple[argparse.Namespace, arena.Table]:
+    """The command line of a benchmark of one pair (this one, ``benchmarks.luck``): ``GAME PLAYERS
+    A B [--deals N] [--seed S] [--workers W] [--json FILE]``, the flags ``own`` adds, and the
+    game's options (``--OPTION VALUE``). Returns the arguments and the table they set."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("game", choices=sorted(GAMES))
     parser.add_argument("players", type=int)
     parser.add_argument("a")
     parser.add_argument("b")
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--max-nodes", type=int, default=evaluation.MAX_NODES)
-    parser.add_argument("--orders", type=int, default=evaluation.ORDERS)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--json", type=Path)
+    own(parser)
     known, rest = parser.parse_known_args(argv)
     spec = GAMES[known.game]
     options_parser = argparse.ArgumentParser()
     for flags, kwargs in (option.argument() for option in spec.options):
         options_parser.add_argument(*flags, **kwargs)
     options = given_options(options_parser.parse_args(rest), spec.options)
-    table = arena.Table.of(spec, known.players, **options)
-    out = measure(table, known.a, known.b, known.deals, known.seed, known.max_nodes, known.orders, known.workers)
+    return known, arena.Table.of(spec, known.players, **options)
+
+
+def report(out: dict, path: Path | None) -> None:
+    """Print ``out`` as one JSON line, and write it to ``path`` when given."""
     print(json.dumps(out))
-    if known.json:
-        known.json.write_text(json.dumps(out, indent=1))
+    if path:
+        path.write_text(json.dumps(out, indent=1))
+
+
+def _aivat_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-nodes", type=int, default=evaluation.MAX_NODES)
+    parser.add_argument("--orders", type=int, default=evaluation.ORDERS)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args, table = pair_command("python -m benchmarks.evaluation", __doc__, argv, _aivat_flags)
+    report(measure(table, args.a, args.b, args.deals, args.seed, args.max_nodes, args.orders, args.workers), args.json)
 
 
 if __name__ == "__main__":

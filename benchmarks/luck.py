@@ -19,20 +19,14 @@ it: a pair of deterministic agents has a share of 0, and nothing but chance left
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import json
 import time
-from pathlib import Path
 
 import numpy as np
 
-from sniff_env.spec import SPEC as SNIFF
+from benchmarks.evaluation import pair_command, report
 from sniff_twelve.tools import arena
-from sniff_twelve.tools.cli import given_options
-from twelve_env.spec import SPEC as TWELVE
 
-GAMES = {"sniff": SNIFF, "twelve": TWELVE}
 #: the second play's agents draw from ``AGENT_STREAMS + deal seed``: streams no deal's play uses
 AGENT_STREAMS = 10**12
 BOOTSTRAP = 2000
@@ -72,13 +66,14 @@ def measure(table: arena.Table, a: str, b: str, deals: int, seed: int, workers: 
     scheduled = arena.schedule(table, [a, b], deals, seed)
     slots = [slot for slot, _ in scheduled]
     plays = []
-    for streams in (None, AGENT_STREAMS):
-        tasks = [
-            task if streams is None else dataclasses.replace(task, agent_seed=streams + task.seed)
-            for _, task in scheduled
-        ]
-        games = arena.play_tasks(tasks, workers, progress=False)
-        plays.append(np.array(arena.paired_margins(list(zip(slots, games, strict=True)))[((0, 1), 0)]))
+    with arena.game_processes(workers) as processes:
+        for streams in (None, AGENT_STREAMS):
+            tasks = [
+                task if streams is None else dataclasses.replace(task, agent_seed=streams + task.seed)
+                for _, task in scheduled
+            ]
+            games = arena.play_tasks(tasks, workers, progress=False, processes=processes)
+            plays.append(np.array(arena.paired_margins(list(zip(slots, games, strict=True)))[((0, 1), 0)]))
     (m1, h1), (m2, h2) = arena.mean_ci(plays[0]), arena.mean_ci(plays[1])
     return {
         "game": table.package,
@@ -98,26 +93,8 @@ def measure(table: arena.Table, a: str, b: str, deals: int, seed: int, workers: 
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.luck", description=__doc__)
-    parser.add_argument("game", choices=sorted(GAMES))
-    parser.add_argument("players", type=int)
-    parser.add_argument("a")
-    parser.add_argument("b")
-    parser.add_argument("--deals", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--json", type=Path)
-    known, rest = parser.parse_known_args(argv)
-    spec = GAMES[known.game]
-    options_parser = argparse.ArgumentParser()
-    for flags, kwargs in (option.argument() for option in spec.options):
-        options_parser.add_argument(*flags, **kwargs)
-    options = given_options(options_parser.parse_args(rest), spec.options)
-    table = arena.Table.of(spec, known.players, **options)
-    out = measure(table, known.a, known.b, known.deals, known.seed, known.workers)
-    print(json.dumps(out))
-    if known.json:
-        known.json.write_text(json.dumps(out, indent=1))
+    args, table = pair_command("python -m benchmarks.luck", __doc__, argv)
+    report(measure(table, args.a, args.b, args.deals, args.seed, args.workers), args.json)
 
 
 if __name__ == "__main__":
