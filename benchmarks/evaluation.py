@@ -55,13 +55,7 @@ def measure(
     (rm, rh), (cm, ch) = arena.mean_ci(raw), arena.mean_ci(cor)
     diff_m, diff_h = arena.mean_ci(raw - cor)
     return {
-        "game": table.package,
-        "num_players": table.num_players,
-        "options": table.options,
-        "a": a,
-        "b": b,
-        "deals": deals,
-        "seed": seed,
+        **pair_fields(table, a, b, deals, seed),
         "hands": int(sum(g["hands"] for g in games)),
         "max_nodes": max_nodes,
         "orders": orders,
@@ -104,6 +98,19 @@ def pair_command(
         options_parser.add_argument(*flags, **kwargs)
     options = given_options(options_parser.parse_args(rest), spec.options)
     return known, arena.Table.of(spec, known.players, **options)
+
+
+def pair_fields(table: arena.Table, a: str, b: str, deals: int, seed: int) -> dict:
+    """What a pair benchmark's JSON opens with: the table, the pair, the deals and the seed."""
+    return {
+        "game": table.package,
+        "num_players": table.num_players,
+        "options": table.options,
+        "a": a,
+        "b": b,
+        "deals": deals,
+        "seed": seed,
+    }
 
 
 def report(out: dict, path: Path | None) -> None:

@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from benchmarks.evaluation import pair_command, report
+from benchmarks.evaluation import pair_command, pair_fields, report
 from sniff_twelve.tools import arena
 
 #: the second play's agents draw from ``AGENT_STREAMS + deal seed``: streams no deal's play uses
@@ -76,13 +76,7 @@ def measure(table: arena.Table, a: str, b: str, deals: int, seed: int, workers: 
             plays.append(np.array(arena.paired_margins(list(zip(slots, games, strict=True)))[((0, 1), 0)]))
     (m1, h1), (m2, h2) = arena.mean_ci(plays[0]), arena.mean_ci(plays[1])
     return {
-        "game": table.package,
-        "num_players": table.num_players,
-        "options": table.options,
-        "a": a,
-        "b": b,
-        "deals": deals,
-        "seed": seed,
+        **pair_fields(table, a, b, deals, seed),
         "margin": m1,
         "margin_ci95": h1,
         "margin_again": m2,
