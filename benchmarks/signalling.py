@@ -106,8 +106,9 @@ def paired(a: list[float], b: list[float]) -> dict[str, float]:
     return {"mean": mean, "ci95": half}
 
 
-def bits(partner: str, hands: int, seed: int) -> dict[str, Any]:
-    """Bits about the partner's hand per decision, ``partner`` in every seat (module docstring)."""
+def bits(partner: str, hands: int, seed: int, worlds: int = 256) -> dict[str, Any]:
+    """Bits about the partner's hand per decision, ``partner`` in every seat (module docstring),
+    each belief from ``worlds`` weighted worlds."""
     kinds: dict[str, dict[str, Any]] = {"rules": {}, "beliefs": {"model": make_agent(partner), "epsilon": EPSILON}}
     if partner == "ppo":
         kinds["learned"] = {"learned": "shipped"}
@@ -117,10 +118,10 @@ def bits(partner: str, hands: int, seed: int) -> dict[str, Any]:
         view, me = game.seat_view(), game.current_player
         late.append(len(view.past) >= LATE)
         for name, options in kinds.items():
-            believed = infer(view, worlds=256, seed=len(late), **options)
+            believed = infer(view, worlds=worlds, seed=len(late), **options)
             column = believed.places.index((me + 2) % 4)
             losses[name].append(partner_loss(believed.marginals, truth_of(game, me, believed.items), column))
-    out: dict[str, Any] = {"hands": hands, "decisions": len(late)}
+    out: dict[str, Any] = {"hands": hands, "decisions": len(late), "worlds": worlds}
     is_late = np.array(late)
     for name in kinds:
         if name == "rules":
@@ -152,6 +153,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     parser.add_argument("--opponent", help="the other side's agent (default: the partner's, as the model assumes)")
     parser.add_argument("--iterations", type=int, default=256, help="worlds per move of the searcher (default 256)")
+    parser.add_argument("--worlds", type=int, default=256, help="weighted worlds per belief for the bits (default 256)")
     parser.add_argument("--seed", type=int, default=60_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=RESULTS.parent, help="where signalling.json goes")
@@ -167,9 +169,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     result.setdefault("cross_play", {})
     command = " ".join(["python -m benchmarks.signalling", *(argv if argv is not None else sys.argv[1:])])
     run = {"date": time.strftime("%Y-%m-%d"), "command": command}
-    run |= {k: getattr(args, k) for k in ("deals", "hands", "opponent", "iterations", "seed")}
+    run |= {k: getattr(args, k) for k in ("deals", "hands", "opponent", "iterations", "worlds", "seed")}
     for partner in args.partners:
-        row: dict[str, Any] = {"bits": bits(partner, args.hands, args.seed)}
+        row: dict[str, Any] = {"bits": bits(partner, args.hands, args.seed, args.worlds)}
         variants = ["rules", "beliefs", "open", *(["learned"] if partner == "ppo" else [])]
         for variant in variants:
             jobs = [(d, variant, partner, partner, args.opponent or partner, args.iterations) for d in deals]

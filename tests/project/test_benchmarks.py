@@ -259,6 +259,17 @@ def test_signalling_study_smoke(tmp_path):
     assert "partner heuristic, modelled as ppo" in merged["cross_play"] and len(merged["cross_play"]) == 3
 
 
+def test_signalling_bits_read_their_worlds():
+    """The bits' beliefs come from ``worlds`` weighted worlds: one world puts every unseen tile in
+    or out of the partner's hand for sure, so a wrong guess costs the log-loss's floor, and the
+    rules alone then leave several times the bits that 64 worlds leave."""
+    from benchmarks import signalling
+
+    one, many = (signalling.bits("greedy", hands=1, seed=60_000, worlds=n) for n in (1, 64))
+    assert one["worlds"] == 1 and many["worlds"] == 64 and one["decisions"] == many["decisions"] > 0
+    assert one["rules_bits"] > 3 * many["rules_bits"]
+
+
 def test_contention_benchmark_smoke(tmp_path):
     """``python -m benchmarks.contention`` at smoke size: every case and setting under every load
     measured for each way of waiting, each in its own process with its environment, a table
