@@ -129,11 +129,13 @@ def speed(positions: int = 20, worlds: int = 256) -> dict[str, Any]:
 LEARNED = (("sniff_env", 4, "ppo"), ("sniff_env", 2, "ppo"), ("twelve_env", 2, "greedy"))
 
 
-def learned_vs_exact(game: str, players: int, model: str, decisions: int, seed: int = 700_000) -> dict[str, Any]:
+def learned_vs_exact(
+    game: str, players: int, model: str, decisions: int, seed: int = 700_000, worlds: int = 256
+) -> dict[str, Any]:
     """Bits of log-loss of the true deal and ms per ``infer`` call of the rules alone, the exact
-    posterior (``model`` at ε 0.05 and 0.3) and the shipped network, on the first ``decisions``
-    decisions with a choice of ``model``'s self-play from ``seed``; each kind timed in a pass of
-    its own over the same positions."""
+    posterior (``model`` at ε 0.05 and 0.3) and the shipped network, each from ``worlds`` weighted
+    worlds, on the first ``decisions`` decisions with a choice of ``model``'s self-play from
+    ``seed``; each kind timed in a pass of its own over the same positions."""
     from sniff_twelve.tools.reveal import log_loss, truth_of
 
     game_cls = importlib.import_module(game).Game
@@ -147,13 +149,14 @@ def learned_vs_exact(game: str, players: int, model: str, decisions: int, seed: 
     games = self_play(game_cls, players, model, seed)
     positions = [game.clone() for game in itertools.islice(games, decisions)]
     out: dict[str, Any] = {"game": game, "players": players, "model": model, "decisions": decisions, "seed": seed}
+    out["worlds"] = worlds
     for name, options in kinds.items():
         bits, ms = [], []
-        infer(positions[0].seat_view(), worlds=256, **options)  # compiled and loaded before the clock
+        infer(positions[0].seat_view(), worlds=worlds, **options)  # compiled and loaded before the clock
         for k, position in enumerate(positions):
             view = position.seat_view()
             start = time.perf_counter()
-            beliefs = infer(view, worlds=256, seed=k, **options)
+            beliefs = infer(view, worlds=worlds, seed=k, **options)
             ms.append((time.perf_counter() - start) * 1e3)
             bits.append(log_loss(beliefs.marginals, truth_of(position, view.seat, beliefs.items)))
         mean, half = arena.mean_ci(bits)
@@ -353,6 +356,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--entry", default="belief", help="the agent spec measured (default: belief)")
     parser.add_argument("--deals", type=int, help="deals per match-up (default: each goal's)")
     parser.add_argument("--decisions", type=int, default=400, help="decisions per network in learned (default 400)")
+    parser.add_argument("--worlds", type=int, default=256, help="weighted worlds per belief in learned (default 256)")
     parser.add_argument("--seed", type=int, default=40_000, help="seed of the fresh deals")
     parser.add_argument("--goals", nargs="+", type=int, help="which goals to play (indices into GOALS)")
     parser.add_argument("--positions", type=int, default=100, help="decisions per table in tracker (default 100)")
@@ -384,7 +388,9 @@ def main(argv: list[str] | None = None) -> None:
                 converged=not args.no_converged,
             )
     if args.section in ("learned", "all"):
-        results["learned"] = {f"{g} {n}p": learned_vs_exact(g, n, m, args.decisions) for g, n, m in LEARNED}
+        results["learned"] = {
+            f"{g} {n}p": learned_vs_exact(g, n, m, args.decisions, worlds=args.worlds) for g, n, m in LEARNED
+        }
     if args.section in ("strength", "all"):
         results.setdefault("strength", {})
         for index in args.goals if args.goals is not None else range(len(GOALS)):

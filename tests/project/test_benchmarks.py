@@ -233,6 +233,9 @@ def test_learned_beliefs_benchmark_smoke():
     assert row[exact]["bits"] == min(row["exact ε=0.05"]["bits"], row["exact ε=0.3"]["bits"])
     assert row["learned_over_exact"] == row["learned"]["bits"] / row[exact]["bits"]
     assert row["speedup"] == row[exact]["ms"] / row["learned"]["ms"]
+    one = beliefs.learned_vs_exact("sniff_env", 2, "ppo", decisions=3, worlds=1)
+    assert (one["worlds"], row["worlds"]) == (1, 256)
+    assert one["rules"]["bits"] > 3 * row["rules"]["bits"]  # one world: every unseen tile placed for sure
 
 
 def test_signalling_study_smoke(tmp_path):
