@@ -78,11 +78,17 @@ def partner_loss(marginals: np.ndarray, truth: np.ndarray, column: int) -> float
     return float(-(held * np.log2(p) + (units - held) * np.log2(1 - p)).sum())
 
 
+#: weighted worlds per belief when none are asked: ``infer``'s 256 collapse under a sharp model and
+#: show a quarter of what the play reveals (4-player Sniff, ``ppo`` at ε 0.05), 2,048 nine-tenths
+#: of what 8,192 show (docs/beliefs.md, "Measured again with a converged posterior")
+WORLDS = 2048
+
+
 def measure(
     records: list[dict[str, Any]],
     game_cls: type[BaseGame],
     model: str,
-    worlds: int = 256,
+    worlds: int = WORLDS,
     seed: int = 0,
     progress: bool = True,
     epsilon: float = SOFTENING,
@@ -268,7 +274,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         help=f"the agent the other seats are assumed to play as, e.g. ppo; '{LEARNED}': a belief network's beliefs",
     )
     cmd.add_argument("--learned", help=f"the belief network --model {LEARNED} reads (default: the game's shipped one)")
-    cmd.add_argument("--worlds", type=COUNT, default=256, help="weighted worlds per belief")
+    cmd.add_argument("--worlds", type=COUNT, default=WORLDS, help="weighted worlds per belief")
     cmd.add_argument(
         "--epsilon",
         type=fraction,
