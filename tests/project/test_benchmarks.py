@@ -245,9 +245,12 @@ def test_signalling_study_smoke(tmp_path):
     adds its rows to the same file."""
     from benchmarks import signalling
 
-    signalling.main(["--quick", "--partners", "ppo", "greedy", "--workers", "1", "--out", str(tmp_path)])
+    signalling.main(
+        ["--quick", "--partners", "ppo", "greedy", "--workers", "1", "--worlds", "32", "--out", str(tmp_path)]
+    )
     result = json.loads((tmp_path / "signalling.json").read_text())
     ppo, greedy = result["partners"]["ppo"], result["partners"]["greedy"]
+    assert ppo["bits"]["worlds"] == greedy["run"]["worlds"] == 32  # --worlds reaches the bits
     assert set(ppo["points"]) == {"rules", "beliefs", "open", "learned"} and "learned" not in greedy["points"]
     assert set(ppo["bits"]) >= {"beliefs", "learned", "rules_bits"} and ppo["bits"]["decisions"] > 0
     for row in (ppo, greedy):
