@@ -238,6 +238,17 @@ def test_learned_beliefs_benchmark_smoke():
     assert one["rules"]["bits"] > 3 * row["rules"]["bits"]  # one world: every unseen tile placed for sure
 
 
+def test_learned_beliefs_command_passes_its_worlds_on(tmp_path, monkeypatch):
+    """``python -m benchmarks.beliefs learned --worlds N``: every network's row is measured with N
+    worlds and says so."""
+    from benchmarks import beliefs
+
+    monkeypatch.setattr(beliefs, "RESULTS", tmp_path / "beliefs.json")
+    beliefs.main(["learned", "--decisions", "2", "--worlds", "8"])
+    rows = json.loads((tmp_path / "beliefs.json").read_text())["learned"]
+    assert len(rows) == len(beliefs.LEARNED) and {row["worlds"] for row in rows.values()} == {8}
+
+
 def test_signalling_study_smoke(tmp_path):
     """``python -m benchmarks.signalling --quick``: for each partner the bits its partner's beliefs
     gain, the points of every searcher variant on the same deals, the share of the open
