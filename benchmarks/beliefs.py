@@ -21,9 +21,9 @@
   model ("12" 3 players ``greedy``, Sniff 4 and 2 players ``ppo``): at every decision after
   ``--depth`` actions, the error of the beliefs about the true deal (Sniff: bits of log-loss;
   "12": the squared error of the marginals) under the rules alone, ``infer`` at its default 256
-  worlds, the tracker with its defaults,
-  the tracker with 16× its particles and ``infer`` with 8,192 worlds, each as its difference from
-  the rules alone with a 95% interval (negative: closer to the deal); the share of the converged
+  worlds, the tracker with its defaults, the tracker with 16× its particles (``--reference``:
+  another count) and ``infer`` with 8,192 worlds, each as its difference from the rules alone
+  with a 95% interval (negative: closer to the deal); the share of the converged
   difference the defaults reach; the median ESS; and the median milliseconds of an update, by the
   clock and in the process's CPU time (one core, as for **speed**; on a shared machine the CPU
   time is the steadier). ``--no-converged`` leaves out the two converged columns.
@@ -283,14 +283,18 @@ def tracked(
     depth: int = 8,
     particles: int = DEFAULT_PARTICLES,
     converged: bool = True,
+    reference: int | None = None,
 ) -> dict[str, Any]:
     """The **tracker** section for one table (module docstring): ``positions`` decisions of
     ``model``'s self-play from deal ``seed`` on, each seat's trackers updated at every one of its
-    decisions."""
+    decisions. ``reference``: the converged tracker's particles (default 16× ``particles``; 0
+    leaves it out, and ``infer`` at 8,192 worlds alone is the converged posterior)."""
     game_cls = importlib.import_module(game).Game
     agents = game_cls.spec.part("agents")
     model_agent = agents.make_agent(model)
-    kinds = {"tracker": particles} | ({"tracker 16×": 16 * particles} if converged else {})
+    reference = 16 * particles if reference is None else reference
+    named = "tracker 16×" if reference == 16 * particles else f"tracker {reference}"
+    kinds = {"tracker": particles} | ({named: reference} if converged and reference else {})
     errors: dict[str, list[float]] = {
         k: [] for k in ("rules", "infer 256", *kinds, *(["infer 8192"] if converged else []))
     }
@@ -328,7 +332,7 @@ def tracked(
     rules = np.array(errors["rules"])
     out: dict[str, Any] = {
         "game": game, "players": players, "model": model, "epsilon": epsilon, "positions": positions,
-        "seed": seed, "deals": g - seed, "depth": depth, "particles": particles,
+        "seed": seed, "deals": g - seed, "depth": depth, "particles": particles, "reference": reference,
         "rules": arena.mean_ci(rules), "ms_per_update": statistics.median(ms),
         "ms_per_update_mean": statistics.fmean(ms), "ess_share_median": statistics.median(ess),
         "cpu_ms_per_update": statistics.median(cpu_ms), "cpu_ms_per_update_mean": statistics.fmean(cpu_ms),
@@ -337,7 +341,7 @@ def tracked(
         if kind != "rules":
             out[kind] = arena.mean_ci(np.array(errors[kind]) - rules)
     if converged:
-        best = min(out["tracker 16×"][0], out["infer 8192"][0])
+        best = min(out[kind][0] for kind in (named, "infer 8192") if kind in out)
         out["share_of_converged"] = out["tracker"][0] / best if best else None
     print(
         f"{game} {players}p {model}: rules {out['rules'][0]:.3f}; "
@@ -361,6 +365,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--goals", nargs="+", type=int, help="which goals to play (indices into GOALS)")
     parser.add_argument("--positions", type=int, default=100, help="decisions per table in tracker (default 100)")
     parser.add_argument("--particles", type=int, default=DEFAULT_PARTICLES, help="the tracker's particles")
+    parser.add_argument(
+        "--reference", type=int, help="tracker: the converged tracker's particles (default 16× --particles; 0: none)"
+    )
     parser.add_argument("--tables", nargs="+", type=int, help="which tracker tables (indices into TRACKED)")
     parser.add_argument(
         "--no-converged", action="store_true", help="tracker: skip the converged posteriors (speed and defaults only)"
@@ -386,6 +393,7 @@ def main(argv: list[str] | None = None) -> None:
                 args.seed,
                 particles=args.particles,
                 converged=not args.no_converged,
+                reference=args.reference,
             )
     if args.section in ("learned", "all"):
         results["learned"] = {

@@ -221,6 +221,19 @@ def test_tracker_benchmark_smoke():
     assert out["ms_per_update"] > 0 and out["cpu_ms_per_update"] >= 0 and 0 < out["ess_share_median"] <= 1
 
 
+def test_tracker_benchmark_reference():
+    """``--reference N`` names the converged tracker by its particles; ``0`` leaves it out, and
+    ``infer`` at 8,192 worlds alone is the converged posterior."""
+    from benchmarks import beliefs
+
+    out = beliefs.tracked("twelve_env", 2, "greedy", 0.05, 2, 7, depth=2, particles=8, reference=32)
+    assert out["reference"] == 32 and "tracker 32" in out and "tracker 16×" not in out
+    alone = beliefs.tracked("twelve_env", 2, "greedy", 0.05, 2, 7, depth=2, particles=8, reference=0)
+    assert not any(kind.startswith("tracker ") for kind in alone)
+    best = alone["infer 8192"][0]
+    assert alone["share_of_converged"] == (alone["tracker"][0] / best if best else None)
+
+
 def test_learned_beliefs_benchmark_smoke():
     """``python -m benchmarks.beliefs learned`` at smoke size: bits and milliseconds of the rules,
     the exact posterior and the shipped network on the same decisions, and the ratios derived."""
