@@ -263,6 +263,15 @@ TRACKED = (
 )
 
 
+def tracking(argument: str) -> Any:
+    """``py:benchmarks.beliefs:tracking:GAME:SPEC:PARTICLES``: the agent ``SPEC`` of the game package
+    ``GAME`` with its beliefs carried by a ``BeliefTracker`` of ``PARTICLES`` (``belief`` and
+    ``pimc:K:MODEL`` take ``particles=``), an entry for the arena's duplicate deals."""
+    game, rest = argument.split(":", 1)
+    spec, particles = rest.rsplit(":", 1)
+    return importlib.import_module(game).Game.spec.part("agents").make_agent(spec, particles=int(particles))
+
+
 def _error(game: Any, me: int, beliefs: Any) -> float:
     """Sniff: bits of log-loss of the true deal; "12": the squared error of the marginals."""
     from sniff_twelve.tools.reveal import log_loss, truth_of

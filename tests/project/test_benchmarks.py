@@ -234,6 +234,16 @@ def test_tracker_benchmark_reference():
     assert alone["share_of_converged"] == (alone["tracker"][0] / best if best else None)
 
 
+def test_tracking_entry_carries_its_particles():
+    """``py:benchmarks.beliefs:tracking:GAME:SPEC:PARTICLES`` is the game's agent ``SPEC`` with a
+    tracker of ``PARTICLES``, for the arena (the ``SPEC``'s own colons kept)."""
+    from twelve_env.agents import make_agent
+
+    agent = make_agent("py:benchmarks.beliefs:tracking:twelve_env:belief:96:greedy:40")
+    assert type(agent) is type(make_agent("belief:96:greedy"))
+    assert (agent.particles, agent.iterations) == (40, 96)
+
+
 def test_learned_beliefs_benchmark_smoke():
     """``python -m benchmarks.beliefs learned`` at smoke size: bits and milliseconds of the rules,
     the exact posterior and the shipped network on the same decisions, and the ratios derived."""
