@@ -10,8 +10,9 @@ Sniff with 4 players (S1), one hand per deal (``episode="hand"``), for each part
 - **value**: one seat searches — every legal move scored by rollouts on ``--iterations`` worlds,
   ``belief``'s search — and the other three seats play ``X`` (``--opponent`` seats another agent
   on the other side). The searcher's worlds: ``rules`` (the rules alone), ``beliefs`` (every
-  other seat modelled as ``X``, ``belief:N:X``), ``learned`` (the shipped network, for ``X =
-  ppo``) and ``open`` (it sees its partner's hand: the referee's, a reference in no registry;
+  other seat modelled as ``X``, ``belief:N:X``), ``tracked`` (the same beliefs carried through
+  the deal by a ``BeliefTracker`` of ``--particles``, when given), ``learned`` (the shipped
+  network, for ``X = ppo``) and ``open`` (it sees its partner's hand: the referee's, a reference in no registry;
   ``benchmarks.information``'s worlds). Each deal is played from both sides; points a hand of the
   searcher's side over the other's, every variant on the same deals, and the share of the open
   partnership's value (``open − rules``) that the beliefs recover, ``(beliefs − rules) / (open −
@@ -75,22 +76,24 @@ class OpenPartnerAgent(BeliefAgent):
         return int(legal[np.argmax(values)])
 
 
-def searcher(variant: str, model: str, iterations: int) -> Any:
-    """The searching seat of a ``value`` or ``cross-play`` row."""
+def searcher(variant: str, model: str, iterations: int, particles: int | None = None) -> Any:
+    """The searching seat of a ``value`` or ``cross-play`` row; ``tracked``: the ``beliefs`` search
+    with its beliefs carried by a ``BeliefTracker`` of ``particles``."""
     if variant == "open":
         return OpenPartnerAgent(iterations)
-    worlds = {"rules": "none", "beliefs": model, "learned": "learned"}[variant]
-    return make_agent(f"belief:{iterations}:{worlds}", epsilon=EPSILON, seed=0)
+    worlds = {"rules": "none", "beliefs": model, "tracked": model, "learned": "learned"}[variant]
+    carried = {"particles": particles} if variant == "tracked" else {}
+    return make_agent(f"belief:{iterations}:{worlds}", epsilon=EPSILON, seed=0, **carried)
 
 
-def play_deal(job: tuple[int, str, str, str, str, int]) -> float:
+def play_deal(job: tuple[int, str, str, str, str, int, int | None]) -> float:
     """Points a hand of the searcher's side over the other's, averaged over the deal played
     with the searcher in seat 0 and in seat 1 (its partner two seats on, the opponents between)."""
-    seed, variant, model, partner, opponent, iterations = job
+    seed, variant, model, partner, opponent, iterations, particles = job
     points = []
     for first in (0, 1):
         game = sniff_env.Game(num_players=4, seed=seed, episode="hand")
-        lineup = {first: searcher(variant, model, iterations), first + 2: make_agent(partner)}
+        lineup = {first: searcher(variant, model, iterations, particles), first + 2: make_agent(partner)}
         lineup |= {s: make_agent(opponent) for s in range(4) if s not in lineup}
         for seat, agent in lineup.items():
             agent.reset(seed * 8 + seat)
@@ -154,6 +157,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--opponent", help="the other side's agent (default: the partner's, as the model assumes)")
     parser.add_argument("--iterations", type=int, default=256, help="worlds per move of the searcher (default 256)")
     parser.add_argument("--worlds", type=int, default=256, help="weighted worlds per belief for the bits (default 256)")
+    parser.add_argument(
+        "--particles", type=int, help="also a row of the beliefs carried by a tracker of this many particles"
+    )
     parser.add_argument("--seed", type=int, default=60_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=RESULTS.parent, help="where signalling.json goes")
@@ -169,16 +175,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     result.setdefault("cross_play", {})
     command = " ".join(["python -m benchmarks.signalling", *(argv if argv is not None else sys.argv[1:])])
     run = {"date": time.strftime("%Y-%m-%d"), "command": command}
-    run |= {k: getattr(args, k) for k in ("deals", "hands", "opponent", "iterations", "worlds", "seed")}
+    run |= {k: getattr(args, k) for k in ("deals", "hands", "opponent", "iterations", "worlds", "particles", "seed")}
     for partner in args.partners:
         row: dict[str, Any] = {"bits": bits(partner, args.hands, args.seed, args.worlds)}
-        variants = ["rules", "beliefs", "open", *(["learned"] if partner == "ppo" else [])]
+        variants = ["rules", "beliefs", *(["tracked"] if args.particles else []), "open"]
+        variants += ["learned"] if partner == "ppo" else []
         for variant in variants:
-            jobs = [(d, variant, partner, partner, args.opponent or partner, args.iterations) for d in deals]
+            opponent = args.opponent or partner
+            jobs = [(d, variant, partner, partner, opponent, args.iterations, args.particles) for d in deals]
             row[variant] = run_jobs(jobs, args.workers)
         value = {v: dict(zip(("mean", "ci95"), mean_ci(row[v]), strict=True)) for v in variants}
         value["open_value"] = paired(row["open"], row["rules"])
-        for variant in ("beliefs", "learned"):
+        for variant in ("beliefs", "tracked", "learned"):
             if variant in row:
                 value[f"{variant}_gain"] = paired(row[variant], row["rules"])
                 gap = value["open_value"]["mean"]
@@ -191,7 +199,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for model in args.models or args.partners:
             if model == partner:
                 continue
-            jobs = [(d, "beliefs", model, partner, args.opponent or partner, args.iterations) for d in deals]
+            jobs = [(d, "beliefs", model, partner, args.opponent or partner, args.iterations, None) for d in deals]
             name = f"partner {partner}, modelled as {model}"
             result["cross_play"][name] = {"run": run, "gap": paired(matched, run_jobs(jobs, args.workers))}
             print(f"{name}: {result['cross_play'][name]['gap']}", flush=True)

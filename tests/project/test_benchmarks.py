@@ -299,6 +299,22 @@ def test_signalling_study_smoke(tmp_path):
     assert "partner heuristic, modelled as ppo" in merged["cross_play"] and len(merged["cross_play"]) == 3
 
 
+def test_signalling_tracked_row(tmp_path):
+    """``--particles N`` adds the ``tracked`` row: the beliefs search with a tracker of ``N``
+    particles, on the same deals, with its gain and share of the open value; ``beliefs`` keeps
+    ``infer``."""
+    from benchmarks import signalling
+
+    args = ["--quick", "--partners", "greedy", "--models", "greedy", "--workers", "1", "--worlds", "8"]
+    signalling.main([*args, "--particles", "16", "--out", str(tmp_path)])
+    row = json.loads((tmp_path / "signalling.json").read_text())["partners"]["greedy"]
+    assert set(row["points"]) == {"rules", "beliefs", "tracked", "open"} and row["run"]["particles"] == 16
+    gain = np.mean(np.subtract(row["points"]["tracked"], row["points"]["rules"]))
+    assert row["value"]["tracked_gain"]["mean"] == pytest.approx(gain) and "tracked_recovered" in row["value"]
+    assert signalling.searcher("tracked", "greedy", 8, 16).particles == 16
+    assert signalling.searcher("beliefs", "greedy", 8, 16).particles is None
+
+
 def test_signalling_bits_read_their_worlds():
     """The bits' beliefs come from ``worlds`` weighted worlds: one world puts every unseen tile in
     or out of the partner's hand for sure, so a wrong guess costs the log-loss's floor, and the
