@@ -12,8 +12,8 @@ Sniff with 4 players (S1), one hand per deal (``episode="hand"``), for each part
   on the other side). The searcher's worlds: ``rules`` (the rules alone), ``beliefs`` (every
   other seat modelled as ``X``, ``belief:N:X``), ``tracked`` (the same beliefs carried through
   the deal by a ``BeliefTracker`` of ``--particles``, when given), ``learned`` (the shipped
-  network, for ``X = ppo``) and ``open`` (it sees its partner's hand: the referee's, a reference in no registry;
-  ``benchmarks.information``'s worlds). Each deal is played from both sides; points a hand of the
+  network, for ``X = ppo``) and ``open`` (it sees its partner's hand: the referee's, a reference
+  in no registry; ``benchmarks.information``'s worlds). Each deal is played from both sides; points a hand of the
   searcher's side over the other's, every variant on the same deals, and the share of the open
   partnership's value (``open − rules``) that the beliefs recover, ``(beliefs − rules) / (open −
   rules)``, with paired intervals.
