@@ -49,7 +49,7 @@ from sniff_env.agents import make_agent as sniff_agent
 from sniff_twelve.agents.belief import BeliefAgent
 from sniff_twelve.beliefs import infer
 from sniff_twelve.beliefs.kernels import world_values
-from sniff_twelve.beliefs.tracker import DEFAULT_PARTICLES, BeliefTracker
+from sniff_twelve.beliefs.tracker import DEFAULT_PARTICLES, MOVES, BeliefTracker
 from sniff_twelve.tools import arena
 from sniff_twelve.tools.belief_training import self_play
 
@@ -293,17 +293,19 @@ def tracked(
     particles: int = DEFAULT_PARTICLES,
     converged: bool = True,
     reference: int | None = None,
+    moves: int = MOVES,
 ) -> dict[str, Any]:
     """The **tracker** section for one table (module docstring): ``positions`` decisions of
     ``model``'s self-play from deal ``seed`` on, each seat's trackers updated at every one of its
     decisions. ``reference``: the converged tracker's particles (default 16× ``particles``; 0
-    leaves it out, and ``infer`` at 8,192 worlds alone is the converged posterior)."""
+    leaves it out, and ``infer`` at 8,192 worlds alone is the converged posterior); ``moves``: the
+    measured tracker's Metropolis–Hastings moves (the converged one keeps the default)."""
     game_cls = importlib.import_module(game).Game
     agents = game_cls.spec.part("agents")
     model_agent = agents.make_agent(model)
     reference = 16 * particles if reference is None else reference
     named = "tracker 16×" if reference == 16 * particles else f"tracker {reference}"
-    kinds = {"tracker": particles} | ({named: reference} if converged and reference else {})
+    kinds = {"tracker": (particles, moves)} | ({named: (reference, MOVES)} if converged and reference else {})
     errors: dict[str, list[float]] = {
         k: [] for k in ("rules", "infer 256", *kinds, *(["infer 8192"] if converged else []))
     }
@@ -314,7 +316,10 @@ def tracked(
         lineup = [agents.make_agent(model) for _ in range(players)]
         for s, agent in enumerate(lineup):
             agent.reset(g * 8 + s)
-        trackers = {k: [BeliefTracker(s, model_agent, n, g, epsilon) for s in range(players)] for k, n in kinds.items()}
+        trackers = {
+            kind: [BeliefTracker(s, model_agent, n, g, epsilon, m) for s in range(players)]
+            for kind, (n, m) in kinds.items()
+        }
         while not play.is_terminal() and len(errors["rules"]) < positions:
             me = play.current_player
             if len(play.legal_actions()) > 1:
@@ -341,7 +346,7 @@ def tracked(
     rules = np.array(errors["rules"])
     out: dict[str, Any] = {
         "game": game, "players": players, "model": model, "epsilon": epsilon, "positions": positions,
-        "seed": seed, "deals": g - seed, "depth": depth, "particles": particles, "reference": reference,
+        "seed": seed, "deals": g - seed, "depth": depth, "particles": particles, "reference": reference, "moves": moves,
         "rules": arena.mean_ci(rules), "ms_per_update": statistics.median(ms),
         "ms_per_update_mean": statistics.fmean(ms), "ess_share_median": statistics.median(ess),
         "cpu_ms_per_update": statistics.median(cpu_ms), "cpu_ms_per_update_mean": statistics.fmean(cpu_ms),
@@ -377,6 +382,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--reference", type=int, help="tracker: the converged tracker's particles (default 16× --particles; 0: none)"
     )
+    parser.add_argument("--moves", type=int, default=MOVES, help="tracker: its moves after each resampling")
     parser.add_argument("--tables", nargs="+", type=int, help="which tracker tables (indices into TRACKED)")
     parser.add_argument(
         "--no-converged", action="store_true", help="tracker: skip the converged posteriors (speed and defaults only)"
@@ -403,6 +409,7 @@ def main(argv: list[str] | None = None) -> None:
                 particles=args.particles,
                 converged=not args.no_converged,
                 reference=args.reference,
+                moves=args.moves,
             )
     if args.section in ("learned", "all"):
         results["learned"] = {

@@ -234,6 +234,16 @@ def test_tracker_benchmark_reference():
     assert alone["share_of_converged"] == (alone["tracker"][0] / best if best else None)
 
 
+def test_tracker_benchmark_moves(monkeypatch):
+    """``--moves M`` reaches the measured tracker; the converged one keeps the default moves."""
+    from benchmarks import beliefs
+
+    made, real = [], beliefs.BeliefTracker
+    monkeypatch.setattr(beliefs, "BeliefTracker", lambda *args: made.append(args[2:]) or real(*args))
+    out = beliefs.tracked("twelve_env", 2, "greedy", 0.05, 1, 7, depth=2, particles=8, moves=3)
+    assert out["moves"] == 3 and {(n, m) for n, _, _, m in made} == {(8, 3), (128, beliefs.MOVES)}
+
+
 def test_tracking_entry_carries_its_particles():
     """``py:benchmarks.beliefs:tracking:GAME:SPEC:PARTICLES`` is the game's agent ``SPEC`` with a
     tracker of ``PARTICLES``, for the arena (the ``SPEC``'s own colons kept)."""
