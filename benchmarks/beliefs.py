@@ -27,6 +27,9 @@
   difference the defaults reach; the median ESS; and the median milliseconds of an update, by the
   clock and in the process's CPU time (one core, as for **speed**; on a shared machine the CPU
   time is the steadier). ``--no-converged`` leaves out the two converged columns.
+- **carried**: CPU milliseconds a decision of ``--entry`` in whole games against ``greedy``
+  (``--game``, ``--players``, ``--games``), with its beliefs from ``infer`` and from trackers of
+  each ``--carried`` size, whose updates through the deal are counted.
 
 Writes ``benchmarks/results/beliefs.json``.
 """
@@ -272,6 +275,29 @@ def tracking(argument: str) -> Any:
     return importlib.import_module(game).Game.spec.part("agents").make_agent(spec, particles=int(particles))
 
 
+def carried_ms(game: str, players: int, entry: str, particles: int | None, games: int, seed: int) -> float:
+    """The **carried** section: CPU milliseconds a decision of ``entry`` in seat 0, on one thread,
+    over ``games`` whole games against ``greedy`` from deal ``seed`` on; with ``particles`` its
+    beliefs are carried by a tracker, fed through each deal (its updates counted), else ``infer``."""
+    game_cls = importlib.import_module(game).Game
+    agents = game_cls.spec.part("agents")
+    agent = agents.make_agent(entry, threads=1, **({} if particles is None else {"particles": particles}))
+    others = agents.make_agent("greedy")
+    spent, decisions = 0.0, 0
+    for deal in range(seed, seed + games):
+        play = game_cls(num_players=players, seed=deal)
+        agent.reset(deal)
+        while not play.is_terminal():
+            if play.current_player == 0:
+                start = time.process_time()
+                action = agent.act(play)
+                spent, decisions = spent + time.process_time() - start, decisions + 1
+            else:
+                action = others.act(play)
+            play.apply(action)
+    return 1e3 * spent / decisions
+
+
 def _error(game: Any, me: int, beliefs: Any) -> float:
     """Sniff: bits of log-loss of the true deal; "12": the squared error of the marginals."""
     from sniff_twelve.tools.reveal import log_loss, truth_of
@@ -370,7 +396,8 @@ def tracked(
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.beliefs", description=__doc__.split("\n\n")[0])
-    parser.add_argument("section", nargs="?", choices=("speed", "strength", "learned", "tracker", "all"), default="all")
+    sections = ("speed", "strength", "learned", "tracker", "carried", "all")
+    parser.add_argument("section", nargs="?", choices=sections, default="all")
     parser.add_argument("--entry", default="belief", help="the agent spec measured (default: belief)")
     parser.add_argument("--deals", type=int, help="deals per match-up (default: each goal's)")
     parser.add_argument("--decisions", type=int, default=400, help="decisions per network in learned (default 400)")
@@ -379,6 +406,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--goals", nargs="+", type=int, help="which goals to play (indices into GOALS)")
     parser.add_argument("--positions", type=int, default=100, help="decisions per table in tracker (default 100)")
     parser.add_argument("--particles", type=int, default=DEFAULT_PARTICLES, help="the tracker's particles")
+    parser.add_argument(
+        "--carried", nargs="+", type=int, default=[0, DEFAULT_PARTICLES], help="carried: tracker sizes (0: infer)"
+    )
+    parser.add_argument("--game", default="twelve_env", help="carried: the game package (default twelve_env)")
+    parser.add_argument("--players", type=int, default=2, help="carried: players (default 2)")
+    parser.add_argument("--games", type=int, default=30, help="carried: games (default 30)")
     parser.add_argument(
         "--reference", type=int, help="tracker: the converged tracker's particles (default 16× --particles; 0: none)"
     )
@@ -411,6 +444,14 @@ def main(argv: list[str] | None = None) -> None:
                 reference=args.reference,
                 moves=args.moves,
             )
+    if args.section in ("carried", "all"):
+        results["carried"] = {
+            f"{args.game} {args.players}p {args.entry}, {n or 'infer'}": carried_ms(
+                args.game, args.players, args.entry, n or None, args.games, args.seed
+            )
+            for n in args.carried
+        }
+        print(json.dumps(results["carried"], indent=1))
     if args.section in ("learned", "all"):
         results["learned"] = {
             f"{g} {n}p": learned_vs_exact(g, n, m, args.decisions, worlds=args.worlds) for g, n, m in LEARNED

@@ -244,6 +244,21 @@ def test_tracker_benchmark_moves(monkeypatch):
     assert out["moves"] == 3 and {(n, m) for n, _, _, m in made} == {(8, 3), (128, beliefs.MOVES)}
 
 
+def test_carried_benchmark_feeds_a_tracker(monkeypatch):
+    """``python -m benchmarks.beliefs carried``: a decision's time in whole games, the searcher's
+    beliefs carried by a tracker of the size asked, fed through the deal."""
+    import twelve_env.agents as agents
+    from benchmarks import beliefs
+
+    built, real = [], agents.make_agent
+    monkeypatch.setattr(agents, "make_agent", lambda spec, **kw: built.append(real(spec, **kw)) or built[-1])
+    for particles in (16, None):
+        assert beliefs.carried_ms("twelve_env", 2, "belief:32:greedy", particles, 1, 5) > 0
+    tracked, rebuilt = (agent for agent in built if hasattr(agent, "particles"))
+    assert tracked.particles == 16 and tracked._tracker is not None and tracked._tracker._steps > 0
+    assert rebuilt.particles is None and rebuilt._tracker is None
+
+
 def test_tracking_entry_carries_its_particles():
     """``py:benchmarks.beliefs:tracking:GAME:SPEC:PARTICLES`` is the game's agent ``SPEC`` with a
     tracker of ``PARTICLES``, for the arena (the ``SPEC``'s own colons kept)."""
