@@ -446,7 +446,7 @@ def main(argv: list[str] | None = None) -> None:
             )
     if args.section in ("carried", "all"):
         results["carried"] = {
-            f"{args.game} {args.players}p {args.entry}, {n or 'infer'}": carried_ms(
+            f"{args.game} {args.players}p {args.entry}, " + (f"tracker {n}" if n else "no tracker"): carried_ms(
                 args.game, args.players, args.entry, n or None, args.games, args.seed
             )
             for n in args.carried
