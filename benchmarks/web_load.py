@@ -83,9 +83,10 @@ def stop(server: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
 
 
 def play(client: Client, until: float, players: int, agent: str, out: dict) -> None:
-    """New games, the first offered move each turn, until ``until``; latencies and errors to ``out``."""
+    """New games, the first offered move each turn, until ``until`` and at least one move or error
+    (however slow the machine, every player has played); latencies and errors to ``out``."""
     token, state = None, {"over": True}
-    while time.monotonic() < until:
+    while time.monotonic() < until or not (out["latencies"] or out["errors"]):
         if state.get("over"):
             body = {"players": players, "agents": {str(s): agent for s in range(1, players)}}
             status, reply = client.call("/api/sessions", body)
@@ -112,8 +113,8 @@ PROBE_SECONDS = 0.05  #: how often the other client asks for the start page's co
 
 
 def probe(client: Client, until: float, out: list[float]) -> None:
-    """``GET /api/config`` every ``PROBE_SECONDS`` until ``until``; each latency to ``out``."""
-    while time.monotonic() < until:
+    """``GET /api/config`` every ``PROBE_SECONDS`` until ``until``, once at least; each latency to ``out``."""
+    while time.monotonic() < until or not out:
         began = time.perf_counter()
         client.call("/api/config")
         out.append(time.perf_counter() - began)

@@ -315,17 +315,18 @@ def test_a_restore_runs_off_the_event_loop(tmp_path):
 
 def test_the_load_benchmark_runs_and_survives_a_kill_9(capsys):
     """``benchmarks.web_load`` in small: players play, the server dies by SIGKILL and comes back
-    with every game at its version; the servers it started are gone."""
+    with every game at its version; the servers it started are gone. No time is given: each player
+    still plays a move, so the check does not depend on the machine's speed."""
     from benchmarks import web_load
 
     started = []
     start = web_load.start
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(web_load, "start", lambda *args: started.append(start(*args)) or started[-1])
-        assert web_load.main(["--players", "3", "--seconds", "2"]) == 0
+        assert web_load.main(["--players", "3", "--seconds", "0"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert (
-        report["moves"] > 0
+        report["moves"] >= 3
         and report["errors"] == []
         and report["after_kill_9"] == "3 of 3 games back at their version"
         and 0 < report["others_p50_ms"] <= report["others_p99_ms"] <= report["others_max_ms"]
