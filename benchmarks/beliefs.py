@@ -93,6 +93,12 @@ class ClairvoyantAgent(BeliefAgent):
         return int(legal[np.argmax(values)])
 
 
+def game_and_agents(package: str) -> tuple[Any, Any]:
+    """The game package's ``Game`` and its agents module (``make_agent``, ``arena_table``)."""
+    game_cls = importlib.import_module(package).Game
+    return game_cls, game_cls.spec.part("agents")
+
+
 def twelve_placements(seed: int) -> sniff_env.Game:
     """A 4-player Sniff position after 12 placements of ``greedy`` play (the speed positions)."""
     game, greedy = sniff_env.Game(num_players=4, seed=seed), sniff_agent("greedy")
@@ -141,8 +147,8 @@ def learned_vs_exact(
     ``seed``; each kind timed in a pass of its own over the same positions."""
     from sniff_twelve.tools.reveal import log_loss, truth_of
 
-    game_cls = importlib.import_module(game).Game
-    model_agent = game_cls.spec.part("agents").make_agent(model)
+    game_cls, agents = game_and_agents(game)
+    model_agent = agents.make_agent(model)
     kinds = {
         "rules": {"model": None},
         "exact ε=0.05": {"model": model_agent, "epsilon": 0.05},
@@ -178,8 +184,7 @@ def _one_against_all(job: tuple[str, int, Any, str, int]) -> list[float]:
     """One deal of an every-seat-for-itself table: ``entry`` in each seat in turn, ``opponent`` in
     the others; the entry's outcome (first 1, last 0, ties share) in each."""
     game, players, entry, opponent, seed = job
-    spec = importlib.import_module(game).Game.spec
-    agents, game_cls = spec.part("agents"), spec.part("game")
+    game_cls, agents = game_and_agents(game)
     outcomes = []
     for seat in range(players):
         played = game_cls(num_players=players, seed=seed)
@@ -190,7 +195,7 @@ def _one_against_all(job: tuple[str, int, Any, str, int]) -> list[float]:
         while not played.is_terminal():
             player = lineup[played.current_player]
             played.apply(player.act(played))
-        outcomes.append(spec.part("outcome")(played)["outcome"][seat])
+        outcomes.append(game_cls.spec.part("outcome")(played)["outcome"][seat])
     return outcomes
 
 
@@ -212,8 +217,7 @@ def strength(
     """``entry`` and its controls (those named in ``only``, if given: ``entry``, ``uniform``,
     ``clairvoyant``), each against ``opponent`` on the same duplicate deals."""
 
-    game_cls = importlib.import_module(game).Game
-    agents = game_cls.spec.part("agents")
+    game_cls, agents = game_and_agents(game)
     table = agents.arena_table(players)
     searcher = agents.make_agent(entry)
     uniform = type(searcher)(
@@ -272,15 +276,14 @@ def tracking(argument: str) -> Any:
     ``pimc:K:MODEL`` take ``particles=``), an entry for the arena's duplicate deals."""
     game, rest = argument.split(":", 1)
     spec, particles = rest.rsplit(":", 1)
-    return importlib.import_module(game).Game.spec.part("agents").make_agent(spec, particles=int(particles))
+    return game_and_agents(game)[1].make_agent(spec, particles=int(particles))
 
 
 def carried_ms(game: str, players: int, entry: str, particles: int | None, games: int, seed: int) -> float:
     """The **carried** section: CPU milliseconds a decision of ``entry`` in seat 0, on one thread,
     over ``games`` whole games against ``greedy`` from deal ``seed`` on; with ``particles`` its
     beliefs are carried by a tracker, fed through each deal (its updates counted), else ``infer``."""
-    game_cls = importlib.import_module(game).Game
-    agents = game_cls.spec.part("agents")
+    game_cls, agents = game_and_agents(game)
     agent = agents.make_agent(entry, threads=1, **({} if particles is None else {"particles": particles}))
     others = agents.make_agent("greedy")
     spent, decisions = 0.0, 0
@@ -326,8 +329,7 @@ def tracked(
     decisions. ``reference``: the converged tracker's particles (default 16× ``particles``; 0
     leaves it out, and ``infer`` at 8,192 worlds alone is the converged posterior); ``moves``: the
     measured tracker's Metropolis–Hastings moves (the converged one keeps the default)."""
-    game_cls = importlib.import_module(game).Game
-    agents = game_cls.spec.part("agents")
+    game_cls, agents = game_and_agents(game)
     model_agent = agents.make_agent(model)
     reference = 16 * particles if reference is None else reference
     named = "tracker 16×" if reference == 16 * particles else f"tracker {reference}"

@@ -13,10 +13,10 @@ Sniff with 4 players (S1), one hand per deal (``episode="hand"``), for each part
   other seat modelled as ``X``, ``belief:N:X``), ``tracked`` (the same beliefs carried through
   the deal by a ``BeliefTracker`` of ``--particles``, when given), ``learned`` (the shipped
   network, for ``X = ppo``) and ``open`` (it sees its partner's hand: the referee's, a reference
-  in no registry; ``benchmarks.information``'s worlds). Each deal is played from both sides; points a hand of the
-  searcher's side over the other's, every variant on the same deals, and the share of the open
-  partnership's value (``open − rules``) that the beliefs recover, ``(beliefs − rules) / (open −
-  rules)``, with paired intervals.
+  in no registry; ``benchmarks.information``'s worlds). Each deal is played from both sides;
+  points a hand of the searcher's side over the other's, every variant on the same deals, and the
+  share of the open partnership's value (``open − rules``) that the beliefs recover, ``(beliefs −
+  rules) / (open − rules)``, with paired intervals.
 - **cross-play**: the searcher models the others as ``Y`` while its partner plays ``X``: the
   zero-shot gap, in points a hand, is the matched search's (``Y = X``) minus the mismatched one's.
 
@@ -180,8 +180,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         row: dict[str, Any] = {"bits": bits(partner, args.hands, args.seed, args.worlds)}
         variants = ["rules", "beliefs", *(["tracked"] if args.particles else []), "open"]
         variants += ["learned"] if partner == "ppo" else []
+        opponent = args.opponent or partner
         for variant in variants:
-            opponent = args.opponent or partner
             jobs = [(d, variant, partner, partner, opponent, args.iterations, args.particles) for d in deals]
             row[variant] = run_jobs(jobs, args.workers)
         value = {v: dict(zip(("mean", "ci95"), mean_ci(row[v]), strict=True)) for v in variants}
