@@ -208,6 +208,17 @@ def test_beliefs_benchmark_smoke():
     assert beliefs.gap_closed(played, "belief:8") == expected
 
 
+def test_every_seat_for_itself_strength_reads_the_places():
+    """``benchmarks.beliefs strength`` at a table where every seat plays for itself ("12", 3
+    players): the entry's outcome in each seat is its place by the shared default (a game without
+    an ``outcome`` part), between 0 (last) and 1 (first)."""
+    from benchmarks import beliefs
+    from twelve_env.agents import make_agent
+
+    outcomes = beliefs._one_against_all(("twelve_env", 3, make_agent("greedy"), "greedy", 5))
+    assert len(outcomes) == 3 and all(0 <= outcome <= 1 for outcome in outcomes)
+
+
 def test_tracker_benchmark_smoke():
     """``python -m benchmarks.beliefs tracker`` at smoke size: every kind's difference from the
     rules alone, the share of the converged one, the ESS and the time of an update."""
