@@ -410,7 +410,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=100, help="decisions per table in tracker (default 100)")
     parser.add_argument("--particles", type=int, default=DEFAULT_PARTICLES, help="the tracker's particles")
     parser.add_argument(
-        "--carried", nargs="+", type=int, default=[0, DEFAULT_PARTICLES], help="carried: tracker sizes (0: infer)"
+        "--carried", nargs="+", type=int, default=[0, DEFAULT_PARTICLES], help="carried: tracker sizes (0: none)"
     )
     parser.add_argument("--game", default="twelve_env", help="carried: the game package (default twelve_env)")
     parser.add_argument("--players", type=int, default=2, help="carried: players (default 2)")
