@@ -22,10 +22,6 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-def _mask_tiles(mask: int) -> list[tuple[int, int]]:
-    return [TILES[t] for t in range(NUM_TILES) if (int(mask) >> t) & 1]
-
-
 def load_deal(state: np.ndarray, params: np.ndarray, deal: dict[str, Any]) -> None:
     """Overwrite the current (fresh) hand of ``state`` with a given position.
 
@@ -137,13 +133,12 @@ class Game(BaseGame):
 
     def hand(self, seat: int) -> list[tuple[int, int]]:
         """Tiles held by ``seat``, in set order."""
-        return _mask_tiles(self._state[K.HAND + self.check_seat(seat)])
+        return [TILES[t] for t in super().hand(seat)]
 
     @property
     def boneyard(self) -> list[tuple[int, int]]:
         """Remaining boneyard, next draw first (hidden information)."""
-        s = self._state
-        return [TILES[t] for t in s[K.BONE + s[K.BONE_HEAD] : K.BONE + s[K.BONE_LEN]]]
+        return [TILES[t] for t in self.pool]
 
     boneyard_size = BaseGame.pool_size
 
@@ -249,11 +244,9 @@ class Game(BaseGame):
 
     # --- records (sniff_twelve.core.records) -------------------------------------------------------------
     def deal_of(self, state: np.ndarray) -> dict[str, Any]:
-        return {
-            "hands": [_mask_tiles(state[K.HAND + seat]) for seat in range(self.num_players)],
-            "boneyard": [TILES[t] for t in state[K.BONE + state[K.BONE_HEAD] : K.BONE + state[K.BONE_LEN]]],
-            "opener": int(state[K.OPENER]),
-        }
+        """``BaseGame``'s hands, and its pool as the boneyard; the opener."""
+        dealt = super().deal_of(state)
+        return {"hands": dealt["hands"], "boneyard": [TILES[t] for t in dealt["pool"]], "opener": int(state[K.OPENER])}
 
     def record_result(self) -> dict[str, Any]:
         return {
