@@ -541,4 +541,5 @@ def game_solver(hooks: GameSpec, game_cls: type[BaseGame]) -> Callable[..., Solu
         """
         return solve_game(checked_game(game, game_cls), hooks, workspace(hooks), max_nodes, moves)
 
+    solve.hooks = hooks  # the rules it searches with (``analyze`` values its worlds with them)
     return solve

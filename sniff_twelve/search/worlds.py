@@ -17,7 +17,8 @@ same for every thread count.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 _POOLS: dict[int, ThreadPoolExecutor] = {}
 T = TypeVar("T")
+S = TypeVar("S")
 
 
 def thread_pool(threads: int) -> ThreadPoolExecutor:
@@ -72,6 +74,25 @@ def thread_map(threads: int) -> Callable[[Callable[[int], T], Iterable[int]], li
         if threads == 1 or len(items) == 1:
             return [job(j) for j in items]
         return list(thread_pool(threads).map(job, items))
+
+    return run
+
+
+def thread_imap(threads: int) -> Callable[[Callable[[S], T], Iterable[S]], Iterator[T]]:
+    """``thread_map``, lazily: every call is started at once (a long one holds up no thread) and the
+    results come in order; the calls not yet started are cancelled when the consumer stops early."""
+
+    def run(job: Callable[[S], T], items: Iterable[S]) -> Iterator[T]:
+        if threads == 1:
+            yield from map(job, items)
+            return
+        pending = deque(thread_pool(threads).submit(job, item) for item in items)
+        try:
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
 
     return run
 

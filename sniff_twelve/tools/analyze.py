@@ -41,9 +41,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from sniff_twelve.batch.threads import check_threads
 from sniff_twelve.core.options import check_int
 from sniff_twelve.core.records import parse_record, replay_steps, split_records
-from sniff_twelve.search.worlds import resolve_threads, thread_map
+from sniff_twelve.search.worlds import resolve_threads, thread_imap, world_values
 from sniff_twelve.tools.arena import mean_ci
 from sniff_twelve.tools.cluster import map_on_ray
 from sniff_twelve.tools.interrupt import StopRequest
@@ -133,41 +134,29 @@ def grade(
 ) -> tuple[list[int], int | None, float | None]:
     """``(best actions, hindsight loss, expected loss)`` of playing ``action`` in ``game``
     (``truth``: the solve of ``game`` itself with ``action`` among its ``moves``, if already made).
-    Each solve values exactly only what the grade needs (``solve(moves=...)``): the best actions
-    and ``action``; over the worlds, the action with the best mean is found as ``pimc`` finds it
-    (``sniff_twelve.search.worlds``). The worlds are solved on ``threads`` threads."""
+    Each search values exactly only what the grade needs: in the true deal the best actions and
+    ``action`` (``solve(moves=...)``); over the worlds ``action`` and the action with the best mean,
+    found as ``pimc`` finds it (``sniff_twelve.search.worlds``, with the solver's rules,
+    ``solve.hooks``). The worlds are solved on ``threads`` threads; a world over ``max_nodes``
+    leaves the expected loss ungraded (``None``)."""
     if truth is None:
         truth = solve(game, moves=[action], max_nodes=max_nodes)
     if not truth.exact:
         return [], None, None
     hindsight = truth.value - truth.action_values[action]
-    view = game.seat_view(past=False)
-    samples = [view.sample(seed + k) for k in range(worlds)]
-    wanted = [{action} for _ in samples]
-
-    def solve_world(k: int) -> Solution:
-        return solve(samples[k], moves=sorted(wanted[k]), max_nodes=max_nodes)
-
-    pool = thread_map(resolve_threads(threads))
-    solved = pool(solve_world, range(worlds))
+    view, hooks = game.seat_view(past=False), solve.hooks
+    rows = np.stack([view.sample(seed + k).state_array for k in range(worlds)])
+    wanted = np.zeros(hooks.MAX_ACTIONS, dtype=np.bool_)
+    wanted[action] = True
     legal = game.legal_actions()
-    while all(world.exact for world in solved):
-        sums = {a: sum(world.action_values.get(a, world.action_bounds.get(a, 0)) for world in solved) for a in legal}
-        first = max(legal, key=lambda a: (sums[a], -a))
-        lacking = [k for k, world in enumerate(solved) if first not in world.action_values]
-        if not lacking:
-            break
-        for k in lacking:
-            wanted[k].add(first)
-        for k, world in zip(lacking, pool(solve_world, lacking), strict=True):
-            solved[k] = world
-    else:
+    found = world_values(
+        hooks, game._params, game.current_player, legal, lambda count: rows, worlds, worlds, max_nodes, wanted,
+        refine=True, threads=resolve_threads(threads),
+    )  # fmt: skip
+    if found.worlds < worlds:
         return truth.best, hindsight, None
-    totals = dict.fromkeys((first, action), 0.0)
-    for world in solved:
-        for a in totals:
-            totals[a] += world.action_values[a] / worlds
-    return truth.best, hindsight, totals[first] - totals[action]
+    first = found.ranked_first(legal)
+    return truth.best, hindsight, float(found.totals[first] - found.totals[action]) / worlds
 
 
 @dataclass(frozen=True)
@@ -180,7 +169,47 @@ class Grading:
     worlds: int
     max_nodes: int
     seed: int
-    threads: int | None = None  # the threads a decision's worlds are solved on (None: numba's count)
+    threads: int | None = None  # the threads decisions are graded on at once (None: numba's count)
+
+
+@dataclass
+class _Step:
+    """A position of a record to solve: a decision to grade, a deal's first position (its par), or both."""
+
+    move: int  # the action's index in the record
+    position: BaseGame  # a copy
+    action: int
+    par: int | None  # the index of the deal's par it gives, at a deal's first position
+    decides: bool
+    seed: int  # its worlds' seed (a decision's)
+
+
+def _steps(grading: Grading, r: int, record: dict[str, Any], first: int) -> tuple[list[_Step], list[dict], list[str]]:
+    """Replay record ``r``: the positions to solve, the deals' pars (each with its result, its par
+    still ``None``) and the seats' agents. Decision ``k`` of the record seeds its worlds from its place
+    among all the records' decisions (``first``: those before it), so a record is graded alike
+    wherever it is graded."""
+    steps: list[_Step] = []
+    pars: list[dict[str, Any]] = []
+    agents: list[str] = []
+    deal, start, decisions = -1, 0, 0
+    for move, (position, action) in enumerate(replay_steps(record, grading.game_cls)):
+        if deal >= 0 and (action is None or grading.deal_index(position) != deal):
+            pars[-1]["result"] = score_difference(position, pars[-1]["seat"]) - start
+        if action is None:
+            break
+        agents = agents or seat_agents(record, position.num_players)
+        opens = grading.deal_index(position) != deal
+        if opens:
+            deal, seat = grading.deal_index(position), par_seat(position)
+            start = score_difference(position, seat)
+            pars.append({"record": r + 1, "deal": deal + 1, "seat": seat, "par": None})
+        decides = len(position.legal_actions()) > 1
+        if opens or decides:
+            seed = grading.seed * 1_000_003 + (first + decisions) * 997
+            steps.append(_Step(move, position.clone(), action, len(pars) - 1 if opens else None, decides, seed))
+            decisions += decides
+    return steps, pars, agents
 
 
 def grade_record(
@@ -192,42 +221,36 @@ def grade_record(
     graded: Callable[[], None] = lambda: None,
 ) -> tuple[list[Decision], list[dict[str, Any]], bool]:
     """Record ``r``'s decisions and deals' pars, and whether ``stopped()`` cut it short (``r``
-    counts from 0, the results from 1). Each decision's worlds are drawn from its place among all
-    the records' decisions (``first``: those of the records before it, counted from 0), so a
-    record is graded alike wherever it is graded."""
-    decisions: list[Decision] = []
-    pars: list[dict[str, Any]] = []
-    agents: list[str] = []
-    deal, start = -1, 0
+    counts from 0, the results from 1; ``first``: the decisions of the records before it, counted
+    from 0). Decisions are graded on ``grading.threads`` threads at once, each on one; a deal's first
+    position is solved once, for its par and its grade."""
+    steps, pars, agents = _steps(grading, r, record, first)
     solve, max_nodes = grading.solve, grading.max_nodes
-    for move, (position, action) in enumerate(replay_steps(record, grading.game_cls)):
+
+    def solve_step(step: _Step) -> tuple[Solution | None, tuple | None]:
+        truth = None if step.par is None else solve(step.position, moves=[step.action], max_nodes=max_nodes)
+        if not step.decides:
+            return truth, None
+        return truth, grade(step.position, step.action, solve, grading.worlds, max_nodes, step.seed, truth)
+
+    decisions: list[Decision] = []
+    solved_pars = 0
+    graded_steps = thread_imap(resolve_threads(grading.threads))(solve_step, steps)
+    for step, (truth, grades) in zip(steps, graded_steps, strict=True):
+        if step.par is not None:
+            pars[step.par]["par"], solved_pars = par_of(step.position, truth), step.par + 1
+        if grades is not None:
+            best, hindsight, expected = grades
+            seat = step.position.current_player
+            position_text = str(step.position) if hindsight else ""
+            number = len(decisions) + 1
+            decisions.append(
+                Decision(r + 1, number, step.move + 1, seat, agents[seat], step.action, best, hindsight, expected,
+                         position_text)
+            )  # fmt: skip
+            graded()
         if stopped():
-            return decisions, pars, True
-        if deal >= 0 and (action is None or grading.deal_index(position) != deal):
-            pars[-1]["result"] = score_difference(position, pars[-1]["seat"]) - start
-        if action is None:
-            break
-        agents = agents or seat_agents(record, position.num_players)
-        truth = None  # the deal's first position is solved once, for its par and its grade
-        if grading.deal_index(position) != deal:
-            deal = grading.deal_index(position)
-            seat = par_seat(position)
-            start = score_difference(position, seat)
-            truth = solve(position, moves=[action], max_nodes=max_nodes)
-            pars.append({"record": r + 1, "deal": deal + 1, "seat": seat, "par": par_of(position, truth)})
-        if len(position.legal_actions()) < 2:
-            continue
-        seat = position.current_player
-        seed = grading.seed * 1_000_003 + (first + len(decisions)) * 997
-        best, hindsight, expected = grade(
-            position, action, solve, grading.worlds, max_nodes, seed, truth, grading.threads
-        )
-        position_text = str(position) if hindsight else ""
-        number = len(decisions) + 1
-        decisions.append(
-            Decision(r + 1, number, move + 1, seat, agents[seat], action, best, hindsight, expected, position_text)
-        )
-        graded()
+            return decisions, pars[:solved_pars], True
     return decisions, pars, False
 
 
@@ -246,13 +269,15 @@ def analyze(
     seed: int = 0,
     progress: bool = True,
     address: str | None = None,
+    threads: int | None = None,
 ) -> dict[str, Any]:
     """Grade every decision of ``records`` (module docstring); JSON-ready. ``deal_index(game)``
     numbers the deals of a record from 0 (Sniff: the hands played; "12": 0); the result numbers
-    them from 1, as it does records, decisions and moves. With ``address`` the records
-    are graded on that Ray cluster (``sniff_twelve.tools.cluster``), with the same results. Ctrl-C
-    stops (at the next decision here, the next record on a cluster) and returns what was graded,
-    marked ``partial``."""
+    them from 1, as it does records, decisions and moves. Decisions are graded on ``threads``
+    threads at once (``None``: numba's thread count), with the same results for every count. With
+    ``address`` the records are graded on that Ray cluster (``sniff_twelve.tools.cluster``), with
+    the same results. Ctrl-C stops (at the next decision here, the next record on a cluster) and
+    returns what was graded, marked ``partial``."""
     grading = Grading(
         game_cls,
         solve,
@@ -260,6 +285,7 @@ def analyze(
         check_int("worlds", worlds, 1, 10_000),
         check_int("max_nodes", max_nodes, 1, 1 << 62),
         seed,
+        check_threads(threads),
     )
     counts = [
         sum(action is not None and len(game.legal_actions()) > 1 for game, action in replay_steps(record, game_cls))

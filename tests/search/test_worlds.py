@@ -5,6 +5,7 @@ change nothing."""
 from __future__ import annotations
 
 import random
+import threading
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ import twelve_env
 from sniff_env.solver import SniffSolverHooks
 from sniff_twelve.core.rng import stream_state
 from sniff_twelve.search.solver import draw_worlds
-from sniff_twelve.search.worlds import world_values
+from sniff_twelve.search.worlds import thread_imap, thread_pool, world_values
 from twelve_env.solver import TwelveSolverHooks
 
 GAMES = {"sniff": (sniff_env.Game, SniffSolverHooks()), "twelve": (twelve_env.Game, TwelveSolverHooks())}
@@ -125,3 +126,29 @@ def test_a_horizon_cuts_the_draw_pile_to_its_next_items(name):
         cut = game_cls.from_state(row, game._params)
         assert cut.pool_size == 3 and cut.pool == game.pool[:3]
         assert cut.hand_sizes == game.hand_sizes
+
+
+def test_thread_imap_yields_in_order_and_cancels_what_a_consumer_leaves() -> None:
+    """Every call is started at once, the results come in order, and the calls not yet started
+    when the consumer stops are never run."""
+    started, gate = [], threading.Event()
+
+    def job(k: int) -> int:
+        started.append(k)
+        if k == 5:
+            gate.set()
+        if k == 0:
+            gate.wait(10)  # the first call ends last: after every other one has ended on the other thread
+        return k * k
+
+    results = thread_imap(2)(job, range(6))
+    assert list(results) == [k * k for k in range(6)] and sorted(started) == list(range(6))
+
+    started.clear()
+    release = threading.Event()
+    results = thread_imap(2)(lambda k: (started.append(k), k == 0 or release.wait(10), k)[-1], range(50))
+    assert next(results) == 0
+    results.close()  # the consumer stops while two calls run: the ones still queued are cancelled
+    release.set()
+    thread_pool(2).submit(lambda: None).result()
+    assert 1 < len(started) <= 3

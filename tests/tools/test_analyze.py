@@ -55,20 +55,37 @@ def test_a_known_blunder_costs_its_points():
 
 def test_a_deals_first_position_is_solved_once_for_its_par_and_its_grade():
     """The blunder record has two decisions, seat 0's opening (the deal's first position) and seat
-    1's reply; each is graded in the true deal and in ``worlds`` worlds, and the opening's true
-    deal is the solve that gave the par: 1 + 3 solves for the opening, 1 + 3 for the reply."""
+    1's reply; each is solved once in the true deal (its worlds are valued with the solver's
+    rules, ``solve.hooks``), and the opening's true deal is the solve that gave the par: two
+    solves, not three."""
     calls = []
 
     def counting_solve(game, **kwargs):
         calls.append(game.num_players)
         return solve(game, **kwargs)
 
+    counting_solve.hooks = solve.hooks
     result = analyze.analyze(
         [blunder_record()], sniff_env.Game, counting_solve, lambda g: g.hands_played, worlds=3, progress=False
     )
     assert result["deals"][0]["par"] == 15 and result["agents"]["alice"]["hindsight_loss"] == 25
     assert result["agents"]["bob"]["decisions"] == 1
-    assert len(calls) == 8
+    assert len(calls) == 2
+
+
+def test_the_thread_count_changes_no_grade():
+    """Decisions are graded on threads at once; each is graded alike on one thread or two."""
+    game = sniff_env.Game(num_players=4, seed=3, max_hands=1)
+    while not game.is_terminal():
+        game.apply(game.legal_actions()[-1])
+    record = {**game.to_record(), "agents": {str(s): f"seat {s}" for s in range(4)}}
+    one, two = (
+        analyze.analyze([record], sniff_env.Game, solve, lambda g: g.hands_played, worlds=2, progress=False, threads=t)
+        for t in (1, 2)
+    )
+    assert one == two and sum(row["decisions"] for row in one["agents"].values()) > 20
+    with pytest.raises(ValueError, match="threads"):
+        analyze.analyze([record], sniff_env.Game, solve, lambda g: g.hands_played, progress=False, threads=0)
 
 
 def test_par_r2_is_the_squared_correlation():
