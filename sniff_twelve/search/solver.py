@@ -50,6 +50,10 @@ if TYPE_CHECKING:
 INF = 1 << 30
 EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_BITS = 20  # 1M entries of 32 bytes: a whole 4-player Sniff hand stores about 50k
+#: the table's first 64k entries (2 MB) stay in the processor's cache: the deep nodes of a search
+#: (``SHALLOW`` choices below its root or more), the bulk of its nodes, are kept there; the few
+#: shallow ones, whose entries save the largest subtrees, in the rest of the table
+CACHED_ROWS, SHALLOW = 1 << 16, 8
 _ODD = np.uint64(0xD6E8FEB86659FD93)
 # counters: nodes searched, budget exhausted, table hits
 NODES, ABORTED, HITS = 0, 1, 2
@@ -98,6 +102,16 @@ class Workspace:
             np.empty(hooks.MAX_ACTIONS, dtype=np.bool_),  # a legal mask
         )
         self.generation = 0
+
+    def sized(self, max_nodes: int) -> tuple:
+        """``tables`` for a search of at most ``max_nodes`` nodes (0: no budget): the transposition
+        table cut to a power of two near an eighth of the budget, from ``CACHED_ROWS`` up to the
+        whole (a search stores at most one entry per node it expands, and most of a hand's nodes
+        are forced moves, which it never stores). The size depends on the budget alone, so a
+        search takes the same nodes on every thread."""
+        table = self.tables[0]
+        rows = table.shape[0] if max_nodes <= 0 else max(CACHED_ROWS, 1 << (max_nodes // 8).bit_length())
+        return (table[: min(rows, table.shape[0])], *self.tables[1:])
 
     def next_generation(self, count: int = 1) -> int:
         """Reserve ``count`` fresh table generations (older entries go stale); returns the first."""
@@ -186,6 +200,15 @@ def _probe(table, gen, h1, h2, slot, alpha, beta):
 
 
 @nb.njit(cache=True, inline="always")
+def _slot(h1, depth, size):
+    """The table entry of a node of key word ``h1`` at ``depth``: among the ``CACHED_ROWS`` first
+    for a deep node or a table no larger, else among the others (``size``: a power of two)."""
+    if size <= CACHED_ROWS or depth >= SHALLOW:
+        return np.int64(h1 & np.uint64(min(size, CACHED_ROWS) - 1))
+    return np.int64((h1 & np.uint64(size - 1)) | np.uint64(CACHED_ROWS))
+
+
+@nb.njit(cache=True, inline="always")
 def _store(table, slot, h1, h2, value, move, flag, gen):
     table[slot, 0], table[slot, 1] = h1, h2
     table[slot, 2] = np.uint64(value + _VALUE_OFFSET)
@@ -220,7 +243,7 @@ def _open(g, params, s, depth, alpha, beta, root, table, kids, moves, order, for
             return True, offset
         row = played
     h1, h2 = g.key(row, params)
-    slot = np.int64(h1 & np.uint64(table.shape[0] - 1))
+    slot = _slot(h1, depth, table.shape[0])
     settled, v, lo, hi, first = _probe(table, gen, h1, h2, slot, alpha - offset, beta - offset)
     if settled:
         counters[HITS] += 1
@@ -504,8 +527,8 @@ def solve_game(
     upper = np.zeros(hooks.MAX_ACTIONS, dtype=np.int64)
     solved = np.zeros(hooks.MAX_ACTIONS, dtype=np.bool_)
     pv = np.empty(hooks.MAX_DEPTH + 1, dtype=np.int64)
-    gen = ws.next_generation()
-    nodes, aborted, _ = solve_row(hooks, game._params, s, ws.tables, gen, budget, values, solved, upper, wanted, pv)
+    tables, gen = ws.sized(budget), ws.next_generation()
+    nodes, aborted, _ = solve_row(hooks, game._params, s, tables, gen, budget, values, solved, upper, wanted, pv)
     action_values = {int(a): int(values[a]) for a in np.flatnonzero(solved)}
     bound = int(hooks.bound(s, game._params))
     if aborted:

@@ -132,10 +132,9 @@ def world_values(
             if horizon > 0:
                 hooks.shorten(world, horizon)
             ws = workspace(hooks)
+            tables, gen = ws.sized(max_nodes), ws.next_generation()
             v, solved, upper = np.zeros(size, np.int64), np.zeros(size, np.bool_), np.zeros(size, np.int64)
-            searched, fitted = value_world(
-                hooks, params, world, seat, max_nodes, ws.tables, ws.next_generation(), v, solved, upper, wanted
-            )
+            searched, fitted = value_world(hooks, params, world, seat, max_nodes, tables, gen, v, solved, upper, wanted)
             return world, np.where(solved, v, upper), solved, int(searched), bool(fitted)
 
         for world, v, solved, searched, fitted in thread_map(threads)(solve, range(len(batch))):
@@ -162,7 +161,7 @@ def _refine(hooks, params, seat, legal, kept, table, exact, max_nodes, threads, 
         def solve(j: int, first: int = first, missing: list[int] = missing, kept: list = kept) -> tuple:
             ws = workspace(hooks)
             gen = ws.next_generation()
-            return value_action(hooks, params, kept[missing[j]], seat, first, max_nodes, ws.tables, gen)
+            return value_action(hooks, params, kept[missing[j]], seat, first, max_nodes, ws.sized(max_nodes), gen)
 
         dropped = []
         for k, (value, searched, fitted) in zip(missing, thread_map(threads)(solve, range(len(missing))), strict=True):
