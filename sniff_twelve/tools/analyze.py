@@ -271,13 +271,14 @@ def analyze(
     address: str | None = None,
     threads: int | None = None,
 ) -> dict[str, Any]:
-    """Grade every decision of ``records`` (module docstring); JSON-ready. ``deal_index(game)``
-    numbers the deals of a record from 0 (Sniff: the hands played; "12": 0); the result numbers
-    them from 1, as it does records, decisions and moves. Decisions are graded on ``threads``
-    threads at once (``None``: numba's thread count), with the same results for every count. With
-    ``address`` the records are graded on that Ray cluster (``sniff_twelve.tools.cluster``), with
-    the same results. Ctrl-C stops (at the next decision here, the next record on a cluster) and
-    returns what was graded, marked ``partial``."""
+    """Grade every decision of ``records`` (module docstring) with the game's ``solve``
+    (``sniff_env.solver.solve``: it solves the true deals, and its ``hooks`` value the worlds);
+    JSON-ready. ``deal_index(game)`` numbers the deals of a record from 0 (Sniff: the hands played;
+    "12": 0); the result numbers them from 1, as it does records, decisions and moves. Decisions
+    are graded on ``threads`` threads at once (``None``: numba's thread count), with the same
+    results for every count. With ``address`` the records are graded on that Ray cluster
+    (``sniff_twelve.tools.cluster``), with the same results. Ctrl-C stops (at the next decision
+    here, the next record on a cluster) and returns what was graded, marked ``partial``."""
     grading = Grading(
         game_cls,
         solve,
