@@ -13,6 +13,7 @@ import sniff_env
 import twelve_env
 from sniff_env.solver import solve as solve_sniff
 from sniff_env.tiles import tile_index
+from sniff_twelve.search.solver import Workspace
 from twelve_env.solver import solve as solve_twelve
 
 
@@ -199,3 +200,21 @@ def test_a_finished_one_hand_episode_is_refused():
         game.apply(rng.choice(game.legal_actions()))
     with pytest.raises(ValueError, match="finished"):
         solve_sniff(game)
+
+
+def test_a_budget_sizes_the_table_a_search_probes():
+    """A search with a budget probes a table cut to a power of two near an eighth of it, from the
+    64k entries the cache holds up to the whole 1M; the cut is the whole table's start, in place."""
+    ws = Workspace(solve_sniff.hooks)
+    rows = {budget: ws.sized(budget)[0].shape[0] for budget in (0, 1, 500_000, 600_000, 2_000_000, 20_000_000)}
+    assert rows == {0: 1 << 20, 1: 1 << 16, 500_000: 1 << 16, 600_000: 1 << 17, 2_000_000: 1 << 18, 20_000_000: 1 << 20}
+    table = ws.sized(500_000)[0]
+    assert np.shares_memory(table, ws.tables[0]) and table.flags.c_contiguous
+    assert all(part is whole for part, whole in zip(ws.sized(500_000)[1:], ws.tables[1:], strict=True))
+
+
+def test_a_budgeted_search_is_exact_in_its_smaller_table():
+    """The same values whatever the budget's table, once the search fits it (S17, S23–S24)."""
+    game = sniff_env.Game(num_players=4, seed=8)
+    whole, cut = solve_sniff(game), solve_sniff(game, max_nodes=400_000)
+    assert cut.exact and (cut.value, cut.action_values) == (whole.value, whole.action_values)
