@@ -53,7 +53,6 @@ from sniff_twelve.agents.belief import BeliefAgent
 from sniff_twelve.beliefs import infer
 from sniff_twelve.beliefs.kernels import world_values
 from sniff_twelve.beliefs.tracker import DEFAULT_PARTICLES, MOVES, BeliefTracker
-from sniff_twelve.core.rewards import places_by_score
 from sniff_twelve.tools import arena
 from sniff_twelve.tools.belief_training import self_play
 
@@ -196,7 +195,7 @@ def _one_against_all(job: tuple[str, int, Any, str, int]) -> list[float]:
         while not played.is_terminal():
             player = lineup[played.current_player]
             played.apply(player.act(played))
-        outcomes.append(game_cls.spec.part("outcome", places_by_score)(played)["outcome"][seat])
+        outcomes.append(game_cls.spec.part("outcome")(played)["outcome"][seat])
     return outcomes
 
 

@@ -88,6 +88,7 @@ from numba.core.dispatcher import Dispatcher
 
 from sniff_twelve.core.hooks import GameHooks
 from sniff_twelve.core.options import GameOption, check_choice, check_int, check_options
+from sniff_twelve.core.rewards import places_by_score
 
 #: the kernels every game declares (the module docstring), by name
 KERNELS = (
@@ -192,15 +193,18 @@ class GameSpec(GameHooks):
     #: table (``WebGame``: its one drawing, which ``Game.image`` rasterises), ``solve`` its exact solver
     PARTS: ClassVar[tuple[str, ...]] = ("game", "agents", "outcome", "infos", "ui", "narrate", "web", "solve")
     parts: ClassVar[dict[str, str]] = {}
+    #: what ``part`` gives for a part the game does not declare, where every game has one
+    PART_DEFAULTS: ClassVar[dict[str, Any]] = {"outcome": places_by_score}
 
     def part(self, name: str, default: Any = None) -> Any:
-        """The game's part ``name`` (``PARTS``), imported from where ``parts`` says; ``default``
-        for one the game does not declare. ``ValueError`` for a name that is no part."""
+        """The game's part ``name`` (``PARTS``), imported from where ``parts`` says; for one the game
+        does not declare, ``PART_DEFAULTS``'s, else ``default``. ``ValueError`` for a name that is
+        no part."""
         if name not in self.PARTS:
             raise ValueError(f"a game's parts are {', '.join(self.PARTS)}; got {name!r}")
         where = self.parts.get(name)
         if where is None:
-            return default
+            return self.PART_DEFAULTS.get(name, default)
         module, _, attribute = where.partition(":")
         module = importlib.import_module(module)
         return getattr(module, attribute) if attribute else module

@@ -32,7 +32,6 @@ from sniff_twelve.agents.builtin import game_agents
 from sniff_twelve.agents.spec import partners
 from sniff_twelve.core.agent import Agent
 from sniff_twelve.core.options import ArgumentTypeError, check_int
-from sniff_twelve.core.rewards import places_by_score
 from sniff_twelve.core.seats import Table  # noqa: TC001 (arena.Table, where its callers found it first)
 from sniff_twelve.tools.cluster import map_on_ray
 from sniff_twelve.tools.interrupt import StopRequest, ignore_interrupts
@@ -76,7 +75,7 @@ def play(task: GameTask) -> dict[str, Any]:
         agent.reset((task.seed if task.agent_seed is None else task.agent_seed) * 31 + seat)
         agents.append(agent)
     game = spec.part("game")(num_players=task.table.num_players, seed=task.seed, **task.table.options)
-    outcome = spec.part("outcome", places_by_score)
+    outcome = spec.part("outcome")
     opener = game.current_player
     hand_points, before = [], outcome(game)["points"]
     while not game.is_terminal():

@@ -42,7 +42,6 @@ import numpy as np
 
 from sniff_twelve.agents.builtin import RandomAgent, SpecPolicyAgent, game_agents
 from sniff_twelve.core.records import replay_steps
-from sniff_twelve.core.rewards import places_by_score
 from sniff_twelve.tools.arena import seat_margins
 
 if TYPE_CHECKING:
@@ -92,7 +91,7 @@ class Values:
         spec = self.table.spec
         self.game_cls = spec.part("game")
         self.solve = spec.part("solve")
-        self.outcome = spec.part("outcome", places_by_score)
+        self.outcome = spec.part("outcome")
         greedy = game_agents(spec).make_agent("greedy")
         self.policies = {
             seat: self.agents[seat] if isinstance(self.agents.get(seat), PLAYOUT_AGENTS) else greedy
@@ -213,7 +212,7 @@ def aivat_margins(
     without two sides."""
     corrections = aivat_corrections(table, record, objects, max_nodes, expectation, orders)
     game = table.spec.part("game").from_record(dict(record))
-    outcome = table.spec.part("outcome", places_by_score)
+    outcome = table.spec.part("outcome")
     raw = seat_margins(table, outcome(game)["points"])
     total = sum(corrections)  # seat 0's side's; the other side's is its negative (zero-sum)
     return [raw[seat] + (total if seat in table.sides[0] else -total) for seat in range(table.num_players)]

@@ -109,3 +109,14 @@ def test_the_twin_check_covers_every_cheap_built_in_agent():
         "heuristic",
         "rollout:4",
     ]
+
+
+def test_a_part_a_game_leaves_out_is_the_shared_default_or_the_callers():
+    """``spec.part``: "12" declares no arena outcome, so it is the shared places by score (T15);
+    Sniff and the test game declare their own; a part without a shared default is the caller's."""
+    from sniff_twelve.core.rewards import places_by_score
+
+    assert twelve_env.Game.spec.part("outcome") is places_by_score
+    assert sniff_env.Game.spec.part("outcome") is not places_by_score
+    assert blockdom.Game.spec.part("outcome") is not places_by_score
+    assert blockdom.Game.spec.part("solve") is None and blockdom.Game.spec.part("solve", "none") == "none"
