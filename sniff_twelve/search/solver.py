@@ -435,10 +435,10 @@ def value_world(g, params, world, seat, max_nodes, w, gen, values, solved, upper
 
 
 @nb.njit(cache=True, nogil=True)
-def value_action(g, params, world, seat, action, max_nodes, w, gen):
+def value_action(g, params, world, seat, action, max_nodes, w, gen, counters):
     """The exact value of the legal ``action`` in ``world`` for ``seat``: returns ``(value, nodes,
-    fitted)`` (``fitted`` false when ``max_nodes`` cut the search)."""
-    counters = np.zeros(3, dtype=np.int64)
+    fitted)`` (``fitted`` false when ``max_nodes`` cut the search). ``counters`` (int64[3], zeros)
+    is the search's: another thread that sets its ``ABORTED`` stops the search (not fitted)."""
     kids, moves = w[1], w[2]
     count = _legal_count(g, params, world, w[3][0], 0, moves)
     _expand(g, params, world, 0, count, seat, kids, moves)

@@ -12,21 +12,22 @@ exact search (``sniff_twelve.search.solver``). Only what the ranking needs is va
 Worlds are spread over threads (the kernels release the GIL), each thread searching in its own
 tables. A world's search starts on a fresh table generation, so its nodes, and so whether it fits
 ``max_nodes``, do not depend on which thread ran it or what ran there before: the result is the
-same for every thread count.
+same for every thread count. A thread that would wait idle for the others searches ahead what
+``refine`` is likely to ask for next; such a guess is used only if it is asked for.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 import numba as nb
 import numpy as np
 
-from sniff_twelve.search.solver import value_action, value_world, workspace
+from sniff_twelve.search.solver import ABORTED, value_action, value_world, workspace
 
 if TYPE_CHECKING:
     from sniff_twelve.core.spec import GameSpec
@@ -97,6 +98,57 @@ def thread_imap(threads: int) -> Callable[[Callable[[S], T], Iterable[S]], Itera
     return run
 
 
+class _Searches:
+    """The searches of one ``world_values`` call, by key: ``search(key, counters)`` runs one.
+
+    ``results(keys, guess)`` returns the searches the ranking asks for. On more than one thread,
+    while a thread would otherwise wait idle for them, it also starts the search ``guess()`` names
+    first among those not yet started: one the ranking is likely to ask for next. A guess's result
+    is kept and used only if the ranking asks for it, so the ranking, the worlds kept and the nodes
+    counted are those of one thread. ``close`` stops the guesses nobody asked for."""
+
+    def __init__(self, threads: int, search: Callable[[tuple, np.ndarray], tuple]) -> None:
+        self.threads, self.search = threads, search
+        self.futures: dict[tuple, Future] = {}
+        self.counters: dict[tuple, np.ndarray] = {}
+
+    def _start(self, key: tuple) -> None:
+        if key not in self.futures:
+            self.counters[key] = counters = np.zeros(3, dtype=np.int64)
+            self.futures[key] = thread_pool(self.threads).submit(self.search, key, counters)
+
+    def results(self, keys: list[tuple], guess: Callable[[], Iterable[tuple]]) -> list[tuple]:
+        if self.threads == 1:
+            return [self.search(key, np.zeros(3, dtype=np.int64)) for key in keys]
+        if any(key not in self.futures for key in keys):
+            self._stop(set(keys))  # the guesses that missed give their threads to what is asked
+        for key in keys:
+            self._start(key)
+        asked = [self.futures[key] for key in keys]
+        while not all(future.done() for future in asked):
+            running = [future for future in self.futures.values() if not future.done()]
+            idle = len(running) < self.threads
+            key = next((key for key in guess() if key not in self.futures), None) if idle else None
+            if key is not None:
+                self._start(key)
+            else:
+                wait(running, return_when=FIRST_COMPLETED)
+        return [future.result() for future in asked]
+
+    def done(self, key: tuple) -> bool:
+        future = self.futures.get(key)
+        return future is not None and future.done()
+
+    def _stop(self, keep: set[tuple]) -> None:
+        """Stop (and forget) every search not done whose key is not in ``keep``."""
+        for key in [key for key, future in self.futures.items() if not future.done() and key not in keep]:
+            if not self.futures.pop(key).cancel():
+                self.counters[key][ABORTED] = 1
+
+    def close(self) -> None:
+        self._stop(set())
+
+
 def world_values(
     hooks: GameSpec,
     params: np.ndarray,
@@ -117,54 +169,74 @@ def world_values(
     worlds at most in all; a world that needs more than ``max_nodes`` nodes is dropped (0: no
     budget). ``wanted`` marks the actions valued exactly in every world; with ``refine`` the
     action ranked first is made exact too (module docstring). ``horizon > 0`` cuts each world's
-    draw pile to that many cards (``g.shorten``)."""
+    draw pile to that many cards (``g.shorten``). On more than one thread the idle ones make exact,
+    ahead of time, the action likeliest to be refined next (``_Searches``)."""
     size = hooks.MAX_ACTIONS
-    kept: list[np.ndarray] = []
+    drawn_worlds: list[np.ndarray] = []
+
+    def search(key: tuple, counters: np.ndarray) -> tuple:
+        ws = workspace(hooks)
+        tables, gen = ws.sized(max_nodes), ws.next_generation()
+        world = drawn_worlds[key[0]]
+        if len(key) == 2:
+            return value_action(hooks, params, world, seat, key[1], max_nodes, tables, gen, counters)
+        v, solved, upper = np.zeros(size, np.int64), np.zeros(size, np.bool_), np.zeros(size, np.int64)
+        searched, fitted = value_world(hooks, params, world, seat, max_nodes, tables, gen, v, solved, upper, wanted)
+        return np.where(solved, v, upper), solved, int(searched), bool(fitted)
+
+    searches = _Searches(threads, search)
+    kept: list[int] = []  # the worlds solved within the budget, by their index in ``drawn_worlds``
     values: list[np.ndarray] = []
     known: list[np.ndarray] = []
-    nodes = drawn = 0
-    while len(kept) < worlds and drawn < limit:
-        batch = rows(min(worlds - len(kept), limit - drawn))
-        drawn += len(batch)
+    nodes = 0
 
-        def solve(j: int, batch: np.ndarray = batch) -> tuple:
-            world = batch[j].copy()
-            if horizon > 0:
-                hooks.shorten(world, horizon)
-            ws = workspace(hooks)
-            tables, gen = ws.sized(max_nodes), ws.next_generation()
-            v, solved, upper = np.zeros(size, np.int64), np.zeros(size, np.bool_), np.zeros(size, np.int64)
-            searched, fitted = value_world(hooks, params, world, seat, max_nodes, tables, gen, v, solved, upper, wanted)
-            return world, np.where(solved, v, upper), solved, int(searched), bool(fitted)
+    def leading() -> Iterator[tuple]:
+        """While the worlds are solved: the action leading in those already done, in each of them."""
+        done = [(i,) for i in range(len(drawn_worlds)) if searches.done((i,))]
+        solved = [(key[0], *searches.futures[key].result()) for key in done]
+        solved = [(i, v, exact) for i, v, exact, _, fitted in solved if fitted]
+        if solved and refine:
+            lead = legal[int(np.argmax(sum(v for _, v, _ in solved)[legal]))]
+            yield from ((i, lead) for i, _, exact in solved if not exact[lead])
 
-        for world, v, solved, searched, fitted in thread_map(threads)(solve, range(len(batch))):
-            nodes += searched
-            if fitted:
-                kept.append(world)
-                values.append(v)
-                known.append(solved)
-    table, exact = np.array(values).reshape(-1, size), np.array(known).reshape(-1, size)
-    if refine:
-        table, exact, kept, nodes = _refine(hooks, params, seat, legal, kept, table, exact, max_nodes, threads, nodes)
+    try:
+        while len(kept) < worlds and len(drawn_worlds) < limit:
+            batch = rows(min(worlds - len(kept), limit - len(drawn_worlds)))
+            first = len(drawn_worlds)
+            for world in batch:
+                drawn_worlds.append(world.copy())
+                if horizon > 0:
+                    hooks.shorten(drawn_worlds[-1], horizon)
+            keys = [(i,) for i in range(first, len(drawn_worlds))]
+            for (i,), (v, solved, searched, fitted) in zip(keys, searches.results(keys, leading), strict=True):
+                nodes += searched
+                if fitted:
+                    kept.append(i)
+                    values.append(v)
+                    known.append(solved)
+        table, exact = np.array(values).reshape(-1, size), np.array(known).reshape(-1, size)
+        if refine:
+            table, exact, kept, nodes = _refine(legal, kept, table, exact, searches, nodes)
+    finally:
+        searches.close()
     return WorldValues(table.sum(axis=0), exact.all(axis=0) & (len(kept) > 0), len(kept), nodes)
 
 
-def _refine(hooks, params, seat, legal, kept, table, exact, max_nodes, threads, nodes):
+def _refine(legal, kept, table, exact, searches, nodes):
     """Make exact the legal action with the highest sum until its sum is exact (``world_values``);
-    a world whose exact value needs more than ``max_nodes`` nodes is dropped."""
+    a world whose exact value needs more than ``max_nodes`` nodes is dropped. The guesses: the
+    next two, one of which leads next if the refined action's sum falls below theirs."""
     while kept:
-        first = legal[int(np.argmax(table[:, legal].sum(axis=0)))]
+        sums = table[:, legal].sum(axis=0)
+        order = np.argsort(-sums, kind="stable")
+        first = legal[order[0]]
         missing = [k for k in range(len(kept)) if not exact[k, first]]
         if not missing:
             break
-
-        def solve(j: int, first: int = first, missing: list[int] = missing, kept: list = kept) -> tuple:
-            ws = workspace(hooks)
-            gen = ws.next_generation()
-            return value_action(hooks, params, kept[missing[j]], seat, first, max_nodes, ws.sized(max_nodes), gen)
-
+        guesses = [(kept[k], legal[j]) for j in order[1:3] for k in range(len(kept)) if not exact[k, legal[j]]]
+        asked = [(kept[k], first) for k in missing]
         dropped = []
-        for k, (value, searched, fitted) in zip(missing, thread_map(threads)(solve, range(len(missing))), strict=True):
+        for k, (value, searched, fitted) in zip(missing, searches.results(asked, lambda g=guesses: g), strict=True):
             nodes += int(searched)
             if fitted:
                 table[k, first], exact[k, first] = value, True

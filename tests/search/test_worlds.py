@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -14,7 +15,8 @@ import sniff_env
 import twelve_env
 from sniff_env.solver import SniffSolverHooks
 from sniff_twelve.core.rng import stream_state
-from sniff_twelve.search.solver import draw_worlds
+from sniff_twelve.search import worlds
+from sniff_twelve.search.solver import ABORTED, NODES, draw_worlds, value_action, workspace
 from sniff_twelve.search.worlds import thread_imap, thread_pool, world_values
 from twelve_env.solver import TwelveSolverHooks
 
@@ -152,3 +154,55 @@ def test_thread_imap_yields_in_order_and_cancels_what_a_consumer_leaves() -> Non
     release.set()
     thread_pool(2).submit(lambda: None).result()
     assert 1 < len(started) <= 3
+
+
+def test_a_guess_is_searched_once_and_used_only_when_asked() -> None:
+    """``_Searches`` on two threads: while the asked search runs, the idle thread starts the guess;
+    asked for later, the guess is not searched again. A guess still running when something else
+    is asked for is stopped through its counters and forgotten."""
+    calls, started = [], {key: threading.Event() for key in ("guess", "stopped")}
+    waits_for = {"asked": "guess", "other": "stopped"}  # each ends only once its guess has started
+
+    def search(key: tuple, counters: np.ndarray) -> tuple:
+        calls.append(key)
+        if key[0] in started:
+            started[key[0]].set()
+        if key[0] in waits_for:
+            assert started[waits_for[key[0]]].wait(10)
+        deadline = time.monotonic() + 10
+        while key == ("stopped",) and not counters[ABORTED] and time.monotonic() < deadline:
+            time.sleep(0.001)
+        return (key[0].upper(),)
+
+    searches = worlds._Searches(2, search)
+    assert searches.results([("asked",)], lambda: [("asked",), ("guess",)]) == [("ASKED",)]
+    thread_pool(2).submit(lambda: None).result()
+    assert searches.results([("guess",)], lambda: []) == [("GUESS",)]
+    assert calls.count(("guess",)) == 1
+
+    assert searches.results([("other",)], lambda: [("stopped",)]) == [("OTHER",)]
+    assert searches.results([("last",)], lambda: []) == [("LAST",)]  # "stopped" still runs: it is stopped
+    assert ("stopped",) not in searches.futures
+    searches.close()
+
+
+def test_a_search_stops_when_another_thread_aborts_it() -> None:
+    """``value_action`` reads its ``counters`` while it searches: setting ``ABORTED`` from another
+    thread stops a search that would run far longer (a "12" deal with its whole stock)."""
+    game_cls, hooks = GAMES["twelve"]
+    game = game_cls(num_players=2, seed=1)
+    ws = workspace(hooks)
+    tables = ws.sized(0)
+    counters, found = np.zeros(3, dtype=np.int64), []
+    world, seat, action = game.state_array.copy(), game.current_player, game.legal_actions()[0]
+
+    def run() -> None:
+        found.append(value_action(hooks, game._params, world, seat, action, 0, tables, ws.next_generation(), counters))
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(0.5)
+    assert thread.is_alive() and counters[NODES] > 0  # still searching after half a second
+    counters[ABORTED] = 1
+    thread.join(5)
+    assert not thread.is_alive() and not found[0][2]  # stopped, and not fitted
