@@ -176,7 +176,6 @@ def test_a_guess_is_searched_once_and_used_only_when_asked() -> None:
 
     searches = worlds._Searches(2, search)
     assert searches.results([("asked",)], lambda: [("asked",), ("guess",)]) == [("ASKED",)]
-    thread_pool(2).submit(lambda: None).result()
     assert searches.results([("guess",)], lambda: []) == [("GUESS",)]
     assert calls.count(("guess",)) == 1
 
@@ -199,10 +198,13 @@ def test_a_search_stops_when_another_thread_aborts_it() -> None:
     def run() -> None:
         found.append(value_action(hooks, game._params, world, seat, action, 0, tables, ws.next_generation(), counters))
 
-    thread = threading.Thread(target=run)
+    thread = threading.Thread(target=run, daemon=True)  # daemon: a search the flag failed to stop ends with pytest
     thread.start()
+    deadline = time.monotonic() + 300  # the first call may compile the search
+    while counters[NODES] == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
     thread.join(0.5)
-    assert thread.is_alive() and counters[NODES] > 0  # still searching after half a second
+    assert thread.is_alive() and counters[NODES] > 0  # still searching half a second after it began
     counters[ABORTED] = 1
     thread.join(5)
     assert not thread.is_alive() and not found[0][2]  # stopped, and not fitted
