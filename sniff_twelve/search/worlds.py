@@ -135,9 +135,10 @@ class _Searches:
                 wait(running, return_when=FIRST_COMPLETED)
         return [future.result() for future in asked]
 
-    def done(self, key: tuple) -> bool:
+    def ended(self, key: tuple) -> tuple | None:
+        """The result of ``key``'s search if it has ended, else ``None``."""
         future = self.futures.get(key)
-        return future is not None and future.done()
+        return future.result() if future is not None and future.done() else None
 
     def _stop(self, keep: set[tuple]) -> None:
         """Stop (and forget) every search not done whose key is not in ``keep``."""
@@ -192,13 +193,13 @@ def world_values(
 
     def leading() -> Iterator[tuple]:
         """While the worlds are solved: the action leading in those already done, in each of them."""
-        done = [(i,) for i in range(len(drawn_worlds)) if searches.done((i,))]
-        solved = [(key[0], *searches.futures[key].result()) for key in done]
-        solved = [(i, v, exact) for i, v, exact, _, fitted in solved if fitted]
-        if solved and refine:
-            lead = legal[int(np.argmax(sum(v for _, v, _ in solved)[legal]))]
-            yield from ((i, lead) for i, _, exact in solved if not exact[lead])
+        ended = {i: searches.ended((i,)) for i in range(len(drawn_worlds))}
+        solved = {i: found for i, found in ended.items() if found is not None and found[3]}  # within the budget
+        if solved:
+            lead = legal[int(np.argmax(sum(found[0] for found in solved.values())[legal]))]
+            yield from ((i, lead) for i, found in solved.items() if not found[1][lead])
 
+    guesses = leading if refine else tuple  # without ``refine`` nothing is asked after the worlds
     try:
         while len(kept) < worlds and len(drawn_worlds) < limit:
             batch = rows(min(worlds - len(kept), limit - len(drawn_worlds)))
@@ -208,7 +209,7 @@ def world_values(
                 if horizon > 0:
                     hooks.shorten(drawn_worlds[-1], horizon)
             keys = [(i,) for i in range(first, len(drawn_worlds))]
-            for (i,), (v, solved, searched, fitted) in zip(keys, searches.results(keys, leading), strict=True):
+            for (i,), (v, solved, searched, fitted) in zip(keys, searches.results(keys, guesses), strict=True):
                 nodes += searched
                 if fitted:
                     kept.append(i)
