@@ -127,20 +127,5 @@ class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, heuristics)):
         """The learner's DRAW or PASS when that is all it can do (``K.forced_move``), else ``-1``."""
         return K.forced_move(s, params)
 
-    @staticmethod
-    @nb.njit(cache=True)
-    def obs_size(params):
-        return observation.OBS_SIZE
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def critic_size(params):
-        return observation.CRITIC_SIZE
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def num_actions(params):
-        return NUM_ACTIONS
-
 
 SPEC = SniffSpec()

@@ -54,8 +54,9 @@ Kernels, each ``numba.njit(cache=True)`` (``s`` a state row, ``params`` the opti
 ``heuristic_action(view, params)``, ``play_forced(s, params, modes)`` (``VectorGame.step``'s
 moves after the action), ``forced_action(s, params, mask)`` (the learner's move when it has no
 choice, else ``-1``; a game that never moves for a seat leaves both to ``GameSpec``'s
-defaults), the widths under ``params``: ``obs_size``, ``critic_size``,
-``num_actions``, and what the beliefs (``sniff_twelve.beliefs``) rebuild worlds with:
+defaults), the widths under ``params``: ``obs_size``, ``critic_size``, ``num_actions`` (a
+game whose widths no option changes leaves them to ``GameSpec``: ``MAX_OBS`` …), and what the
+beliefs (``sniff_twelve.beliefs``) rebuild worlds with:
 ``hidden_items(view, params, me, out)`` (counts per item ``me`` cannot see),
 ``held_items(s, params, seat, out)``, ``hand_size(s, params, seat)``,
 ``shown_item(s, params, a)`` (the item action ``a`` shows from the actor's hand, ``-1``),
@@ -130,6 +131,20 @@ def no_forced_action(s, params, mask):
     return -1
 
 
+#: the width kernels and the fixed widths they default to
+WIDTHS = {"obs_size": "MAX_OBS", "critic_size": "MAX_CRITIC", "num_actions": "MAX_ACTIONS"}
+
+
+def fixed_width(width: int) -> Dispatcher:
+    """A width kernel that returns ``width`` under every options row (numba caches one per value)."""
+
+    @nb.njit(cache=True)
+    def constant(params):
+        return width
+
+    return constant
+
+
 class GameSpec(GameHooks):
     """Base of a game's registration (see the module docstring); a subclass sets every attribute."""
 
@@ -165,13 +180,16 @@ class GameSpec(GameHooks):
         from Python calls the same compiled function a driver calls as ``g.apply_action``.
 
         ``class MySpec(GameSpec, kernels=module)`` (or a tuple of modules) takes every kernel of
-        ``KERNELS`` the class body does not set from the first module that defines it, by its name."""
+        ``KERNELS`` the class body does not set from the first module that defines it, by its name;
+        a width kernel found nowhere returns the class's fixed width (``WIDTHS``)."""
         super().__init_subclass__(**kwargs)
         modules = kernels if isinstance(kernels, tuple) else (kernels,)
         for name in KERNELS:
             found = [getattr(m, name) for m in modules if isinstance(getattr(m, name, None), Dispatcher)]
             if name not in vars(cls) and found:
                 setattr(cls, name, found[0])
+            elif name not in vars(cls) and name in WIDTHS and hasattr(cls, WIDTHS[name]):
+                setattr(cls, name, fixed_width(getattr(cls, WIDTHS[name])))
         for attr, value in list(vars(cls).items()):
             if isinstance(value, Dispatcher):
                 setattr(cls, attr, staticmethod(value))

@@ -444,18 +444,3 @@ def rollout(d, params, me, first, mask, rng, greedy_rate):
     out = np.zeros(params[P_PLAYERS], dtype=np.float64)
     _places(d, params, out)
     return out[me]
-
-
-@nb.njit(cache=True)
-def obs_size(params):
-    return OBS_SIZE
-
-
-@nb.njit(cache=True)
-def critic_size(params):
-    return CRITIC_SIZE
-
-
-@nb.njit(cache=True)
-def num_actions(params):
-    return NUM_ACTIONS
