@@ -20,12 +20,14 @@ and exits with status 130.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from multiprocessing.pool import Pool
 from pathlib import Path
 
 from benchmarks.timing import times_per_decision
@@ -123,25 +125,29 @@ def train(recipe: str, marks: tuple[float, ...], out: Path, args: argparse.Names
     return True
 
 
-def scores(players: int, entry: str, deals: int, workers: int) -> dict:
-    """Score (± 95% CI) of ``entry`` against each of ``OPPONENTS`` on the evaluation deals."""
+def scores(players: int, entry: str, deals: int, workers: int, processes: Pool | None = None) -> dict:
+    """Score (± 95% CI) of ``entry`` against each of ``OPPONENTS`` on the evaluation deals (on
+    ``processes``, ``arena.game_processes``' workers, when given)."""
     out = {}
     for opponent in OPPONENTS:
-        result = arena.run(arena_table(players), [entry, opponent], deals, EVAL_SEED, workers, progress=False)
+        table, lineup = arena_table(players), [entry, opponent]
+        result = arena.run(table, lineup, deals, EVAL_SEED, workers, progress=False, processes=processes)
         row = result["entries"][0]
         out[opponent] = {"score": row["score"], "ci95": row["ci95"]}
     return out
 
 
-def measure(recipe: str, checkpoint: Path, minutes: float, args: argparse.Namespace, deals: int) -> dict:
+def measure(
+    recipe: str, checkpoint: Path, minutes: float, args: argparse.Namespace, deals: int, processes: Pool | None
+) -> dict:
     """One snapshot: its experience, its raw scores, and its scores and time per decision in search."""
     spec, meta = RECIPES[recipe], MlpPolicy.load(checkpoint).meta
     players, counted = spec.players, spec.example.experience
     point = {"minutes": minutes, counted: meta[counted]}
-    point["scores"] = scores(players, f"ppo:{checkpoint}", deals, args.workers)
+    point["scores"] = scores(players, f"ppo:{checkpoint}", deals, args.workers, processes)
     search = f"guided:{args.search}:{checkpoint}"
     ms = times_per_decision(arena_table(players), [search])[search]
-    point["in_search"] = {"ms_per_decision": ms, "scores": scores(players, search, deals, args.workers)}
+    point["in_search"] = {"ms_per_decision": ms, "scores": scores(players, search, deals, args.workers, processes)}
     return point
 
 
@@ -243,14 +249,17 @@ def main(argv: list[str] | None = None) -> dict:
     args.out.mkdir(parents=True, exist_ok=True)
     result: dict = {"quick": args.quick, "deals": deals, "eval_seed": EVAL_SEED, "threads": args.threads}
     result |= {"search": args.search, "recipes": {}, "targets": {}}
-    with StopRequest() as stop:
+    with StopRequest() as stop, contextlib.ExitStack() as kept:
+        processes = None  # the arenas' worker processes, started once
         for recipe in args.recipes:
             marks = QUICK_MARKS if args.quick else RECIPES[recipe].marks
             run_dir = args.out / "training_runs" / recipe
             print(f"{recipe}: training {max(marks):g} minutes …", file=sys.stderr, flush=True)
             if not train(recipe, marks, run_dir, args, stop):
                 break
-            points = [measure(recipe, run_dir / f"at_{m:g}min.npz", m, args, deals) for m in marks]
+            if processes is None:  # after the first training, so that their start takes none of its time
+                processes = kept.enter_context(arena.game_processes(args.workers))
+            points = [measure(recipe, run_dir / f"at_{m:g}min.npz", m, args, deals, processes) for m in marks]
             result["recipes"][recipe] = points
     if not args.quick:
         result["targets"] = targets(result)

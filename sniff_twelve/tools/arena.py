@@ -423,14 +423,17 @@ def run(
     records: bool = False,
     address: str | None = None,
     estimator: str | None = None,
+    processes: multiprocessing.pool.Pool | None = None,
 ) -> dict[str, Any]:
     """Play the whole round robin and summarise it (see ``summarize``); results are JSON-ready.
     ``entries`` are agent specs or ``Agent`` objects (``name_entries``). With ``records`` every
     game in ``results["games"]`` carries its replayable ``"record"``; with ``address`` the games
-    run on that Ray cluster (``play_tasks``), with the same results; ``estimator="aivat"`` adds
-    the variance-reduced margins (``sniff_twelve.tools.evaluation``). ``deals`` and ``workers`` are
-    at least 1 and ``seed`` at least 0, else ``ValueError``; with one deal the intervals are
-    undefined (infinite half-widths, which ``report.arena_text`` prints as n/a)."""
+    run on that Ray cluster (``play_tasks``) and with ``processes`` on worker processes kept from
+    ``game_processes`` (runs one after another start them once), with the same results;
+    ``estimator="aivat"`` adds the variance-reduced margins (``sniff_twelve.tools.evaluation``).
+    ``deals`` and ``workers`` are at least 1 and ``seed`` at least 0, else ``ValueError``; with one
+    deal the intervals are undefined (infinite half-widths, which ``report.arena_text`` prints as
+    n/a)."""
     deals, workers = check_int("deals", deals, 1), check_int("workers", workers, 1)
     seed = check_int("seed", seed, 0)
     check_estimator(table, estimator)
@@ -443,7 +446,7 @@ def run(
     scheduled = schedule(table, entries, deals, seed)
     slots = [slot for slot, _ in scheduled]
     tasks = [dataclasses.replace(task, record=records, objects=objects, estimator=estimator) for _, task in scheduled]
-    results = play_tasks(tasks, workers, progress, address)
+    results = play_tasks(tasks, workers, progress, address, processes)
     summary = summarize(entries, list(zip(slots, results, strict=False)))
     return {
         "game": table.package,
@@ -489,8 +492,9 @@ def check_entries(table: Table, entries: Iterable[str], objects: dict[str, Agent
 
 @contextlib.contextmanager
 def game_processes(workers: int) -> Iterator[multiprocessing.pool.Pool | None]:
-    """``workers`` processes kept for several ``play_tasks`` calls (``compare``'s batches), so
-    they start and load the compiled kernels once; ``None`` for one worker (games in this process)."""
+    """``workers`` processes kept for several ``play_tasks`` or ``run`` calls (``compare``'s
+    batches, a benchmark's arenas), so they start and load the compiled kernels once; ``None`` for
+    one worker (games in this process)."""
     if workers <= 1:
         yield None
         return

@@ -82,24 +82,12 @@ def test_real_self_play_runs_rarely_say_better():
     assert verdicts.count("better") <= 3  # P(≥ 4 of 12 at α = 0.05) < 0.003
 
 
-def test_compare_starts_its_worker_processes_once(monkeypatch):
+def test_compare_starts_its_worker_processes_once(pool_starts):
     """Every batch plays on the same worker processes, and the verdict and margins are those of
     games played in this process (the games do not depend on where they ran)."""
-    started = []
-    real = arena.get_context
-
-    class Counted:
-        def __init__(self, method: str) -> None:
-            self.context = real(method)
-
-        def Pool(self, *args, **kwargs):  # noqa: N802 (multiprocessing's name)
-            started.append(args)
-            return self.context.Pool(*args, **kwargs)
-
-    monkeypatch.setattr(arena, "get_context", Counted)
     settings = {"delta": 0.01, "max_deals": 48, "seed": 3, "progress": False}
     in_processes = compare.run(TABLE, "greedy", "heuristic", workers=2, **settings)
-    assert len(started) == 1 and in_processes["deals"] == 48  # three batches, one start
+    assert len(pool_starts) == 1 and in_processes["deals"] == 48  # three batches, one start
     assert in_processes == compare.run(TABLE, "greedy", "heuristic", workers=1, **settings)
 
 
