@@ -10,8 +10,6 @@
 
 from __future__ import annotations
 
-import numba as nb
-
 from sniff_env import heuristics, observation, rewards, view
 from sniff_env import kernels as K
 from sniff_env.tiles import NUM_ACTIONS, TILES
@@ -108,24 +106,6 @@ class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, heuristics)):
     def reward_choices(self, options: dict) -> tuple[str, ...]:
         """``"win"`` first for a whole match; ``"points"`` only for one hand, which has no match winner."""
         return ("win", "points") if options["episode"] == "match" else ("points",)
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def play_forced(s, params, modes):
-        """``forced="auto"`` (``modes[1]``): draw and pass for the seat to act while that is all it
-        can do (``K.forced_move``: S19, S21)."""
-        if not modes[1]:
-            return
-        action = K.forced_move(s, params)
-        while action >= 0:
-            K.apply_action(s, params, action)
-            action = K.forced_move(s, params)
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def forced_action(s, params, mask):
-        """The learner's DRAW or PASS when that is all it can do (``K.forced_move``), else ``-1``."""
-        return K.forced_move(s, params)
 
 
 SPEC = SniffSpec()

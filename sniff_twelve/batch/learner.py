@@ -169,7 +169,7 @@ def _advance(g, s, params, mode, learner, seating, buf, i):
     while True:
         cur = np.int64(s[g.CUR])  # int64, as the Python layers pass a seat: one compiled copy of each kernel
         if cur == learner:
-            a = g.forced_action(s, params, buf.work_masks[i, : g.MAX_ACTIONS])
+            a = g.forced_move(s, params)
             if a < 0:
                 break
         else:

@@ -40,6 +40,18 @@ def _present(g, s, params, obs, mask):
     return cur
 
 
+@nb.njit(cache=True)
+def play_forced(g, s, params, modes):
+    """``forced="auto"`` (``modes[1]``, in a game that has the option): make every move forced on
+    the seat to act, one after another, while the game's ``forced_move`` names one."""
+    if modes.shape[0] < 2 or not modes[1]:
+        return
+    action = g.forced_move(s, params)
+    while action >= 0:
+        g.apply_action(s, params, action)
+        action = g.forced_move(s, params)
+
+
 @nb.njit(cache=True, parallel=True)
 def batch_play(
     g, states, params, modes, reset, streams, actions, scratch, obs, mask, player, rewards, terminated, truncated
@@ -54,7 +66,7 @@ def batch_play(
         else:
             g.snapshot(s, scratch[i])
             g.apply_action(s, params, actions[i])
-            g.play_forced(s, params, modes)
+            play_forced(g, s, params, modes)
             status = g.write_rewards(s, params, scratch[i], modes[0], rewards[i])
             terminated[i] = status == TERMINATED
             truncated[i] = status == TRUNCATED
@@ -201,7 +213,7 @@ class BaseVectorGame:
         self._params = params
         self.params = read_only(params)
         self._modes = modes
-        #: the modes ``spec.play_forced`` reads after each action (read-only)
+        #: the modes ``play_forced`` reads after each action (read-only)
         self.modes = read_only(modes)
         self._hooks = spec
         obs_size, _, num_actions = spec.widths(params)

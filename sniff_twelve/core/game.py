@@ -323,10 +323,10 @@ class BaseGame:
 
     def forced_action(self) -> int | None:
         """The move the seat to act has no choice but to make and the environments may make for it
-        (``spec.forced_action``: Sniff's DRAW or PASS, S19, S21), else ``None``, as once the game is over."""
+        (``spec.forced_move``: Sniff's DRAW or PASS, S19, S21), else ``None``, as once the game is over."""
         if self.is_terminal():
             return None
-        action = self.spec.forced_action(self._state, self._params, self._mask)
+        action = self.spec.forced_move(self._state, self._params)
         return None if action < 0 else int(action)
 
     def apply(self, action: int) -> None:

@@ -51,12 +51,12 @@ Kernels, each ``numba.njit(cache=True)`` (``s`` a state row, ``params`` the opti
 ``resample(view, params, seat, out, rng)``, ``snapshot(s, out)``,
 ``write_rewards(s, params, before, mode, out) -> LIVE / TERMINATED / TRUNCATED``,
 ``action_features(view, params, out)``, ``greedy_action(view, params)``,
-``heuristic_action(view, params)``, ``play_forced(s, params, modes)`` (``VectorGame.step``'s
-moves after the action), ``forced_action(s, params, mask)`` (the learner's move when it has no
-choice, else ``-1``; a game that never moves for a seat leaves both to ``GameSpec``'s
-defaults), the widths under ``params``: ``obs_size``, ``critic_size``, ``num_actions`` (a
-game whose widths no option changes leaves them to ``GameSpec``: ``MAX_OBS`` …), and what the
-beliefs (``sniff_twelve.beliefs``) rebuild worlds with:
+``heuristic_action(view, params)``, ``forced_move(s, params)`` (the move the seat to act has no
+choice but to make, else ``-1``: what the environments' ``forced="auto"`` and the learners make
+for it; a game that never forces a move leaves it to ``GameSpec``'s default), the widths under
+``params``: ``obs_size``, ``critic_size``, ``num_actions`` (a game whose widths no option
+changes leaves them to ``GameSpec``: ``MAX_OBS`` …), and what the beliefs
+(``sniff_twelve.beliefs``) rebuild worlds with:
 ``hidden_items(view, params, me, out)`` (counts per item ``me`` cannot see),
 ``held_items(s, params, seat, out)``, ``hand_size(s, params, seat)``,
 ``shown_item(s, params, a)`` (the item action ``a`` shows from the actor's hand, ``-1``),
@@ -105,8 +105,7 @@ KERNELS = (
     "action_features",
     "greedy_action",
     "heuristic_action",
-    "play_forced",
-    "forced_action",
+    "forced_move",
     "obs_size",
     "critic_size",
     "num_actions",
@@ -121,13 +120,8 @@ KERNELS = (
 
 
 @nb.njit(cache=True)
-def no_forced_moves(s, params, modes):
-    """``play_forced`` of a game that never moves for a seat: nothing."""
-
-
-@nb.njit(cache=True)
-def no_forced_action(s, params, mask):
-    """``forced_action`` of a game that never moves for a seat: ``-1``."""
+def no_forced_move(s, params):
+    """``forced_move`` of a game that never forces a move: ``-1``."""
     return -1
 
 
@@ -173,7 +167,7 @@ class GameSpec(GameHooks):
     item_names: ClassVar[tuple]
     pool_name: ClassVar[str]
     observation_bounds: ClassVar[Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]]
-    play_forced, forced_action = staticmethod(no_forced_moves), staticmethod(no_forced_action)
+    forced_move = staticmethod(no_forced_move)
 
     def __init_subclass__(cls, kernels: ModuleType | tuple[ModuleType, ...] = (), **kwargs: Any) -> None:
         """Kernels are plain functions of the spec, never bound to it: ``SPEC.apply_action(s, p, a)``
@@ -280,7 +274,7 @@ class GameSpec(GameHooks):
     def setup(self, num_players: int, reward: str | None = None, **options: Any) -> tuple[np.ndarray, np.ndarray]:
         """What an environment's options come to: the options row (``make_params``) and the modes
         row ``[reward's code, each slotless environment option's code …]`` (what the reward kernel
-        and ``play_forced`` read)."""
+        and ``VectorGame.step``'s forced moves read)."""
         slotless = tuple(option for option in self.env_options if option.slot < 0)
         env = check_options(slotless, {o.name: options.pop(o.name) for o in slotless if o.name in options})
         params = self.make_params(num_players, **options)
@@ -305,7 +299,7 @@ class GameSpec(GameHooks):
     @property
     def forced_moves(self) -> bool:
         """Whether the environments can make the moves forced on an agent for it (a ``forced``
-        option, its code ``modes[1]``: what ``play_forced`` reads, ``forced_action`` names)."""
+        option, its code ``modes[1]``: whether ``VectorGame.step`` plays ``forced_move``)."""
         return any(option.name == "forced" for option in self.env_options)
 
     def learner_setup(

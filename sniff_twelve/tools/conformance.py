@@ -201,7 +201,8 @@ def check_vector_matches_game(package: ModuleType, options: dict[str, Any], game
         actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in vg.mask])
         for game, action in zip(mirror, actions, strict=True):
             game.apply(int(action))
-            spec.play_forced(game._state, game._params, vg.modes)
+            while spec.forced_moves and vg.modes[1] and (forced := game.forced_action()) is not None:
+                game.apply(forced)  # forced="auto", as the AEC env makes the moves
         vg.step(actions)
         for i, game in enumerate(mirror):
             if vg.terminated[i] or vg.truncated[i]:
