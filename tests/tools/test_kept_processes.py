@@ -13,9 +13,9 @@ def test_arenas_on_kept_processes_start_them_once_and_play_the_same_games(pool_s
     table = arena_table(2, max_hands=1)
     runs = [(["greedy", "heuristic"], 6, 1), (["random", "greedy"], 4, 2)]
     with arena.game_processes(2) as processes:
-        kept = [arena.run(table, lineup, deals, seed, 2, False, processes=processes) for lineup, deals, seed in runs]
+        kept = [arena.run(table, *run, workers=2, progress=False, processes=processes) for run in runs]
     assert len(pool_starts) == 1
-    assert kept == [arena.run(table, lineup, deals, seed, 1, False) for lineup, deals, seed in runs]
+    assert kept == [arena.run(table, *run, workers=1, progress=False) for run in runs]
 
 
 def test_time_to_skill_starts_its_arena_processes_once_after_the_first_training(pool_starts, monkeypatch, tmp_path):
