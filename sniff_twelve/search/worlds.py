@@ -143,8 +143,9 @@ class _Searches:
     def _stop(self, keep: set[tuple]) -> None:
         """Stop (and forget) every search not done whose key is not in ``keep``."""
         for key in [key for key, future in self.futures.items() if not future.done() and key not in keep]:
+            counters = self.counters.pop(key)
             if not self.futures.pop(key).cancel():
-                self.counters[key][ABORTED] = 1
+                counters[ABORTED] = 1
 
     def close(self) -> None:
         self._stop(set())

@@ -181,7 +181,7 @@ def test_a_guess_is_searched_once_and_used_only_when_asked() -> None:
 
     assert searches.results([("other",)], lambda: [("stopped",)]) == [("OTHER",)]
     assert searches.results([("last",)], lambda: []) == [("LAST",)]  # "stopped" still runs: it is stopped
-    assert ("stopped",) not in searches.futures
+    assert ("stopped",) not in searches.futures and ("stopped",) not in searches.counters
     searches.close()
 
 
