@@ -92,6 +92,13 @@ class SniffSolverHooks(SniffSpec):
     def bound(s, params):
         return _points_left(s, params)  # every credit goes to one side, every deduction to one seat
 
+    def search_params(self, params: np.ndarray) -> np.ndarray:
+        """The search stops at the hand's end (``ends``), so it settles the hand there as a hand
+        episode does, without dealing the next one (S5): the same values, no shuffle at each leaf."""
+        params = params.copy()
+        params[K.P_HAND_EPISODE] = 1
+        return params
+
     @staticmethod
     @nb.njit(cache=True)
     def key(s, params):

@@ -316,6 +316,11 @@ class GameSpec(GameHooks):
         """The options the learners' environments take: all but ``forced`` (``learner_setup``)."""
         return self.options + tuple(option for option in self.env_options if option.name != "forced")
 
+    def search_params(self, params: np.ndarray) -> np.ndarray:
+        """The options row the exact searches (``sniff_twelve.search``) run a position with:
+        ``params`` itself, unless the game's solver rules say otherwise (Sniff's)."""
+        return params
+
     def shorten(self, s: np.ndarray, cards: int) -> None:
         """Cut the draw pile of the row ``s`` (its ``POOL`` slots) to its next ``cards`` items."""
         s[self.POOL_LEN] = min(s[self.POOL_LEN], s[self.POOL_HEAD] + cards)

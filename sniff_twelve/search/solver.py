@@ -18,7 +18,9 @@ The search is one compiled function for both games; a game hands in a subclass o
   minus the sum of every other seat's (the paranoid rule, more than two sides);
 - ``maximizes(s, params, root)``: whether the seat to act plays for the root's side;
 - ``key(s, params)``: two 64-bit hash words of everything the rest of the search depends on;
-- ``bound(s, params)``: a number no value of the rest can exceed in size (the node budget's bounds).
+- ``bound(s, params)``: a number no value of the rest can exceed in size (the node budget's bounds);
+- ``search_params(params)``: the options row the search runs with (``GameSpec``'s default:
+  ``params`` itself; Sniff's settles a hand without dealing the next, where its search stops).
 
 ``GameSpec.shorten(world, cards)`` cuts a world's draw pile (its ``POOL`` slots) to ``cards``
 (``pimc``'s horizon).
@@ -528,7 +530,8 @@ def solve_game(
     solved = np.zeros(hooks.MAX_ACTIONS, dtype=np.bool_)
     pv = np.empty(hooks.MAX_DEPTH + 1, dtype=np.int64)
     tables, gen = ws.sized(budget), ws.next_generation()
-    nodes, aborted, _ = solve_row(hooks, game._params, s, tables, gen, budget, values, solved, upper, wanted, pv)
+    params = hooks.search_params(game._params)
+    nodes, aborted, _ = solve_row(hooks, params, s, tables, gen, budget, values, solved, upper, wanted, pv)
     action_values = {int(a): int(values[a]) for a in np.flatnonzero(solved)}
     bound = int(hooks.bound(s, game._params))
     if aborted:

@@ -173,7 +173,7 @@ def world_values(
     action ranked first is made exact too (module docstring). ``horizon > 0`` cuts each world's
     draw pile to that many cards (``g.shorten``). On more than one thread the idle ones make exact,
     ahead of time, the action likeliest to be refined next (``_Searches``)."""
-    size = hooks.MAX_ACTIONS
+    size, params = hooks.MAX_ACTIONS, hooks.search_params(params)
     drawn_worlds: list[np.ndarray] = []
 
     def search(key: tuple, counters: np.ndarray) -> tuple:

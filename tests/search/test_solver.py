@@ -11,9 +11,10 @@ import pytest
 
 import sniff_env
 import twelve_env
+from sniff_env import kernels as K
 from sniff_env.solver import solve as solve_sniff
 from sniff_env.tiles import tile_index
-from sniff_twelve.search.solver import Workspace
+from sniff_twelve.search.solver import Workspace, solve_row
 from twelve_env.solver import solve as solve_twelve
 
 
@@ -218,3 +219,25 @@ def test_a_budgeted_search_is_exact_in_its_smaller_table():
     game = sniff_env.Game(num_players=4, seed=8)
     whole, cut = solve_sniff(game), solve_sniff(game, max_nodes=400_000)
     assert cut.exact and (cut.value, cut.action_values) == (whole.value, whole.action_values)
+
+
+def _solve_with(game: sniff_env.Game, params: np.ndarray) -> tuple:
+    """Every action value, the principal variation and the nodes of a full solve under ``params``."""
+    hooks, size = solve_sniff.hooks, solve_sniff.hooks.MAX_ACTIONS
+    values, solved, upper = np.zeros(size, np.int64), np.zeros(size, np.bool_), np.zeros(size, np.int64)
+    pv, ws = np.empty(hooks.MAX_DEPTH + 1, np.int64), Workspace(hooks)
+    tables, gen, wanted = ws.sized(0), ws.next_generation(), np.ones(size, np.bool_)
+    nodes, *_ = solve_row(hooks, params, game._state.copy(), tables, gen, 0, values, solved, upper, wanted, pv)
+    return values[solved].tolist(), pv[pv >= 0].tolist(), int(nodes)
+
+
+@pytest.mark.parametrize("seed", range(0, 60, 3))
+def test_the_search_settles_a_hand_as_a_match_would(seed):
+    """The search stops at the hand's end, so it runs with the options of a hand episode, which
+    settle the hand (S22–S24, S4a, S25) and deal no next one (S5): every value, the principal
+    variation and the nodes are those of the match's own options, and the game's row is kept."""
+    game = sniff_endgame(seed)
+    params = game._params.copy()
+    searched = solve_sniff.hooks.search_params(params)
+    assert (params == game._params).all() and searched[K.P_HAND_EPISODE] == 1 and params[K.P_HAND_EPISODE] == 0
+    assert _solve_with(game, searched) == _solve_with(game, params)
