@@ -12,9 +12,10 @@ import pytest
 import sniff_env
 import twelve_env
 from sniff_env import kernels as K
+from sniff_env.agents import make_agent
 from sniff_env.solver import solve as solve_sniff
 from sniff_env.tiles import tile_index
-from sniff_twelve.search.solver import Workspace, solve_row
+from sniff_twelve.search.solver import Workspace
 from twelve_env.solver import solve as solve_twelve
 
 
@@ -221,24 +222,42 @@ def test_a_budgeted_search_is_exact_in_its_smaller_table():
     assert cut.exact and (cut.value, cut.action_values) == (whole.value, whole.action_values)
 
 
-def _solve_with(game: sniff_env.Game, params: np.ndarray) -> tuple:
-    """Every action value, the principal variation and the nodes of a full solve under ``params``."""
-    hooks, size = solve_sniff.hooks, solve_sniff.hooks.MAX_ACTIONS
-    values, solved, upper = np.zeros(size, np.int64), np.zeros(size, np.bool_), np.zeros(size, np.int64)
-    pv, ws = np.empty(hooks.MAX_DEPTH + 1, np.int64), Workspace(hooks)
-    tables, gen, wanted = ws.sized(0), ws.next_generation(), np.ones(size, np.bool_)
-    nodes, *_ = solve_row(hooks, params, game._state.copy(), tables, gen, 0, values, solved, upper, wanted, pv)
-    return values[solved].tolist(), pv[pv >= 0].tolist(), int(nodes)
+def _recording_search_params(monkeypatch) -> list:
+    """The options rows the Sniff searches ask ``search_params`` for, from here on."""
+    rows, cls = [], type(solve_sniff.hooks)
+    real = cls.search_params
+
+    def recorded(self, params):
+        rows.append(real(self, params))
+        return rows[-1]
+
+    monkeypatch.setattr(cls, "search_params", recorded)
+    return rows
 
 
 @pytest.mark.parametrize("seed", range(24))
-def test_the_search_settles_a_hand_as_a_match_would(seed):
-    """The search stops at the hand's end, so it runs with the options of a hand episode, which
-    settle the hand (S22–S24, S4a, S25) and deal no next one (S5): every value, the principal
+def test_the_search_settles_a_hand_as_a_match_would(seed, monkeypatch):
+    """The search stops at the hand's end, so ``solve`` runs with the options of a hand episode,
+    which settle the hand (S22–S24, S4a, S25) and deal no next one (S5): every value, the principal
     variation and the nodes are those of the match's own options (2, 3 and 4 players, both
-    settlements), and the caller's options row is left as it was."""
+    settlements), and the game's options row is left as it was."""
     game = sniff_endgame(seed)
-    params = game._params.copy()
-    searched = solve_sniff.hooks.search_params(params)
-    assert (params == game._params).all() and searched[K.P_HAND_EPISODE] == 1 and params[K.P_HAND_EPISODE] == 0
-    assert _solve_with(game, searched) == _solve_with(game, params)
+    before = game._params.copy()
+    rows = _recording_search_params(monkeypatch)
+    searched = solve_sniff(game)
+    (row,) = rows
+    assert (
+        row[K.P_HAND_EPISODE] == 1 and (np.delete(row, K.P_HAND_EPISODE) == np.delete(before, K.P_HAND_EPISODE)).all()
+    )
+    assert (game._params == before).all() and before[K.P_HAND_EPISODE] == 0
+    monkeypatch.setattr(type(solve_sniff.hooks), "search_params", lambda self, params: params)
+    matched = solve_sniff(game)
+    assert (searched.action_values, searched.pv, searched.nodes) == (matched.action_values, matched.pv, matched.nodes)
+
+
+def test_pimc_searches_its_worlds_with_the_search_options(monkeypatch):
+    """``pimc`` values its worlds with the options row of the search (``search_params``), as ``solve`` does."""
+    rows = _recording_search_params(monkeypatch)
+    game = sniff_env.Game(num_players=2, seed=5)
+    make_agent("pimc:2").act(game)
+    assert rows and all(row[K.P_HAND_EPISODE] == 1 for row in rows)
