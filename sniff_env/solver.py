@@ -58,18 +58,15 @@ class SniffSolverHooks(SniffSpec):
     MAX_CHILDREN = 28  # four free spots, seven tiles carry each pip (S9)
     MAX_DEPTH = 120  # the longest hand is 117 actions (4 players: every tile drawn and placed)
 
-    @staticmethod
     @nb.njit(cache=True)
     def legal_actions(s, params, mask, out):
         return K.legal_actions_into(s, params, out)
 
-    @staticmethod
     @nb.njit(cache=True)
     def ends(s, params, events):
         """The hand is over (S22, settled), the match won (S25) or truncated (S26)."""
         return events & (K.EV_HAND_END | K.EV_WON | K.EV_TRUNCATED) != 0
 
-    @staticmethod
     @nb.njit(cache=True)
     def score_difference(s, params, root):
         """The root's side's score minus the other side's (2, 4 players) or minus both other
@@ -82,12 +79,10 @@ class SniffSolverHooks(SniffSpec):
             diff += s[K.SCORE + side] if side == mine else -s[K.SCORE + side]
         return diff
 
-    @staticmethod
     @nb.njit(cache=True)
     def maximizes(s, params, root):
         return K.side_of(params, s[K.CUR]) == K.side_of(params, root)
 
-    @staticmethod
     @nb.njit(cache=True)
     def bound(s, params):
         return _points_left(s, params)  # every credit goes to one side, every deduction to one seat
@@ -99,7 +94,6 @@ class SniffSolverHooks(SniffSpec):
         params[K.P_HAND_EPISODE] = 1
         return params
 
-    @staticmethod
     @nb.njit(cache=True)
     def key(s, params):
         """Everything the rest of the hand depends on: the hands, the boneyard head (its order is

@@ -38,18 +38,15 @@ class TwelveSolverHooks(TwelveSpec):
     MAX_CHILDREN = MAX_RANKS  # one action per rank held (T7)
     MAX_DEPTH = 52  # every action plays a card
 
-    @staticmethod
     @nb.njit(cache=True)
     def legal_actions(s, params, mask, out):
         K.legal_mask_into(s, params, mask)
         return listed(mask, out)
 
-    @staticmethod
     @nb.njit(cache=True)
     def ends(s, params, events):
         return s[K.STATUS] != K.LIVE
 
-    @staticmethod
     @nb.njit(cache=True)
     def score_difference(s, params, root):
         """The root's T15 score minus the other seats' (one other seat with 2 players)."""
@@ -58,12 +55,10 @@ class TwelveSolverHooks(TwelveSpec):
             diff += _score(s, seat) if seat == root else -_score(s, seat)
         return diff
 
-    @staticmethod
     @nb.njit(cache=True)
     def maximizes(s, params, root):
         return s[K.CUR] == root
 
-    @staticmethod
     @nb.njit(cache=True)
     def bound(s, params):
         """Every card still in a hand, the stock or the pile moves a score at most three times
@@ -73,7 +68,6 @@ class TwelveSolverHooks(TwelveSpec):
             cards += K.hand_size(s, seat)
         return 3 * cards
 
-    @staticmethod
     @nb.njit(cache=True)
     def key(s, params):
         """Everything the rest of the game depends on: every hand's ranks, the top card and the

@@ -52,6 +52,7 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
     MAX_ACTIONS, MAX_OBS, MAX_CRITIC = MAX_RANKS, observation.obs_size(MAX_RANKS), observation.critic_size(MAX_RANKS)
     SNAPSHOT_SIZE = rewards.SNAPSHOT_SIZE
     reward_modes, default_reward = rewards.REWARD_MODES, "score"
+    num_actions = K.num_ranks  # an action per rank of the deck (T1)
 
     observation_bounds = staticmethod(observation.observation_bounds)
     HANDS = -1  # one game is one deal (T15)
@@ -64,22 +65,15 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
         """Two sides with 2 players, else ``None``: every seat for itself."""
         return ((0,), (1,)) if num_players == 2 else None
 
-    @staticmethod
     @nb.njit(cache=True)
     def obs_size(params):
         a, b = _OBS_END
         return a * K.num_ranks(params) + b
 
-    @staticmethod
     @nb.njit(cache=True)
     def critic_size(params):
         a, b = _CRITIC_END
         return a * K.num_ranks(params) + b
-
-    @staticmethod
-    @nb.njit(cache=True)
-    def num_actions(params):
-        return K.num_ranks(params)
 
 
 SPEC = TwelveSpec()

@@ -182,7 +182,7 @@ class GameSpec(GameHooks):
             found = [getattr(m, name) for m in modules if isinstance(getattr(m, name, None), Dispatcher)]
             if name not in vars(cls) and found:
                 setattr(cls, name, found[0])
-            elif name not in vars(cls) and name in WIDTHS and hasattr(cls, WIDTHS[name]):
+            elif not hasattr(cls, name) and name in WIDTHS and hasattr(cls, WIDTHS[name]):
                 setattr(cls, name, fixed_width(getattr(cls, WIDTHS[name])))
         for attr, value in list(vars(cls).items()):
             if isinstance(value, Dispatcher):

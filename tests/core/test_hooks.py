@@ -50,3 +50,15 @@ def test_an_edited_kernel_or_slot_is_compiled_again_in_the_next_process(tmp_path
     hooks.write_text(HOOKS.format(factor=3, slot=5))
     assert _run(tmp_path) == 35
     assert list(tmp_path.glob("__pycache__/driver.run-*.nbi"))  # the driver is cached at all
+
+
+def test_a_spec_subclass_keeps_the_widths_its_game_computes():
+    """A subclass of a game's spec (a solver's rules) inherits the width kernels the game set or
+    found; only a game with none gets the fixed widths."""
+    from twelve_env.solver import HOOKS
+    from twelve_env.spec import SPEC
+
+    params = SPEC.make_params(2, deck="numbers")  # 11 ranks (T1)
+    widths = (HOOKS.obs_size(params), HOOKS.critic_size(params), HOOKS.num_actions(params))
+    assert widths == (61, 138, 11)  # 4R + 17 seen; + 6R others' hands and R the stock's; R
+    assert (SPEC.obs_size(params), SPEC.num_actions(params)) == (61, 11)
