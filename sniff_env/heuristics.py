@@ -15,6 +15,7 @@ import numpy as np
 from sniff_env import kernels as K
 from sniff_env.tiles import DRAW, NUM_ACTIONS, NUM_TILES, PIP_TILES, TILE_HIGH, TILE_LOW
 from sniff_env.view import SEARCH_RNG, unseen_tiles
+from sniff_twelve.core.bits import lowest_bit
 from sniff_twelve.core.rng import below, pick_legal
 from sniff_twelve.core.seats import seat_after
 
@@ -40,7 +41,7 @@ def _greedy(s, params, scratch):
     for k in range(4):  # the tiles that fit each arm (S9), as legal_mask_into lists them
         cand = fits[k]
         while cand:
-            tile = K.lowest_tile(cand)
+            tile = lowest_bit(cand)
             cand &= cand - 1
             a = tile * 4 + k
             key = credit_after(s, params, a, scratch) * 64 + TILE_LOW[tile] + TILE_HIGH[tile]

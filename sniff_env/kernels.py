@@ -15,6 +15,7 @@ import numba as nb
 import numpy as np
 
 from sniff_env.tiles import BYTE_PIPS, DRAW, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
+from sniff_twelve.core.bits import lowest_bit
 from sniff_twelve.core.layout import Layout, with_tables
 from sniff_twelve.core.rng import below, shuffle
 from sniff_twelve.core.seats import seat_after
@@ -74,9 +75,6 @@ SIDE_NAMES = ("low", "high", "line_a", "line_b", "arm_a", "arm_b")
 EV_HAND_END, EV_BLOCKED, EV_WON, EV_TRUNCATED = 1, 2, 4, 8
 
 HAND_SIZE = np.array([0, 0, 7, 6, 5], dtype=np.int32)  # S5, by player count
-#: ``lowest_tile``'s table: the bit index of each power of two times 0x077CB531, by its top five bits
-DE_BRUIJN = np.zeros(32, dtype=np.int64)
-DE_BRUIJN[[((0x077CB531 << bit) & 0xFFFFFFFF) >> 27 for bit in range(32)]] = np.arange(32)
 DEFAULT_TARGET = {2: 250, 3: 200, 4: 200}  # S3
 
 
@@ -100,21 +98,6 @@ def pip_count(mask):
         + BYTE_PIPS[2, (mask >> 16) & 255]
         + BYTE_PIPS[3, (mask >> 24) & 255]
     )
-
-
-@nb.njit(cache=True, inline="always")
-def tile_count(mask):
-    """Number of tiles in ``mask`` (a 28-bit population count)."""
-    mask = mask - ((mask >> 1) & 0x55555555)
-    mask = (mask & 0x33333333) + ((mask >> 2) & 0x33333333)
-    return (((mask + (mask >> 4)) & 0x0F0F0F0F) * 0x01010101 & 0xFFFFFFFF) >> 24
-
-
-@nb.njit(cache=True, inline="always")
-def lowest_tile(mask):
-    """Index of the lowest set bit of a non-zero tile mask (de Bruijn multiplication)."""
-    low = mask & -mask
-    return DE_BRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
 @nb.njit(cache=True, inline="always")
@@ -224,7 +207,7 @@ def legal_mask_into(s, params, out):
     for k in range(4):
         cand = fits[k]
         while cand:
-            out[lowest_tile(cand) * 4 + k] = True
+            out[lowest_bit(cand) * 4 + k] = True
             cand &= cand - 1
 
 
@@ -241,7 +224,7 @@ def legal_actions_into(s, params, out):
         return 1
     count = 0
     while cand:
-        tile = lowest_tile(cand)
+        tile = lowest_bit(cand)
         cand &= cand - 1
         for k in range(4):
             if (fits[k] >> tile) & 1:

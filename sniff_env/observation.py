@@ -18,6 +18,7 @@ import numpy as np
 
 from sniff_env import kernels as K
 from sniff_env.tiles import NUM_TILES, TILE_LOW
+from sniff_twelve.core.bits import popcount
 from sniff_twelve.core.layout import Layout, with_tables
 from sniff_twelve.core.seats import seat_after
 
@@ -125,7 +126,7 @@ def write_observation(s, params, me, out):
         seat = seat_after(me, r, n)
         out[SCORES + r] = s[K.SCORE + K.side_of(params, seat)] / target
         if r > 0:
-            out[HAND_SIZES + r - 1] = K.tile_count(s[K.HAND + seat])
+            out[HAND_SIZES + r - 1] = popcount(s[K.HAND + seat])
             voids = _BYTE_BITS[s[K.VOIDS + seat] & 127]
             for p in range(7):
                 out[KNOWN_VOIDS + 7 * (r - 1) + p] = voids[p]

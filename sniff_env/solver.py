@@ -24,6 +24,7 @@ import numpy as np
 from sniff_env import kernels as K
 from sniff_env.game import Game
 from sniff_env.spec import SniffSpec
+from sniff_twelve.core.bits import popcount
 from sniff_twelve.search.solver import fold, game_solver
 
 MAX_CREDIT = 35  # S17: four scored ends count at most 12 + 10 + 8 + 6 (three end doubles and a 6)
@@ -38,7 +39,7 @@ def _points_left(s, params):
         tiles |= s[K.HAND + seat]
     for i in range(s[K.BONE_HEAD], s[K.BONE_LEN]):
         tiles |= 1 << s[K.BONE + i]
-    return MAX_CREDIT * K.tile_count(tiles) + K.pip_count(tiles) + 3 * params[K.P_PLAYERS]
+    return MAX_CREDIT * popcount(tiles) + K.pip_count(tiles) + 3 * params[K.P_PLAYERS]
 
 
 @nb.njit(cache=True, inline="always")

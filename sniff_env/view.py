@@ -15,6 +15,7 @@ import numpy as np
 
 from sniff_env import kernels as K
 from sniff_env.tiles import DRAW, NUM_TILES, TILE_HIGH, TILE_LOW
+from sniff_twelve.core.bits import lowest_bit, popcount
 from sniff_twelve.core.rng import below, shuffle
 from sniff_twelve.core.view import copy_public
 
@@ -42,12 +43,12 @@ def write_view(s, params, seat, out):
     for other in range(params[K.P_PLAYERS]):
         if other != seat:
             out[K.HAND + other] = 0
-            for _ in range(K.tile_count(s[K.HAND + other])):
-                out[K.HAND + other] |= 1 << K.lowest_tile(hidden)
+            for _ in range(popcount(s[K.HAND + other])):
+                out[K.HAND + other] |= 1 << lowest_bit(hidden)
                 hidden &= hidden - 1
     out[K.BONE : K.BONE + NUM_TILES] = 0
     for i in range(s[K.BONE_HEAD], s[K.BONE_LEN]):
-        out[K.BONE + i] = K.lowest_tile(hidden)
+        out[K.BONE + i] = lowest_bit(hidden)
         hidden &= hidden - 1
 
 
@@ -69,7 +70,7 @@ def determinize(s, params, me, d, rng, tiles):
     for attempt in range(51):
         shuffle(rng, SEARCH_RNG, tiles, count)
         for seat in range(n):
-            room[seat] = 0 if seat == me else K.tile_count(s[K.HAND + seat])
+            room[seat] = 0 if seat == me else popcount(s[K.HAND + seat])
             if seat != me:
                 d[K.HAND + seat] = 0
         bone_left = s[K.BONE_LEN] - s[K.BONE_HEAD]
@@ -126,7 +127,7 @@ def held_items(s, params, seat, out):
 
 @nb.njit(cache=True)
 def hand_size(s, params, seat):
-    return K.tile_count(s[K.HAND + seat])
+    return popcount(s[K.HAND + seat])
 
 
 @nb.njit(cache=True)
