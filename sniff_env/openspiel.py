@@ -36,7 +36,7 @@ from sniff_env import kernels as K
 from sniff_env.game import Game
 from sniff_env.observation import OBS_FIELDS
 from sniff_env.spec import SPEC
-from sniff_env.tiles import NUM_TILES, TILES, action_name, tile_name
+from sniff_env.tiles import NUM_TILES, TILES, tile_name
 
 if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
@@ -116,9 +116,6 @@ class SniffAdapter(Adapter):
         if position < n * h:
             return f"deal {tile_name(TILES[outcome])} to seat {position // h}"
         return f"boneyard {position - n * h + 1}: {tile_name(TILES[outcome])}"
-
-    def action_name(self, action: int) -> str:
-        return action_name(action)
 
     def view_string(self, view: SeatView) -> str:
         d = view.describe()

@@ -34,12 +34,12 @@ with extra_needed("bench", "twelve_env.openspiel (the OpenSpiel game python_twel
 
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, NUM_RANKS, rank_name
-from twelve_env.game import Game
 from twelve_env.observation import obs_fields
 from twelve_env.spec import SPEC
 
 if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
+    from twelve_env.game import Game
 
 
 class TwelveAdapter(Adapter):
@@ -72,9 +72,6 @@ class TwelveAdapter(Adapter):
             "first_player": int(drawn[self.cards]),
         }
 
-    def start(self, deal: dict[str, Any], engine: Game | None) -> Game:
-        return Game(self.num_players, seed=0, deal=deal, **self.options)
-
     # --- bounds -------------------------------------------------------------------------------------
     def max_game_length(self) -> int:
         """Every turn plays a card from a hand (T7), and only the face-up card of the deal never
@@ -95,9 +92,6 @@ class TwelveAdapter(Adapter):
         if position == dealt:
             return f"face up {card}"
         return f"stock {position - dealt}: {card}"
-
-    def action_name(self, action: int) -> str:
-        return rank_name(self.deck, action)
 
     def view_string(self, view: SeatView) -> str:
         if view.is_terminal():

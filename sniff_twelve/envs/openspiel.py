@@ -136,6 +136,8 @@ class Adapter:
         self.params = self.spec.make_params(num_players, **options)
         self.obs_size, _, self.num_actions = self.spec.widths(self.params)
         self.win_mode = self.spec.reward_modes["win"]
+        self.game_cls = self.spec.part("game")
+        self._fresh = self.game_cls(num_players=num_players, seed=0, **options)  # names actions
 
     def __deepcopy__(self, memo: dict) -> Adapter:
         return self  # immutable and shared by every state of a game: never copied by Clone
@@ -158,8 +160,11 @@ class Adapter:
         raise NotImplementedError
 
     def start(self, deal: dict[str, Any], engine: BaseGame | None) -> BaseGame:
-        """The engine positioned at ``deal``: a new game, or ``engine`` re-dealt."""
-        raise NotImplementedError
+        """The engine positioned at ``deal``: a new game, or ``engine`` re-dealt (its next deal)."""
+        if engine is None:
+            return self.game_cls(num_players=self.num_players, seed=0, deal=deal, **self.options)
+        engine._deal(deal)
+        return engine
 
     def max_game_length(self) -> int:
         raise NotImplementedError
@@ -177,7 +182,7 @@ class Adapter:
 
     def action_name(self, action: int) -> str:
         """Our name of a player action (the engine's ``action_name``)."""
-        raise NotImplementedError
+        return self._fresh.action_name(action)
 
     def view_string(self, view: SeatView) -> str:
         """What the view holds, one line."""
@@ -503,10 +508,8 @@ class SpecAdapter(Adapter):
 
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
         super().__init__(num_players, options)
-        self.game_cls = game_cls = self.spec.part("game")
-        self._fresh = fresh = game_cls(num_players=num_players, seed=0, **options)
         self.obs_fields = (("observation", 0, self.obs_size),)
-        dealt = fresh.deal_of(fresh.state_array)
+        dealt = self._fresh.deal_of(self._fresh.state_array)
         self.sizes = [len(hand) for hand in dealt["hands"]]
         items = [item for part in [*dealt["hands"], dealt["pool"]] for item in part]
         owners = [seat for seat, size in enumerate(self.sizes) for _ in range(size)]
@@ -528,12 +531,6 @@ class SpecAdapter(Adapter):
         hands = [list(drawn[a:b]) for a, b in itertools.pairwise(starts)]
         return {"hands": hands, "pool": list(drawn[starts[-1] : -1]), "first_player": int(drawn[-1])}
 
-    def start(self, deal: dict[str, Any], engine: BaseGame | None) -> BaseGame:
-        if engine is None:
-            return self.game_cls(num_players=self.num_players, seed=0, deal=deal, **self.options)
-        engine._deal(deal)  # the chance deal in place of the engine's own
-        return engine
-
     def max_chance_nodes(self) -> int:
         """A deal's chance nodes, for every deal: each later deal follows a player action."""
         return self._deal.length * (1 + (self.max_game_length() if self.spec.HANDS >= 0 else 0))
@@ -546,9 +543,6 @@ class SpecAdapter(Adapter):
             return f"seat {outcome} plays first"
         owner = deal.owners[position]
         return f"deal {self.item_name(outcome)} to {f'seat {owner}' if owner >= 0 else f'the {self.spec.pool_name}'}"
-
-    def action_name(self, action: int) -> str:
-        return self._fresh.action_name(action)
 
     def view_string(self, view: SeatView) -> str:
         return f"hand {self.items_text(view.hand())} | {self.game_cls._from_row(view.array, view.params)}"
