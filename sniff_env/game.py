@@ -75,7 +75,6 @@ class Game(BaseGame):
     spec = SPEC
     public_accessors = (
         *BaseGame.public_accessors,
-        "target",
         "side_of",
         "boneyard_size",
         "opener",
@@ -117,10 +116,6 @@ class Game(BaseGame):
 
     # --- accessors (docs/api.md) ---------------------------------------------------------------------
     @property
-    def target(self) -> int:
-        return int(self._params[K.P_TARGET])
-
-    @property
     def scores(self) -> list[int]:
         """One score per player (2–3 players) or per partnership (4 players: seats 0+2, 1+3)."""
         sides = 2 if self.num_players == 4 else self.num_players
@@ -145,11 +140,6 @@ class Game(BaseGame):
     @property
     def opener(self) -> int:
         return int(self._state[K.OPENER])
-
-    @property
-    def settlement(self) -> str:
-        """``"deduct"`` (S23–S24) or ``"allfives"`` (S4a)."""
-        return SPEC.option("settlement").decode(self._params[K.P_ALL_FIVES])
 
     @property
     def hands_played(self) -> int:

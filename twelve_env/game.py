@@ -63,7 +63,6 @@ class Game(BaseGame):
     spec = SPEC
     public_accessors = (
         *BaseGame.public_accessors,
-        "deck",
         "captured",
         "stock_size",
         "pile",
@@ -74,11 +73,6 @@ class Game(BaseGame):
 
     def _deal(self, deal: dict[str, Any]) -> None:
         load_deal(self._state, self._params, self.deck, deal)
-
-    @property
-    def deck(self) -> str:
-        """``"bridge"`` or ``"numbers"`` (T1)."""
-        return SPEC.option("deck").decode(self._params[K.P_DECK])
 
     @classmethod
     def row_bounds(cls, params: np.ndarray) -> list:

@@ -26,7 +26,14 @@ from sniff_twelve.core.rng import stream_state
 from sniff_twelve.core.view import SeatView, write_views
 
 if TYPE_CHECKING:
+    from sniff_twelve.core.options import GameOption
     from sniff_twelve.core.spec import GameSpec
+
+
+def option_accessor(option: GameOption) -> property:
+    """``game.<option's name>``: the option's value in this game, read from its options row."""
+    rule = f" ({option.rule})" if option.rule else ""
+    return property(lambda game: option.decode(game._params[option.slot]), doc=f"The option: {option.label}{rule}.")
 
 
 class IllegalActionError(ValueError):
@@ -66,7 +73,8 @@ class BaseGame:
     """The state object of every game: one state row and one options row, every rule in the
     game's compiled kernels (its ``GameSpec``). A game writes ``class Game(BaseGame): spec =
     SPEC`` and only what is its own: accessors (``scores`` and the like), ``row_bounds``, action
-    names, its ``deal=`` format where it has one of its own, and ``str``.
+    names, its ``deal=`` format where it has one of its own, and ``str``. Every option of the
+    options row is an accessor of its own name (``option_accessor``), public to every seat.
 
     ``Game(num_players, seed, deal, **options)``: the table (default ``spec.default_players``), the
     random stream (``None``: fresh entropy), a given position (``deal``, below) and the options
@@ -93,6 +101,11 @@ class BaseGame:
         super().__init_subclass__(**kwargs)
         if "spec" in vars(cls):
             derive_init_signature(cls, cls.spec.row_options, {"num_players": cls.spec.default_players})
+            options = cls.spec.row_options
+            for option in options:
+                if option.name not in vars(cls):
+                    setattr(cls, option.name, option_accessor(option))
+            cls.public_accessors = tuple(dict.fromkeys((*cls.public_accessors, *(o.name for o in options))))
             if "record_name" not in vars(cls):
                 cls.record_name = cls.spec.name
 

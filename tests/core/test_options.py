@@ -67,6 +67,20 @@ def test_game_envs_and_vector_game_take_the_option_by_name(game, name):
 
 
 @pytest.mark.parametrize(("game", "name"), CASES)
+def test_a_game_and_every_seat_s_view_read_the_option_back_by_name(game, name):
+    package = GAMES[game][0]
+    played = package.Game(num_players=3, seed=1, **{name: OTHER[name]})
+    played.apply(played.legal_actions()[0])
+    assert getattr(played, name) == OTHER[name]
+    assert [getattr(played.seat_view(seat), name) for seat in range(3)] == [OTHER[name]] * 3
+
+
+def test_an_option_left_to_the_table_reads_back_resolved():
+    assert [sniff_env.Game(n).target for n in (2, 3, 4)] == [250, 200, 200]  # S3
+    assert sniff_env.Game(2).max_steps is None and twelve_env.Game(2).deck == "bridge"
+
+
+@pytest.mark.parametrize(("game", "name"), CASES)
 def test_every_signature_default_is_the_declared_default(game, name):
     package = GAMES[game][0]
     default = _option(game, name).default
