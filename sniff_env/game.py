@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from sniff_env import kernels as K
 from sniff_env.spec import SPEC
-from sniff_env.tiles import DRAW, NUM_TILES, TILES, action_name, tile_index
-from sniff_twelve.core.game import BaseGame
+from sniff_env.tiles import DRAW, NUM_TILES, TILES, tile_index
+from sniff_twelve.core.game import BaseGame, slot_accessor
 from sniff_twelve.core.options import check_deal_hands, check_int, check_keys, check_sequence
 
 if TYPE_CHECKING:
@@ -75,7 +75,6 @@ class Game(BaseGame):
     spec = SPEC
     public_accessors = (
         *BaseGame.public_accessors,
-        "side_of",
         "boneyard_size",
         "opener",
         "hands_played",
@@ -121,11 +120,6 @@ class Game(BaseGame):
         sides = 2 if self.num_players == 4 else self.num_players
         return self._state[K.SCORE : K.SCORE + sides].tolist()
 
-    def side_of(self, seat: int) -> int:
-        """Index into ``scores`` for ``seat``."""
-        seat = self.check_seat(seat)
-        return seat % 2 if self.num_players == 4 else seat
-
     def hand(self, seat: int) -> list[tuple[int, int]]:
         """Tiles held by ``seat``, in set order."""
         return [TILES[t] for t in super().hand(seat)]
@@ -137,23 +131,14 @@ class Game(BaseGame):
 
     boneyard_size = BaseGame.pool_size
 
-    @property
-    def opener(self) -> int:
-        return int(self._state[K.OPENER])
-
-    @property
-    def hands_played(self) -> int:
-        return int(self._state[K.HANDS_DONE])
+    opener = slot_accessor(K.OPENER, "Seat that opened this hand (S6).")
+    hands_played = slot_accessor(K.HANDS_DONE, "Hands settled so far in this match.")
+    last_credit = slot_accessor(K.CREDIT, "Credit of the last placement (S17).")
 
     @property
     def winner(self) -> int | None:
         """Side that reached the target (S25), else ``None``."""
-        w = int(self._state[K.WINNER])
-        return None if w < 0 else w
-
-    @property
-    def last_credit(self) -> int:
-        return int(self._state[K.CREDIT])
+        return None if self._state[K.WINNER] < 0 else int(self._state[K.WINNER])
 
     def hand_as_ended(self, action: int) -> Game | None:
         """If ``action`` ends the hand: a copy of the game after it that stops at the settlement —
@@ -175,9 +160,6 @@ class Game(BaseGame):
         """Pips ``seat`` is publicly known to lack this hand (it drew or passed while they were open)."""
         voids = int(self._state[K.VOIDS + self.check_seat(seat)])
         return [p for p in range(7) if (voids >> p) & 1]
-
-    def action_name(self, action: int) -> str:
-        return action_name(action)
 
     def redeal(self, deal: dict[str, Any]) -> None:
         """Replace the hand about to start — before its opening placement — with ``deal`` (the
@@ -261,8 +243,3 @@ class Game(BaseGame):
         for seat in range(self.num_players):
             if s[K.DEDUCT + seat]:
                 self.events.append(("deduct", seat, int(s[K.DEDUCT + seat])))
-
-    def __str__(self) -> str:
-        from sniff_env.render import render_text
-
-        return render_text(self)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from sniff_env import heuristics, observation, rewards, view
 from sniff_env import kernels as K
-from sniff_env.tiles import NUM_ACTIONS, TILES
+from sniff_env.tiles import NUM_ACTIONS, TILES, action_name
 from sniff_twelve.core.options import GameOption
 from sniff_twelve.core.spec import GameSpec
 
@@ -33,6 +33,7 @@ class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, heuristics)):
         "narrate": "sniff_env.ui:narrate",
         "web": "sniff_env.web:WEB",
         "solve": "sniff_env.solver:solve",
+        "text": "sniff_env.render:render_text",
     }
     default_players = 4
     options = (
@@ -95,6 +96,7 @@ class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, heuristics)):
     HANDS = K.HANDS_DONE  # a new hand is a new deal: beliefs start again (S5)
     ITEMS = view.ITEMS
     item_names, pool_name = TILES, "boneyard"
+    action_names = tuple(action_name(action) for action in range(NUM_ACTIONS))  # "[3|5] east", "draw"
     POOL, POOL_HEAD, POOL_LEN = K.BONE, K.BONE_HEAD, K.BONE_LEN  # the boneyard, drawn front first (S19)
 
     @staticmethod

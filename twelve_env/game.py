@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from sniff_twelve.core.game import BaseGame
+from sniff_twelve.core.game import BaseGame, slot_accessor
 from sniff_twelve.core.options import check_deal_hands, check_int, check_keys, check_sequence
 from twelve_env import kernels as K
 from twelve_env.cards import COPIES, MAX_RANKS, check_rank, rank_name
@@ -96,9 +96,7 @@ class Game(BaseGame):
         K.write_scores(self._state, self._params, out)
         return out.tolist()
 
-    @property
-    def captured(self) -> list[int]:
-        return self._state[K.CAPTURED : K.CAPTURED + self.num_players].tolist()
+    captured = slot_accessor(K.CAPTURED, "Cards each seat has captured (T8).", per_seat=True)
 
     stock, stock_size = BaseGame.pool, BaseGame.pool_size  # next card first (T5)
 
@@ -107,9 +105,7 @@ class Game(BaseGame):
         """The face-up cards, bottom first; the last one is the top card."""
         return self._state[K.PILE : K.PILE + self._state[K.PILE_LEN]].tolist()
 
-    @property
-    def first_player(self) -> int:
-        return int(self._state[K.FIRST])
+    first_player = slot_accessor(K.FIRST, "Seat that played first (T6).")
 
     @property
     def last_round(self) -> bool:
@@ -133,8 +129,3 @@ class Game(BaseGame):
 
     def action_name(self, action: int) -> str:
         return rank_name(self.deck, action)
-
-    def __str__(self) -> str:
-        from twelve_env.render import render_text
-
-        return render_text(self)

@@ -36,6 +36,7 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
         "narrate": "twelve_env.ui:narrate",
         "web": "twelve_env.web:WEB",
         "solve": "twelve_env.solver:solve",
+        "text": "twelve_env.render:render_text",
     }
     default_players = 2
     options = (

@@ -30,6 +30,14 @@ if TYPE_CHECKING:
     from sniff_twelve.core.spec import GameSpec
 
 
+def slot_accessor(slot: int, doc: str, per_seat: bool = False) -> property:
+    """A read-only accessor of the state row: slot ``slot`` as an ``int``, or (``per_seat``) a
+    list of one entry per seat from ``slot`` on (``Game.opener``, ``Game.captured``)."""
+    if per_seat:
+        return property(lambda game: game._state[slot : slot + game.num_players].tolist(), doc=doc)
+    return property(lambda game: int(game._state[slot]), doc=doc)
+
+
 def option_accessor(option: GameOption) -> property:
     """``game.<option's name>``: the option's value in this game, read from its options row."""
     rule = f" ({option.rule})" if option.rule else ""
@@ -94,6 +102,7 @@ class BaseGame:
         "scores",
         "is_truncated",
         "pool_size",
+        "side_of",
     )
     record_name: ClassVar[str]
 
@@ -299,6 +308,12 @@ class BaseGame:
         for a value that is not an integer)."""
         return check_int("seat", seat, 0, self.num_players - 1)
 
+    def side_of(self, seat: int) -> int:
+        """The side ``seat`` plays for, by the spec's ``sides`` (every seat its own side without
+        them): its entry of ``scores`` where a game scores sides."""
+        seat, sides = self.check_seat(seat), self.spec.sides(self.num_players)
+        return seat if sides is None else next(k for k, side in enumerate(sides) if seat in side)
+
     def observation(self, seat: int | None = None) -> np.ndarray:
         """What ``seat`` (default: the seat to act) observes — the same vector the envs give."""
         seat = self.current_player if seat is None else self.check_seat(seat)
@@ -378,6 +393,11 @@ class BaseGame:
             elif not isinstance(value, (bool, int, float, str, tuple, type(None))):
                 setattr(twin, name, copy.deepcopy(value))
         return twin
+
+    def __str__(self) -> str:
+        """The table as text: the game's ``text`` part, else its state row."""
+        text = self.spec.part("text")
+        return text(self) if text else f"{type(self).__name__} {self._state.tolist()}"
 
     # --- hooks ---------------------------------------------------------------------------------
     def action_name(self, action: int) -> str:

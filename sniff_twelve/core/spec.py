@@ -202,8 +202,9 @@ class GameSpec(GameHooks):
     #: ``outcome`` how a finished game went for the arena (default: places by score), ``infos``
     #: what its AEC env's ``infos`` hold (``step_info``, ``quiet_info``; default none), ``ui`` its
     #: play-screen texts (``GameUI``), ``narrate`` its one-line move texts, ``web`` its browser
-    #: table (``WebGame``: its one drawing, which ``Game.image`` rasterises), ``solve`` its exact solver
-    PARTS: ClassVar[tuple[str, ...]] = ("game", "agents", "outcome", "infos", "ui", "narrate", "web", "solve")
+    #: table (``WebGame``: its one drawing, which ``Game.image`` rasterises), ``solve`` its exact
+    #: solver, ``text`` its table as text (``str(game)``; default the state row)
+    PARTS: ClassVar[tuple[str, ...]] = ("game", "agents", "outcome", "infos", "ui", "narrate", "web", "solve", "text")
     parts: ClassVar[dict[str, str]] = {}
     #: what ``part`` gives for a part the game does not declare, where every game has one
     PART_DEFAULTS: ClassVar[dict[str, Any]] = {"outcome": places_by_score}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sniff_twelve.core.game import BaseGame
+from sniff_twelve.core.game import BaseGame, slot_accessor
 from tests.blockdom import kernels as K
 from tests.blockdom.spec import SPEC
 
@@ -32,10 +32,7 @@ class Game(BaseGame):
         """Every seat's points in the match so far."""
         return self._state[K.POINTS : K.POINTS + self.num_players].tolist()
 
-    @property
-    def deals_played(self) -> int:
-        """The deals finished so far (the last one included once the match is over)."""
-        return int(self._state[K.DEALS])
+    deals_played = slot_accessor(K.DEALS, "The deals finished so far (the last one included once the match is over).")
 
     @property
     def line(self) -> list[tuple[int, int]]:

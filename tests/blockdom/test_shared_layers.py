@@ -180,3 +180,12 @@ def test_the_command_line_is_the_shared_one_built_from_the_spec(tmp_path, capsys
         commands.main(["analyze", str(records)])
     assert stop.value.code != 0
     assert "'solve' part" in capsys.readouterr().err
+
+
+def test_a_game_without_a_text_part_shows_its_state_row_and_each_game_its_text():
+    from sniff_env import Game as SniffGame
+    from sniff_twelve.core.game import BaseGame
+
+    game = Game(num_players=2, seed=0)
+    assert BaseGame.__str__(game) == f"Game {game.state_array.tolist()}"  # no ``text`` part: the row
+    assert "free spots: any tile opens" in str(SniffGame(num_players=2, seed=0))  # Sniff's ``text`` part

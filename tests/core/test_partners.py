@@ -34,3 +34,14 @@ def test_seat_specs_seats_the_partner_where_the_spec_says():
 def test_a_partner_at_a_table_without_partners_is_refused(spec, players):
     with pytest.raises(ValueError, match=f"a {players}-player table has no partner seat"):
         seat_specs(spec, players, 0, "greedy", "heuristic")
+
+
+def test_a_game_scores_each_seat_for_its_side():
+    import sniff_env
+    import twelve_env
+
+    sides = {n: [sniff_env.Game(n).side_of(seat) for seat in range(n)] for n in (2, 3, 4)}
+    assert sides == {2: [0, 1], 3: [0, 1, 2], 4: [0, 1, 0, 1]}  # S1: partnerships 0+2 / 1+3 with four
+    assert [twelve_env.Game(5).side_of(seat) for seat in range(5)] == [0, 1, 2, 3, 4]  # T4: each for itself
+    with pytest.raises(ValueError, match="seat"):
+        sniff_env.Game(4).side_of(4)

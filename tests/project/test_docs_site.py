@@ -316,3 +316,10 @@ def test_records_hands_and_decisions_are_defined_once_and_analyze_points_there()
     headed = [page.name for page in PAGES if "\n### Records, hands and decisions\n" in page.read_text(encoding="utf-8")]
     assert headed == ["quickstart.md"]
     assert "quickstart.md#records-hands-and-decisions" in (DOCS / "solvers.md").read_text(encoding="utf-8")
+
+
+def test_the_template_table_gives_each_file_of_the_test_game_its_length():
+    page = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| \d\. [^|]+ \| `(\w+\.py)` \| (\d+) \|", page, flags=re.M)
+    lengths = {name: len((ROOT / "tests" / "blockdom" / name).read_text("utf-8").splitlines()) for name, _ in rows}
+    assert len(rows) == 7 and {name: int(lines) for name, lines in rows} == lengths
