@@ -41,7 +41,9 @@ def slot_accessor(slot: int, doc: str, per_seat: bool = False) -> property:
 def option_accessor(option: GameOption) -> property:
     """``game.<option's name>``: the option's value in this game, read from its options row."""
     rule = f" ({option.rule})" if option.rule else ""
-    return property(lambda game: option.decode(game._params[option.slot]), doc=f"The option: {option.label}{rule}.")
+    choices = f": one of {', '.join(map(repr, option.choices))}" if option.choices else ""
+    doc = f"The option ``{option.name}``, {option.label[0].lower()}{option.label[1:]}{rule}{choices}."
+    return property(lambda game: option.decode(game._params[option.slot]), doc=doc)
 
 
 class IllegalActionError(ValueError):
@@ -80,9 +82,10 @@ class _Truncated:
 class BaseGame:
     """The state object of every game: one state row and one options row, every rule in the
     game's compiled kernels (its ``GameSpec``). A game writes ``class Game(BaseGame): spec =
-    SPEC`` and only what is its own: accessors (``scores`` and the like), ``row_bounds``, action
-    names, its ``deal=`` format where it has one of its own, and ``str``. Every option of the
-    options row is an accessor of its own name (``option_accessor``), public to every seat.
+    SPEC`` and only what is its own: accessors (``scores`` and the like; ``slot_accessor`` for a
+    slot shown as it is), ``row_bounds``, action names and its ``deal=`` format where it has its
+    own; ``str`` is the spec's ``text`` part. Every option of the options row is an accessor of
+    its own name (``option_accessor``), public to every seat.
 
     ``Game(num_players, seed, deal, **options)``: the table (default ``spec.default_players``), the
     random stream (``None``: fresh entropy), a given position (``deal``, below) and the options
