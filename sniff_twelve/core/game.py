@@ -115,6 +115,8 @@ class BaseGame:
             derive_init_signature(cls, cls.spec.row_options, {"num_players": cls.spec.default_players})
             options = cls.spec.row_options
             for option in options:
+                if hasattr(BaseGame, option.name):
+                    raise TypeError(f"an option may not be named {option.name!r}: every game has that attribute")
                 if option.name not in vars(cls):
                     setattr(cls, option.name, option_accessor(option))
             cls.public_accessors = tuple(dict.fromkeys((*cls.public_accessors, *(o.name for o in options))))

@@ -75,6 +75,17 @@ def test_a_game_and_every_seat_s_view_read_the_option_back_by_name(game, name):
     assert [getattr(played.seat_view(seat), name) for seat in range(3)] == [OTHER[name]] * 3
 
 
+def test_an_option_named_like_an_attribute_of_every_game_is_refused():
+    from sniff_twelve.core.game import BaseGame
+    from tests.blockdom.spec import BlockdomSpec
+
+    class ClashingSpec(BlockdomSpec):
+        options = (GameOption("hand_sizes", 1, "Shadows Game.hand_sizes", "int", slot=1),)
+
+    with pytest.raises(TypeError, match="'hand_sizes'"):
+        type("Clashing", (BaseGame,), {"spec": ClashingSpec()})
+
+
 def test_an_option_left_to_the_table_reads_back_resolved():
     assert [sniff_env.Game(n).target for n in (2, 3, 4)] == [250, 200, 200]  # S3
     assert sniff_env.Game(2).max_steps is None and twelve_env.Game(2).deck == "bridge"
