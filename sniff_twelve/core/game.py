@@ -23,6 +23,7 @@ from sniff_twelve.core.options import (
     derive_init_signature,
 )
 from sniff_twelve.core.rng import stream_state
+from sniff_twelve.core.seats import seat_sides
 from sniff_twelve.core.view import SeatView, write_views
 
 if TYPE_CHECKING:
@@ -316,8 +317,7 @@ class BaseGame:
     def side_of(self, seat: int) -> int:
         """The side ``seat`` plays for, by the spec's ``sides`` (every seat its own side without
         them): its entry of ``scores`` where a game scores sides."""
-        seat, sides = self.check_seat(seat), self.spec.sides(self.num_players)
-        return seat if sides is None else next(k for k, side in enumerate(sides) if seat in side)
+        return seat_sides(self.spec, self.num_players)[self.check_seat(seat)]
 
     def observation(self, seat: int | None = None) -> np.ndarray:
         """What ``seat`` (default: the seat to act) observes — the same vector the envs give."""

@@ -4,6 +4,7 @@ a seat (``who``)."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +49,16 @@ class Table:
     @property
     def two_sided(self) -> bool:
         return self.sides is not None
+
+
+@functools.cache
+def seat_sides(spec: GameSpec, num_players: int) -> tuple[int, ...]:
+    """The side of every seat at a table of ``num_players``, by ``spec.sides`` (every seat its own
+    side without them), worked out once per table: ``BaseGame.side_of``'s lookup."""
+    sides = spec.sides(num_players)
+    if sides is None:
+        return tuple(range(num_players))
+    return tuple(next(k for k, side in enumerate(sides) if seat in side) for seat in range(num_players))
 
 
 def who(seat: int, human: int) -> str:
