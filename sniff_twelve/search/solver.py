@@ -322,12 +322,13 @@ def _search(g, params, s, depth, alpha, beta, root, w, gen, counters, max_nodes)
 
 
 @nb.njit(cache=True, inline="always")
-def _mtd(g, params, s, root, w, gen, counters, max_nodes, guess):
-    """The exact value of ``s`` by null-window searches closing in on it from ``guess`` (MTD(f))."""
+def _mtd(g, params, s, depth, root, w, gen, counters, max_nodes, guess):
+    """The exact value of ``s`` at ``depth`` by null-window searches closing in on it from ``guess``
+    (MTD(f))."""
     lower, upper, v = -INF, INF, guess
     while lower < upper:
         beta = v + 1 if v == lower else v
-        v = _search(g, params, s, 1, beta - 1, beta, root, w, gen, counters, max_nodes)
+        v = _search(g, params, s, depth, beta - 1, beta, root, w, gen, counters, max_nodes)
         if counters[ABORTED]:
             return 0
         if v < beta:
@@ -337,28 +338,53 @@ def _mtd(g, params, s, root, w, gen, counters, max_nodes, guess):
     return v
 
 
+@nb.njit(cache=True, inline="always")
+def _table_move(g, params, s, table, gen):
+    """The move the table holds for the root ``s`` (``-1``: none, its entry overwritten)."""
+    h1, h2 = g.key(s, params)
+    return _probe(table, gen, h1, h2, _slot(h1, 0, table.shape[0]), -INF, INF)[4]
+
+
+@nb.njit(cache=True, inline="always")
+def _best_first(g, params, s, root, w, gen, counters, max_nodes, wanted):
+    """``(first, guess)`` for ``_root_values``: when a legal action of ``s`` needs only a bound,
+    the position's own value (MTD(f) over the whole position) and its table move, a best action,
+    so that it is valued first and every other is tested against the best value itself; else
+    ``(-1, 0)`` (every action valued exactly: knowing the best first saves nothing)."""
+    moves = w[2]
+    count = _legal_count(g, params, s, w[3][0], 0, moves)
+    bounded = 0  # the legal actions only bounded
+    for i in range(count):
+        bounded += not wanted[moves[0, i, 0]]
+    if count < 2 or bounded == 0:
+        return -1, 0
+    value = _mtd(g, params, s, 0, root, w, gen, counters, max_nodes, 0)
+    return _table_move(g, params, s, w[0], gen), value
+
+
 @nb.njit(cache=True)
-def _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved, upper, wanted):
-    """Value the legal actions of ``s``, the likeliest best first: exactly (a full window each,
-    MTD(f)) every action set in ``wanted`` and the first one searched; any other only as far as
-    it takes to tell whether it reaches the best value so far (one null-window test: if it does,
-    it is valued exactly too, else ``upper[a]`` holds a bound its value cannot exceed). So the
-    best value and every action that reaches it are always exact. Stops when the budget runs out
-    (``solved`` marks the exact values). Returns the count of legal actions."""
+def _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved, upper, wanted, first, guess):
+    """Value the legal actions of ``s``, ``first`` first (``-1``: none), then the likeliest best
+    (what they earn at once): exactly (a full window each, MTD(f), the first from ``guess``) every
+    action set in ``wanted`` and the first one searched; any other only as far as it takes to tell
+    whether it reaches the best value so far (one null-window test: if it does, it is valued
+    exactly too, else ``upper[a]`` holds a bound its value cannot exceed). So the best value and
+    every action that reaches it are always exact. Stops when the budget runs out (``solved``
+    marks the exact values). Returns the count of legal actions."""
     solved[:] = False
     kids, moves, order = w[1], w[2], w[4]
     mask = w[3][0]
     count = _legal_count(g, params, s, mask, 0, moves)
     _expand(g, params, s, 0, count, root, kids, moves)
-    _order(moves, 0, count, -1, True, order)
-    guess, best = 0, -INF
+    _order(moves, 0, count, first, True, order)
+    best = -INF
     for j in range(count):
         i = order[0, j]
         a, gain = moves[0, i, 0], moves[0, i, 1]
         v = gain
         if not moves[0, i, 2]:
             if wanted[a] or best == -INF:
-                v += _mtd(g, params, kids[0, i], root, w, gen, counters, max_nodes, guess - gain)
+                v += _mtd(g, params, kids[0, i], 1, root, w, gen, counters, max_nodes, guess - gain)
             else:
                 need = best - gain  # what the rest after action a must be worth to reach the best
                 reached = _search(g, params, kids[0, i], 1, need - 1, need, root, w, gen, counters, max_nodes)
@@ -367,7 +393,7 @@ def _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved
                 if reached < need:
                     upper[a] = gain + reached
                     continue
-                v += _mtd(g, params, kids[0, i], root, w, gen, counters, max_nodes, reached)
+                v += _mtd(g, params, kids[0, i], 1, root, w, gen, counters, max_nodes, reached)
         if counters[ABORTED]:
             break
         guess = v
@@ -415,13 +441,18 @@ def _principal_variation(g, params, s, root, w, gen, counters, values, solved, p
 @nb.njit(cache=True, nogil=True)
 def solve_row(g, params, s, w, gen, max_nodes, values, solved, upper, wanted, pv):
     """Solve the position ``s`` for its seat to act (``_root_values``: the best actions and those
-    set in ``wanted`` exactly, the others at least bounded by ``upper``; ``solved[a]`` set for the
-    exact values found within ``max_nodes``, 0 = no budget), ``pv`` the principal variation (``-1``
-    after its end). Returns ``(nodes, aborted, hits)``."""
+    set in ``wanted`` exactly, the others at least bounded by ``upper``, a best action first when
+    some are only bounded, ``_best_first``; ``solved[a]`` set for the exact values found within
+    ``max_nodes``, 0 = no budget), ``pv`` the principal variation (``-1`` after its end). Returns
+    ``(nodes, aborted, hits)``. (``value_world`` does without ``_best_first``: it made ``pimc``
+    no faster, ``docs/solvers.md``.)"""
     counters = np.zeros(3, dtype=np.int64)
     root = np.int64(s[g.CUR])  # int64, as pimc passes its seat: one compiled copy of the search
     pv[:] = -1
-    _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved, upper, wanted)
+    solved[:] = False
+    first, guess = _best_first(g, params, s, root, w, gen, counters, max_nodes, wanted)
+    if not counters[ABORTED]:
+        _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved, upper, wanted, first, guess)
     if not counters[ABORTED]:
         _principal_variation(g, params, s, root, w, gen, counters, values, solved, pv)
     return counters[NODES], counters[ABORTED], counters[HITS]
@@ -432,7 +463,7 @@ def value_world(g, params, world, seat, max_nodes, w, gen, values, solved, upper
     """``_root_values`` of ``world`` for ``seat`` (a world of ``pimc`` or ``analyze``): returns the
     nodes searched and whether the search fitted ``max_nodes`` (0 = no budget)."""
     counters = np.zeros(3, dtype=np.int64)
-    _root_values(g, params, world, seat, w, gen, counters, max_nodes, values, solved, upper, wanted)
+    _root_values(g, params, world, seat, w, gen, counters, max_nodes, values, solved, upper, wanted, -1, 0)
     return counters[NODES], counters[ABORTED] == 0
 
 
@@ -449,7 +480,7 @@ def value_action(g, params, world, seat, action, max_nodes, w, gen, counters):
         if moves[0, i, 0] == action:
             value = moves[0, i, 1]
             if not moves[0, i, 2]:
-                value += _mtd(g, params, kids[0, i], seat, w, gen, counters, max_nodes, 0)
+                value += _mtd(g, params, kids[0, i], 1, seat, w, gen, counters, max_nodes, 0)
     return value, counters[NODES], counters[ABORTED] == 0
 
 

@@ -121,10 +121,14 @@ def test_a_match_winning_credit_ends_the_value():
     assert solution.action_values[five] == 5 and solution.best == [five] and solution.pv == [five]
 
 
-def test_budget_gives_bounds_around_the_exact_value():
+@pytest.mark.parametrize("graded", [False, True])
+def test_budget_gives_bounds_around_the_exact_value(graded):
+    """A budget cut leaves bounds around the exact value and only exact action values — with
+    ``moves=`` too, where the cut falls in the position's own search, before any action is valued."""
     game = sniff_env.Game(num_players=4, seed=3)
     exact = solve_sniff(game)
-    cut = solve_sniff(game, max_nodes=max(exact.nodes // 4, 1))
+    moves = game.legal_actions()[-1:] if graded else None
+    cut = solve_sniff(game, moves=moves, max_nodes=max(solve_sniff(game, moves=moves).nodes // 4, 1))
     assert exact.exact and not cut.exact
     assert cut.lower <= exact.value <= cut.upper
     assert cut.value == cut.lower and cut.pv == []
