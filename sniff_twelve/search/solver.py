@@ -350,7 +350,7 @@ def _best_first(g, params, s, root, w, gen, counters, max_nodes, wanted):
     """``(first, guess)`` for ``_root_values``: when a legal action of ``s`` needs only a bound,
     the position's own value (MTD(f) over the whole position) and its table move, a best action,
     so that it is valued first and every other is tested against the best value itself; else
-    ``(-1, 0)`` (every action valued exactly: knowing the best first saves nothing)."""
+    ``(-1, 0)`` (every action valued exactly: finding the best first did not pay there)."""
     moves = w[2]
     count = _legal_count(g, params, s, w[3][0], 0, moves)
     bounded = 0  # the legal actions only bounded
