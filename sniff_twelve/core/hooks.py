@@ -110,4 +110,6 @@ class _HookAttributes(AttributeTemplate):
 @lower_getattr_generic(GameHooksType)
 def _lower_hook(context, builder, typ, val, attr):
     value = typ.hook(attr)
-    return context.get_constant(types.intp, value) if isinstance(value, int) else context.get_dummy_value()
+    if isinstance(value, int):  # a bool too, as 0 or 1
+        return context.get_constant(types.intp, int(value))
+    return context.get_dummy_value()

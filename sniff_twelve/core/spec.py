@@ -168,6 +168,8 @@ class GameSpec(GameHooks):
     pool_name: ClassVar[str]
     observation_bounds: ClassVar[Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]]
     forced_move = staticmethod(no_forced_move)
+    #: the exact searches' order among actions that gain alike: the higher id first, else the lower
+    HIGHER_FIRST: ClassVar[bool] = False
 
     def __init_subclass__(cls, kernels: ModuleType | tuple[ModuleType, ...] = (), **kwargs: Any) -> None:
         """Kernels are plain functions of the spec, never bound to it: ``SPEC.apply_action(s, p, a)``

@@ -20,7 +20,9 @@ The search is one compiled function for both games; a game hands in a subclass o
 - ``key(s, params)``: two 64-bit hash words of everything the rest of the search depends on;
 - ``bound(s, params)``: a number no value of the rest can exceed in size (the node budget's bounds);
 - ``search_params(params)``: the options row the search runs with (``GameSpec``'s default:
-  ``params`` itself; Sniff's settles a hand without dealing the next, where its search stops).
+  ``params`` itself; Sniff's settles a hand without dealing the next, where its search stops);
+- ``HIGHER_FIRST``: among actions that gain alike, search the higher id first (``GameSpec``'s
+  default: the lower; "12"'s higher card first takes a quarter fewer nodes, ``docs/solvers.md``).
 
 ``GameSpec.shorten(world, cards)`` cuts a world's draw pile (its ``POOL`` slots) to ``cards``
 (``pimc``'s horizon).
@@ -159,11 +161,11 @@ def _expand(g, params, s, depth, count, root, kids, moves):
 
 
 @nb.njit(cache=True, inline="always")
-def _order(moves, depth, count, first, maximize, order):
+def _order(g, moves, depth, count, first, maximize, order):
     """Search order in ``order[depth]``: the table's move first, then by gain (best for the seat
-    to act first)."""
-    for i in range(count):
-        order[depth, i] = i
+    to act first), then by id (the lower first, the higher with ``g.HIGHER_FIRST``)."""
+    for i in range(count):  # listed in increasing order; the sort below is stable
+        order[depth, i] = count - 1 - i if g.HIGHER_FIRST else i
     for i in range(1, count):  # insertion sort, at most MAX_CHILDREN items
         j = i
         while j > 0:
@@ -252,7 +254,7 @@ def _open(g, params, s, depth, alpha, beta, root, table, kids, moves, order, for
         return True, offset + v
     _expand(g, params, row, depth, count, root, kids, moves)
     maximize = g.maximizes(row, params, root)
-    _order(moves, depth, count, first, maximize, order)
+    _order(g, moves, depth, count, first, maximize, order)
     frames[depth, F_ALPHA], frames[depth, F_BETA], frames[depth, F_ALPHA0], frames[depth, F_BETA0] = lo, hi, lo, hi
     frames[depth, F_BEST] = -INF if maximize else INF
     frames[depth, F_MOVE], frames[depth, F_COUNT], frames[depth, F_NEXT] = -1, count, 0
@@ -376,7 +378,7 @@ def _root_values(g, params, s, root, w, gen, counters, max_nodes, values, solved
     mask = w[3][0]
     count = _legal_count(g, params, s, mask, 0, moves)
     _expand(g, params, s, 0, count, root, kids, moves)
-    _order(moves, 0, count, first, True, order)
+    _order(g, moves, 0, count, first, True, order)
     best = -INF
     for j in range(count):
         i = order[0, j]

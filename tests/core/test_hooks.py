@@ -7,6 +7,10 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numba as nb
+
+from sniff_twelve.core.hooks import GameHooks
+
 ROOT = Path(__file__).resolve().parents[2]
 
 DRIVER = """
@@ -62,3 +66,21 @@ def test_a_spec_subclass_keeps_the_widths_its_game_computes():
     widths = (HOOKS.obs_size(params), HOOKS.critic_size(params), HOOKS.num_actions(params))
     assert widths == (61, 138, 11)  # 4R + 17 seen; + 6R others' hands and R the stock's; R
     assert (SPEC.obs_size(params), SPEC.num_actions(params)) == (61, 11)
+
+
+class _FlagOn(GameHooks):
+    FLAG = True
+
+
+class _FlagOff(GameHooks):
+    FLAG = False
+
+
+def test_a_flag_of_the_hooks_is_one_or_zero_in_a_driver():
+    """A ``bool`` class attribute (the solver's ``HIGHER_FIRST``) reads as the constant 1 or 0."""
+
+    @nb.njit
+    def read(hooks):
+        return hooks.FLAG * 10 + 1
+
+    assert (read(_FlagOn()), read(_FlagOff())) == (11, 1)

@@ -15,7 +15,7 @@ from sniff_env import kernels as K
 from sniff_env.agents import make_agent
 from sniff_env.solver import solve as solve_sniff
 from sniff_env.tiles import tile_index
-from sniff_twelve.search.solver import Workspace
+from sniff_twelve.search.solver import Workspace, _order
 from twelve_env.solver import solve as solve_twelve
 
 
@@ -225,6 +225,24 @@ def test_a_budgeted_search_is_exact_in_its_smaller_table():
     game = sniff_env.Game(num_players=4, seed=8)
     whole, cut = solve_sniff(game), solve_sniff(game, max_nodes=400_000)
     assert cut.exact and (cut.value, cut.action_values) == (whole.value, whole.action_values)
+
+
+@pytest.mark.parametrize(
+    ("solve", "maximize", "first", "expected"),
+    [
+        (solve_sniff, True, -1, [1, 0, 2]),  # gains 0, 4, 0: the 4 first, then the lower action of two
+        (solve_twelve, True, -1, [1, 2, 0]),  # "12" sets HIGHER_FIRST: the higher
+        (solve_sniff, False, -1, [0, 2, 1]),  # the seat minimises: the gain of 4 last
+        (solve_twelve, False, -1, [2, 0, 1]),
+        (solve_twelve, True, 2, [0, 1, 2]),  # the table's move before any gain
+    ],
+)
+def test_children_are_searched_by_table_move_then_gain_then_the_games_tie_order(solve, maximize, first, expected):
+    moves = np.zeros((1, 3, 3), dtype=np.int32)
+    moves[0, :, 0], moves[0, :, 1] = [2, 5, 9], [0, 4, 0]  # actions 2, 5, 9 and their gains
+    order = np.full((1, 3), -1, dtype=np.int64)
+    _order(solve.hooks, moves, 0, 3, first, maximize, order)
+    assert order[0].tolist() == expected
 
 
 def _recording_search_params(monkeypatch) -> list:
