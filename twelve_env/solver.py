@@ -62,7 +62,7 @@ class TwelveSolverHooks(TwelveSpec):
 
     @nb.njit(cache=True)
     def bound(s, params):
-        """Each card left (hand, stock, pile) moves one seat's score at most 3 times: drawn, played, captured."""
+        """Each card left (hand, stock, pile) moves a seat's score at most 3 times: drawn, played, captured."""
         cards = s[K.STOCK_LEN] - s[K.STOCK_HEAD] + s[K.PILE_LEN]
         for seat in range(params[K.P_PLAYERS]):
             cards += K.hand_size(s, seat)
