@@ -3,7 +3,9 @@ agent's time per decision on shared positions.
 
 ``python -m benchmarks.timing [--game G] [--players N] [--agents SPEC …] [--threads T …]``: the
 searches' time per decision on each number of threads (their ``threads=``), on the same positions
-of the game (``decision_positions``), and the speed-up over the first count.
+of the game (``decision_positions``), and the speed-up over the first count. With ``--occupancy``
+(searches over solved worlds: ``pimc``): where a decision's time goes on each count, the share of
+it with no world search running, one, two, … (``search_spans``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from sniff_env.spec import SPEC as SNIFF
@@ -166,6 +169,74 @@ def thread_times(
     return best
 
 
+@contextmanager
+def search_spans() -> Iterator[list[tuple[float, float]]]:
+    """While inside: the ``(start, end)`` (``time.perf_counter``) of every compiled search of a
+    world or of one action in it that ``sniff_twelve.search.worlds`` runs, on any thread (its
+    ``value_world`` and ``value_action`` wrapped, put back on the way out)."""
+    from sniff_twelve.search import worlds
+
+    spans: list[tuple[float, float]] = []
+    kernels = worlds.value_world, worlds.value_action
+
+    def timed(kernel: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return kernel(*args)
+            finally:
+                spans.append((start, time.perf_counter()))
+
+        return run
+
+    worlds.value_world, worlds.value_action = map(timed, kernels)
+    try:
+        yield spans
+    finally:
+        worlds.value_world, worlds.value_action = kernels
+
+
+def occupancy(spans: list[tuple[float, float]], start: float, end: float, threads: int) -> list[float]:
+    """Seconds of ``[start, end]`` during which 0, 1, …, ``threads`` of ``spans`` were running
+    (the last count also takes any time more ran)."""
+    edges = sorted([(max(a, start), 1) for a, b in spans] + [(min(b, end), -1) for a, b in spans])
+    seconds, running, last = [0.0] * (threads + 1), 0, start
+    for at, step in edges:
+        at = min(max(at, start), end)
+        seconds[min(running, threads)] += at - last
+        running, last = running + step, at
+    seconds[min(running, threads)] += end - last
+    return seconds
+
+
+def search_occupancy(table: Table, entry: str, threads: list[int], count: int = TIMED_POSITIONS) -> dict:
+    """``entry``'s mean milliseconds per decision on ``count`` positions of ``table``'s game for each
+    of ``threads``, and how they split by the world searches running (``occupancy``, summed over
+    the decisions). ``ValueError`` for an entry that runs no such search."""
+    game_cls, make_agent = table.spec.part("game"), table.spec.part("agents").make_agent
+    positions = decision_positions(
+        lambda seed: game_cls(num_players=table.num_players, seed=seed, **table.options), make_agent("greedy"), count
+    )
+    found = {}
+    for t in threads:
+        agent = make_agent(entry, threads=t)
+        agent.reset(1)
+        agent.act(positions[0])
+        split, elapsed = [0.0] * (t + 1), 0.0
+        with search_spans() as spans:
+            for game in positions:
+                spans.clear()
+                start = time.perf_counter()
+                agent.act(game)
+                end = time.perf_counter()
+                split = [a + b for a, b in zip(split, occupancy(spans, start, end, t), strict=True)]
+                elapsed += end - start
+        if sum(split[1:]) == 0:
+            raise ValueError(f"{entry} solves no worlds (--occupancy times pimc's searches)")
+        found[t] = (elapsed / count * 1e3, [part / elapsed for part in split])
+    return found
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = CommandParser(prog="python -m benchmarks.timing", description=plain(__doc__))
     parser.add_argument("--game", choices=list(GAMES), default="sniff", help="the game")
@@ -174,12 +245,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", nargs="+", type=COUNT, default=[1, 2], help="thread counts")
     parser.add_argument("--positions", type=COUNT, default=TIMED_POSITIONS, help="positions timed")
     parser.add_argument("--repeats", type=COUNT, default=3, help="passes; each time is the best one's")
+    parser.add_argument("--occupancy", action="store_true", help="the share of a decision with 0, 1, … worlds searched")
     args = parser.parse_args(argv)
     entries, spec = args.agents or SEARCHES[args.game], GAMES[args.game]
     if args.players is not None and args.players not in spec.players:
         parser.error(f"--players: {spec.title} is played by {', '.join(map(str, spec.players))}; got {args.players}")
     try:
         table = Table.of(spec, args.players or PLAYERS[args.game])
+        if args.occupancy:
+            print_occupancy({entry: search_occupancy(table, entry, args.threads, args.positions) for entry in entries})
+            return
         times = thread_times(table, entries, args.threads, args.positions, args.repeats)
     except ValueError as error:
         parser.error(str(error))
@@ -194,6 +269,17 @@ def main(argv: list[str] | None = None) -> None:
     for entry, row in times.items():
         cells = [f"`{entry}`", *(f"{row[t]:.1f}" for t in args.threads), *(f"{row[first] / row[t]:.2f}×" for t in more)]
         print("| " + " | ".join(cells) + " |")
+
+
+def print_occupancy(found: dict[str, dict]) -> None:
+    """``search_occupancy``'s figures of each entry, a row per thread count."""
+    most = max(t for rows in found.values() for t in rows)
+    print("| agent | threads | ms | " + " | ".join(f"{k} running" for k in range(most + 1)) + " |")
+    print("|---|---:|---:|" + "---:|" * (most + 1))
+    for entry, rows in found.items():
+        for t, (ms, shares) in rows.items():
+            cells = [f"{share:.0%}" for share in shares] + [""] * (most - t)
+            print(f"| `{entry}` | {t} | {ms:.1f} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

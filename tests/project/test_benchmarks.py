@@ -449,6 +449,33 @@ def test_thread_timing_smoke(capsys):
     assert stop.value.code == 2 and capsys.readouterr().err.strip() == "error: greedy takes no threads="
 
 
+def test_occupancy_splits_a_window_by_the_searches_running():
+    """Two threads over [0, 10]: a search over [1, 4] and one over [3, 8] leave 1 + 2 seconds with
+    none running, 2 + 4 with one and 1 with both; a span reaching past the window is cut to it."""
+    from benchmarks.timing import occupancy
+
+    assert occupancy([(1.0, 4.0), (3.0, 8.0)], 0.0, 10.0, 2) == [3.0, 6.0, 1.0]
+    assert occupancy([(-5.0, 2.0), (1.0, 12.0)], 0.0, 10.0, 1) == [0.0, 10.0]
+    assert occupancy([], 0.0, 10.0, 2) == [10.0, 0.0, 0.0]
+
+
+def test_thread_timing_occupancy_smoke(capsys):
+    """``--occupancy`` at smoke size: for each thread count, shares of a decision summing to one,
+    none with more searches running than threads; a search that solves no worlds is a usage error."""
+    from benchmarks import timing
+
+    timing.main(["--game", "twelve", "--agents", "pimc:2", "--positions", "2", "--occupancy"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "| agent | threads | ms | 0 running | 1 running | 2 running |"
+    one, two = ([cell.strip() for cell in line.split("|")[1:-1]] for line in lines[2:])
+    assert one[:2] == ["`pimc:2`", "1"] and one[5] == "" and two[:2] == ["`pimc:2`", "2"]
+    for row in one[3:5], two[3:]:
+        assert abs(sum(float(cell.rstrip("%")) for cell in row) - 100) <= len(row)  # rounded
+    with pytest.raises(SystemExit) as stop:
+        timing.main(["--game", "twelve", "--agents", "rollout:8", "--positions", "2", "--occupancy"])
+    assert stop.value.code == 2 and "rollout:8 solves no worlds" in capsys.readouterr().err
+
+
 def test_luck_split_of_known_variances():
     """``benchmarks.luck.decompose`` on plays made of a deal's part (variance 3) and the agents'
     (variance 1, drawn afresh in each play): the agents' share is 1/4, inside its interval."""
