@@ -18,9 +18,10 @@ same for every thread count. A thread that would wait idle for the others search
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
@@ -102,50 +103,84 @@ class _Searches:
     """The searches of one ``world_values`` call, by key: ``search(key, counters)`` runs one.
 
     ``results(keys, guess)`` returns the searches the ranking asks for. On more than one thread,
-    while a thread would otherwise wait idle for them, it also starts the search ``guess()`` names
-    first among those not yet started: one the ranking is likely to ask for next. A guess's result
-    is kept and used only if the ranking asks for it, so the ranking, the worlds kept and the nodes
-    counted are those of one thread. ``close`` stops the guesses nobody asked for."""
+    ``threads`` workers take the asked searches one after another, and a worker that finds none
+    left to start while some still run starts the search ``guess()`` names first among those not
+    yet started: one the ranking is likely to ask for next. A guess's result is kept and used only
+    if the ranking asks for it, so the ranking, the worlds kept and the nodes counted are those of
+    one thread. A worker goes from one search to the next by itself, and the caller wakes once,
+    when all it asked for has ended. ``close`` stops the guesses nobody asked for."""
 
     def __init__(self, threads: int, search: Callable[[tuple, np.ndarray], tuple]) -> None:
         self.threads, self.search = threads, search
-        self.futures: dict[tuple, Future] = {}
-        self.counters: dict[tuple, np.ndarray] = {}
-
-    def _start(self, key: tuple) -> None:
-        if key not in self.futures:
-            self.counters[key] = counters = np.zeros(3, dtype=np.int64)
-            self.futures[key] = thread_pool(self.threads).submit(self.search, key, counters)
+        self.done: dict[tuple, tuple] = {}  # the searches ended, by key
+        self.running: dict[tuple, np.ndarray] = {}  # the searches running, by key: their counters
+        self.todo: deque[tuple] = deque()  # asked, not started
+        self.asked: list[tuple] = []
+        self.guess: Callable[[], Iterable[tuple]] = tuple
+        self.workers = 0
+        self.failed: BaseException | None = None  # what a search raised
+        self.changed = threading.Condition(threading.RLock())
 
     def results(self, keys: list[tuple], guess: Callable[[], Iterable[tuple]]) -> list[tuple]:
         if self.threads == 1:
             return [self.search(key, np.zeros(3, dtype=np.int64)) for key in keys]
-        if any(key not in self.futures for key in keys):
-            self._stop(set(keys))  # the guesses that missed give their threads to what is asked
-        for key in keys:
-            self._start(key)
-        asked = [self.futures[key] for key in keys]
-        while not all(future.done() for future in asked):
-            running = [future for future in self.futures.values() if not future.done()]
-            idle = len(running) < self.threads
-            key = next((key for key in guess() if key not in self.futures), None) if idle else None
-            if key is not None:
-                self._start(key)
-            else:
-                wait(running, return_when=FIRST_COMPLETED)
-        return [future.result() for future in asked]
+        with self.changed:
+            if any(key not in self.done and key not in self.running for key in keys):
+                self._stop(set(keys))  # the guesses that missed give their threads to what is asked
+            self.todo.extend(key for key in keys if key not in self.done and key not in self.running)
+            self.asked, self.guess = keys, guess
+            while self.workers < self.threads and not self._answered():
+                self.workers += 1
+                thread_pool(self.threads).submit(self._work)
+            self.changed.wait_for(lambda: self._answered() or self.failed is not None)
+            if self.failed is not None:
+                raise self.failed
+            return [self.done[key] for key in keys]
+
+    def _answered(self) -> bool:
+        return all(key in self.done for key in self.asked)
+
+    def _next(self) -> tuple | None:
+        """The search a worker starts next: an asked one, else a guess while what is asked runs."""
+        if self.todo:
+            return self.todo.popleft()
+        if self._answered():
+            return None
+        return next((key for key in self.guess() if key not in self.done and key not in self.running), None)
+
+    def _work(self) -> None:
+        """A worker: start searches (``_next``) until none is left, then end (counted off at once,
+        so that ``results`` tops the workers up when it asks for more)."""
+        try:
+            while True:
+                with self.changed:
+                    key = self._next()
+                    if key is None:
+                        self.workers -= 1
+                        return
+                    self.running[key] = counters = np.zeros(3, dtype=np.int64)
+                found = self.search(key, counters)
+                with self.changed:
+                    if self.running.get(key) is counters:  # not stopped
+                        del self.running[key]
+                        self.done[key] = found
+                        if self._answered():
+                            self.changed.notify_all()
+        except BaseException as error:  # raised to the caller waiting in ``results``
+            with self.changed:
+                self.failed, self.workers = error, self.workers - 1
+                self.changed.notify_all()
 
     def ended(self, key: tuple) -> tuple | None:
         """The result of ``key``'s search if it has ended, else ``None``."""
-        future = self.futures.get(key)
-        return future.result() if future is not None and future.done() else None
+        return self.done.get(key)
 
     def _stop(self, keep: set[tuple]) -> None:
-        """Stop (and forget) every search not done whose key is not in ``keep``."""
-        for key in [key for key, future in self.futures.items() if not future.done() and key not in keep]:
-            counters = self.counters.pop(key)
-            if not self.futures.pop(key).cancel():
-                counters[ABORTED] = 1
+        """Stop (and forget) every search running or not started whose key is not in ``keep``."""
+        with self.changed:
+            for key in [key for key in self.running if key not in keep]:
+                self.running.pop(key)[ABORTED] = 1
+            self.todo = deque(key for key in self.todo if key in keep)
 
     def close(self) -> None:
         self._stop(set())

@@ -181,7 +181,31 @@ def test_a_guess_is_searched_once_and_used_only_when_asked() -> None:
 
     assert searches.results([("other",)], lambda: [("stopped",)]) == [("OTHER",)]
     assert searches.results([("last",)], lambda: []) == [("LAST",)]  # "stopped" still runs: it is stopped
-    assert ("stopped",) not in searches.futures and ("stopped",) not in searches.counters
+    assert ("stopped",) not in searches.running and ("stopped",) not in searches.done
+    searches.close()
+
+
+def test_an_error_in_a_search_reaches_the_caller() -> None:
+    """``_Searches`` on two threads: a search that raises makes ``results`` raise that error (the
+    caller does not wait for an answer that will never come)."""
+
+    def search(key: tuple, counters: np.ndarray) -> tuple:
+        if key == ("bad",):
+            raise RuntimeError("no such world")
+        return key
+
+    searches, raised = worlds._Searches(2, search), []
+
+    def ask() -> None:
+        try:
+            searches.results([("good",), ("bad",)], lambda: [])
+        except RuntimeError as error:
+            raised.append(str(error))
+
+    caller = threading.Thread(target=ask)
+    caller.start()
+    caller.join(10)
+    assert not caller.is_alive() and raised == ["no such world"]
     searches.close()
 
 
