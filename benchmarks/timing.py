@@ -127,15 +127,20 @@ def ms_per_decision(agent: Agent, positions: list) -> float:
     return (time.perf_counter() - start) / len(positions) * 1e3
 
 
+def table_positions(table: Table, count: int = TIMED_POSITIONS) -> list:
+    """``decision_positions`` of ``table``'s game: the positions its entries are timed on."""
+    game_cls = table.spec.part("game")
+    return decision_positions(
+        lambda seed: game_cls(num_players=table.num_players, seed=seed, **table.options),
+        table.spec.part("agents").make_agent("greedy"),
+        count,
+    )
+
+
 def times_per_decision(table: Table, entries: list[str]) -> dict[str, float]:
     """Every entry's mean milliseconds per decision on the same ``TIMED_POSITIONS`` positions of
     ``table``'s game."""
-    game_cls, make_agent = table.spec.part("game"), table.spec.part("agents").make_agent
-    positions = decision_positions(
-        lambda seed: game_cls(num_players=table.num_players, seed=seed, **table.options),
-        make_agent("greedy"),
-        TIMED_POSITIONS,
-    )
+    positions, make_agent = table_positions(table), table.spec.part("agents").make_agent
     return {entry: ms_per_decision(make_agent(entry), positions) for entry in entries}
 
 
@@ -151,10 +156,7 @@ def thread_times(
     """Every entry's mean milliseconds per decision on the same ``count`` positions of ``table``'s
     game for each of ``threads`` (the agent's ``threads=``): the best of ``repeats`` passes, the
     entries and counts taking turns, so a neighbour's load falls on all of them alike."""
-    game_cls, make_agent = table.spec.part("game"), table.spec.part("agents").make_agent
-    positions = decision_positions(
-        lambda seed: game_cls(num_players=table.num_players, seed=seed, **table.options), make_agent("greedy"), count
-    )
+    positions, make_agent = table_positions(table, count), table.spec.part("agents").make_agent
     agents = {}
     for entry in entries:
         for t in threads:
@@ -199,7 +201,7 @@ def search_spans() -> Iterator[list[tuple[float, float]]]:
 def occupancy(spans: list[tuple[float, float]], start: float, end: float, threads: int) -> list[float]:
     """Seconds of ``[start, end]`` during which 0, 1, …, ``threads`` of ``spans`` were running
     (the last count also takes any time more ran)."""
-    edges = sorted([(max(a, start), 1) for a, b in spans] + [(min(b, end), -1) for a, b in spans])
+    edges = sorted([(a, 1) for a, b in spans] + [(b, -1) for a, b in spans])
     seconds, running, last = [0.0] * (threads + 1), 0, start
     for at, step in edges:
         at = min(max(at, start), end)
@@ -213,10 +215,7 @@ def search_occupancy(table: Table, entry: str, threads: list[int], count: int = 
     """``entry``'s mean milliseconds per decision on ``count`` positions of ``table``'s game for each
     of ``threads``, and how they split by the world searches running (``occupancy``, summed over
     the decisions). ``ValueError`` for an entry that runs no such search."""
-    game_cls, make_agent = table.spec.part("game"), table.spec.part("agents").make_agent
-    positions = decision_positions(
-        lambda seed: game_cls(num_players=table.num_players, seed=seed, **table.options), make_agent("greedy"), count
-    )
+    positions, make_agent = table_positions(table, count), table.spec.part("agents").make_agent
     found = {}
     for t in threads:
         agent = make_agent(entry, threads=t)
