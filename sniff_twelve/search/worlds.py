@@ -125,9 +125,10 @@ class _Searches:
         if self.threads == 1:
             return [self.search(key, np.zeros(3, dtype=np.int64)) for key in keys]
         with self.changed:
-            if any(key not in self.done and key not in self.running for key in keys):
+            new = [key for key in keys if self._unstarted(key)]
+            if new:
                 self._stop(set(keys))  # the guesses that missed give their threads to what is asked
-            self.todo.extend(key for key in keys if key not in self.done and key not in self.running)
+            self.todo.extend(new)
             self.asked, self.guess = keys, guess
             while self.workers < self.threads and not self._answered():
                 self.workers += 1
@@ -136,6 +137,9 @@ class _Searches:
             if self.failed is not None:
                 raise self.failed
             return [self.done[key] for key in keys]
+
+    def _unstarted(self, key: tuple) -> bool:
+        return key not in self.done and key not in self.running
 
     def _answered(self) -> bool:
         return all(key in self.done for key in self.asked)
@@ -146,7 +150,7 @@ class _Searches:
             return self.todo.popleft()
         if self._answered():
             return None
-        return next((key for key in self.guess() if key not in self.done and key not in self.running), None)
+        return next((key for key in self.guess() if self._unstarted(key)), None)
 
     def _work(self) -> None:
         """A worker: start searches (``_next``) until none is left, then end (counted off at once,
