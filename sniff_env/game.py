@@ -34,8 +34,12 @@ def load_deal(state: np.ndarray, params: np.ndarray, deal: dict[str, Any]) -> No
     hands = check_deal_hands(deal, n, "tile")
     seen: set[int] = set()
 
+    pips = int(params[K.P_PIPS])
+
     def take(tile: Any, where: str) -> int:
         t = tile_index(tile)
+        if TILES[t][1] > pips:
+            raise ValueError(f"tile {TILES[t]} ({where}) is not in the double-{pips} set of this table (pips={pips})")
         if t in seen:
             raise ValueError(f"tile {TILES[t]} is dealt twice ({where})")
         seen.add(t)

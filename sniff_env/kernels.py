@@ -21,8 +21,8 @@ from sniff_twelve.core.rng import below, shuffle
 from sniff_twelve.core.seats import seat_after
 
 # --- options row -------------------------------------------------------------------------------
-P_PLAYERS, P_TARGET, P_MAX_HANDS, P_MAX_STEPS, P_HAND_EPISODE, P_ALL_FIVES, P_UNDRAWN = range(7)
-PARAMS_SIZE = 7
+P_PLAYERS, P_TARGET, P_MAX_HANDS, P_MAX_STEPS, P_HAND_EPISODE, P_ALL_FIVES, P_UNDRAWN, P_PIPS, P_HAND_SIZE = range(9)
+PARAMS_SIZE = 9
 
 # --- state row (the table in the module docstring is STATE.rst()) ------------------------------
 STATE = Layout(
@@ -74,7 +74,8 @@ SIDE_NAMES = ("low", "high", "line_a", "line_b", "arm_a", "arm_b")
 # bit flags returned by apply()
 EV_HAND_END, EV_BLOCKED, EV_WON, EV_TRUNCATED = 1, 2, 4, 8
 
-HAND_SIZE = np.array([0, 0, 7, 6, 5], dtype=np.int32)  # S5, by player count
+HAND_SIZE = {2: 7, 3: 6, 4: 5}  # S5, by player count
+MAX_PIPS = 6  # S2: the double-six set; the size dial's ``pips`` plays the double-N set, N <= 6
 DEFAULT_TARGET = {2: 250, 3: 200, 4: 200}  # S3
 
 
@@ -313,19 +314,24 @@ def _clear_table(s):
 
 @nb.njit(cache=True)
 def deal_hand(s, params, opener):
-    """Shuffle the set and deal a new hand (S5); ``opener < 0`` draws the opener by lot (S6)."""
+    """Shuffle the set and deal a new hand (S5): the double-``pips`` set, ``hand_size`` tiles a
+    seat (the size dial; S2 and S5's counts by default); ``opener < 0`` draws the opener by lot (S6)."""
     n = params[P_PLAYERS]
     tiles = s[BONE : BONE + NUM_TILES]  # the set is shuffled in the boneyard's slots, no allocation
+    count = 0
     for t in range(NUM_TILES):
-        tiles[t] = t
-    shuffle(s, RNG, tiles, NUM_TILES)
-    size = HAND_SIZE[n]
+        tiles[t] = 0
+        if TILE_HIGH[t] <= params[P_PIPS]:
+            tiles[count] = t
+            count += 1
+    shuffle(s, RNG, tiles, count)
+    size = params[P_HAND_SIZE]
     for seat in range(4):
         s[HAND + seat] = 0
     for seat in range(n):
         for j in range(size):
             s[HAND + seat] |= 1 << tiles[seat * size + j]
-    rest = NUM_TILES - n * size
+    rest = count - n * size
     for j in range(NUM_TILES):
         tiles[j] = tiles[n * size + j] if j < rest else 0  # what is left over, moved to the front
     s[BONE_HEAD] = 0

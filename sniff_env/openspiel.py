@@ -36,7 +36,7 @@ from sniff_env import kernels as K
 from sniff_env.game import Game
 from sniff_env.observation import OBS_FIELDS
 from sniff_env.spec import SPEC
-from sniff_env.tiles import NUM_TILES, TILES, tile_name
+from sniff_env.tiles import NUM_TILES, TILES, set_size, tile_name
 
 if TYPE_CHECKING:
     from sniff_twelve.core.view import SeatView
@@ -56,10 +56,12 @@ class SniffAdapter(Adapter):
             limits = " or ".join(option.name for option in SPEC.options if option.kind == "limit")
             raise ValueError(f"python_sniff needs {limits} (OpenSpiel needs a bounded game)")
         n = num_players
-        self.hand_size = h = int(K.HAND_SIZE[n])  # S5: 7 / 6 / 5
-        owners = tuple(i // h if i < n * h else HIDDEN for i in range(NUM_TILES))
-        self._lot_deal = Deal(pool=(1,) * NUM_TILES, owners=owners, lot=n)  # S6: opener by lot
-        self._deal = Deal(pool=(1,) * NUM_TILES, owners=owners)  # S6: the domino-maker opens
+        self.hand_size = h = int(self.params[K.P_HAND_SIZE])  # S5: 7 / 6 / 5, or the size dial's
+        self.tiles = count = set_size(int(self.params[K.P_PIPS]))  # S2: the double-six set, or smaller
+        pool = tuple(int(TILES[t][1] <= self.params[K.P_PIPS]) for t in range(NUM_TILES))
+        owners = tuple(i // h if i < n * h else HIDDEN for i in range(count))
+        self._lot_deal = Deal(pool=pool, owners=owners, lot=n)  # S6: opener by lot
+        self._deal = Deal(pool=pool, owners=owners)  # S6: the domino-maker opens
 
     # --- the deal ---------------------------------------------------------------------------------
     def first_deal(self) -> Deal:
@@ -79,8 +81,8 @@ class SniffAdapter(Adapter):
         n, h = self.num_players, self.hand_size
         return {
             "hands": [[TILES[t] for t in drawn[s * h : (s + 1) * h]] for s in range(n)],
-            "boneyard": [TILES[t] for t in drawn[n * h : NUM_TILES]],
-            "opener": int(drawn[NUM_TILES]) if deal.lot else engine.opener,
+            "boneyard": [TILES[t] for t in drawn[n * h : self.tiles]],
+            "opener": int(drawn[self.tiles]) if deal.lot else engine.opener,
         }
 
     def start(self, deal: dict[str, Any], engine: Game | None) -> Game:
@@ -93,16 +95,18 @@ class SniffAdapter(Adapter):
     def max_game_length(self) -> int:
         """Player actions in the longest match the truncation limits allow (S26).
 
-        A hand has at most 28 placements, as many draws as the boneyard holds (S19), and between
-        two placements at most ``n - 1`` passes: a seat passes only when it can neither place nor
-        draw (S21), and then some seat can place (else the hand is blocked at once, S21), so the
-        turn reaches that seat before every seat has passed."""
-        n, (hands, steps) = self.num_players, self.limits
-        per_hand = NUM_TILES + (NUM_TILES - n * self.hand_size) + (n - 1) * (NUM_TILES - 1)
+        A hand has at most a placement per tile of the set, as many draws as the boneyard holds
+        (S19), and between two placements at most ``n - 1`` passes: a seat passes only when it can
+        neither place nor draw (S21), and then some seat can place (else the hand is blocked at
+        once, S21), so the turn reaches that seat before every seat has passed."""
+        n, (hands, steps), tiles = self.num_players, self.limits, self.tiles
+        if self.params[K.P_HAND_EPISODE]:
+            hands = 1
+        per_hand = tiles + (tiles - n * self.hand_size) + (n - 1) * (tiles - 1)
         return min(limit for limit in (hands * per_hand, steps) if limit)
 
     def max_chance_nodes(self) -> int:
-        hands = min(limit for limit in self.limits if limit)  # every hand has at least one action
+        hands = 1 if self.params[K.P_HAND_EPISODE] else min(limit for limit in self.limits if limit)
         return hands * self._lot_deal.length
 
     # --- names and strings --------------------------------------------------------------------------
@@ -111,7 +115,7 @@ class SniffAdapter(Adapter):
 
     def outcome_name(self, deal: Deal, position: int, outcome: int) -> str:
         n, h = self.num_players, self.hand_size
-        if position >= NUM_TILES:
+        if position >= self.tiles:
             return f"lot: seat {outcome} opens"
         if position < n * h:
             return f"deal {tile_name(TILES[outcome])} to seat {position // h}"

@@ -5,16 +5,21 @@
 >>> SPEC.sides(4)
 ((0, 2), (1, 3))
 >>> [option.name for option in SPEC.options]
-['target', 'max_hands', 'max_steps', 'settlement', 'undrawn']
+['target', 'max_hands', 'max_steps', 'settlement', 'undrawn', 'pips', 'hand_size']
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sniff_env import heuristics, observation, rewards, view
 from sniff_env import kernels as K
-from sniff_env.tiles import NUM_ACTIONS, TILES, action_name
+from sniff_env.tiles import NUM_ACTIONS, NUM_TILES, TILES, action_name, set_size
 from sniff_twelve.core.options import GameOption
 from sniff_twelve.core.spec import GameSpec
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, heuristics)):
@@ -65,12 +70,35 @@ class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, heuristics)):
         GameOption(
             "undrawn", 0, "Boneyard tiles left undrawn (a variant)", "choice", (0, 1, 2), rule="S4a", slot=K.P_UNDRAWN
         ),
+        GameOption(
+            "pips",
+            K.MAX_PIPS,
+            "The double-N set (the size dial)",
+            "int",
+            low=2,
+            high=K.MAX_PIPS,
+            rule="S2",
+            web=False,
+            slot=K.P_PIPS,
+        ),
+        GameOption(
+            "hand_size",
+            None,
+            "Tiles dealt to each seat (the size dial; empty: 7 / 6 / 5)",
+            "int",
+            low=1,
+            high=NUM_TILES // 2,
+            rule="S5",
+            web=False,
+            slot=K.P_HAND_SIZE,
+            by_players=K.HAND_SIZE,
+        ),
     )
     env_options = (
         GameOption(
             "episode",
-            "match",
-            "An episode: the whole match, or its first hand settled",
+            None,
+            "An episode: the whole match, or its first hand settled (empty: one hand on a small table)",
             "choice",
             ("match", "hand"),
             slot=K.P_HAND_EPISODE,
@@ -104,6 +132,17 @@ class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, heuristics)):
         """The seats of each side: two sides (partnerships 0+2 / 1+3 with 4, S1), or ``None``
         with 3 players (every seat for itself)."""
         return {2: ((0,), (1,)), 3: None, 4: ((0, 2), (1, 3))}[num_players]
+
+    def check_table(self, params: np.ndarray) -> None:
+        """The size dial (``pips``, ``hand_size``): the set must deal every seat its hand; a small
+        table (a smaller set or hand than S2 and S5's) plays one hand unless ``episode`` says otherwise."""
+        n, pips, size = int(params[K.P_PLAYERS]), int(params[K.P_PIPS]), int(params[K.P_HAND_SIZE])
+        if n * size > set_size(pips):
+            raise ValueError(
+                f"hand_size={size} deals {n * size} tiles to {n} players; the double-{pips} set has {set_size(pips)}"
+            )
+        if params[K.P_HAND_EPISODE] < 0:  # episode=None: one hand on a small table, else the match
+            params[K.P_HAND_EPISODE] = pips < K.MAX_PIPS or size != K.HAND_SIZE[n]
 
     def reward_choices(self, options: dict) -> tuple[str, ...]:
         """``"win"`` first for a whole match; ``"points"`` only for one hand, which has no match winner."""

@@ -43,6 +43,11 @@ BYTE_PIPS = np.array(
 ARM_NAMES = ("west", "east", "north", "south")
 
 
+def set_size(pips: int) -> int:
+    """Tiles in the double-``pips`` set: ``(pips + 1)(pips + 2) / 2`` (28 for the double six, S2)."""
+    return (pips + 1) * (pips + 2) // 2
+
+
 def tile_index(tile: tuple[int, int]) -> int:
     """Index of ``tile``, a pair of pips ``(a, b)`` (a tuple or list of two integers, 0–6); the
     halves may come in either order."""

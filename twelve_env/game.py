@@ -17,11 +17,11 @@ import numpy as np
 from sniff_twelve.core.game import BaseGame, slot_accessor
 from sniff_twelve.core.options import check_deal_hands, check_int, check_keys, check_sequence
 from twelve_env import kernels as K
-from twelve_env.cards import COPIES, MAX_RANKS, check_rank, rank_name
+from twelve_env.cards import COPIES, MAX_RANKS, Deck, check_rank, rank_name
 from twelve_env.spec import SPEC
 
 
-def load_deal(state: np.ndarray, params: np.ndarray, deck: str, deal: dict[str, Any]) -> None:
+def load_deal(state: np.ndarray, params: np.ndarray, deck: Deck, deal: dict[str, Any]) -> None:
     """Set up a given position: ``{"hands": [[rank, …], …], "stock": [rank, …], "face_up": rank,
     "first_player": seat}`` (stock drawn front first). Cards left out are out of play. Raises
     ``ValueError`` saying what is wrong, before touching ``state``."""
@@ -35,9 +35,10 @@ def load_deal(state: np.ndarray, params: np.ndarray, deck: str, deal: dict[str, 
     stock = [check_rank(deck, r) for r in check_sequence("deal['stock']", deal.get("stock", []))]
     face_up = check_rank(deck, deal["face_up"])
     counts = hand_counts.sum(axis=0) + np.bincount([*stock, face_up], minlength=MAX_RANKS)
-    over = [rank_name(deck, r) for r in range(MAX_RANKS) if counts[r] > COPIES]
+    held = [int(K.copies(params, r)) for r in range(MAX_RANKS)]  # T1, or the size dial's deck
+    over = [f"{held[r]} cards of rank {rank_name(deck, r)}" for r in range(MAX_RANKS) if counts[r] > held[r]]
     if over:
-        raise ValueError(f"the deal uses more than {COPIES} cards of rank {', '.join(over)}")
+        raise ValueError(f"the deal uses more than {', '.join(over)}")
     first = check_int("first_player", deal.get("first_player", 0), 0, n - 1)
     rng = state[K.RNG : K.RNG + 2].copy()
     state[:] = 0
@@ -54,7 +55,8 @@ class Game(BaseGame):
 
     Args:
         num_players: 2 to 7 (T4); seats play in order (T6).
-        deck: ``"bridge"`` (52 cards, actions 0–12 = A…K) or ``"numbers"`` (1–11 ×4, actions 0–10).
+        deck: ``"bridge"`` (52 cards, actions 0–12 = A…K) or ``"numbers"`` (1–11 ×4, actions 0–10),
+            or the size dial's list of values 1–11 (each at most four times; played as the number deck).
         seed: the game's random stream; ``None`` for fresh entropy.
         deal: a given position (see ``load_deal``).
         capture_extra_turn: the inventor's variant of T10 (the capturer plays again); off by default.

@@ -16,7 +16,7 @@ import numpy as np
 from sniff_twelve.core.rng import below, pick_legal
 from sniff_twelve.core.seats import seat_after
 from twelve_env import kernels as K
-from twelve_env.cards import COPIES, MAX_RANKS, SIX, VALUES
+from twelve_env.cards import MAX_RANKS, SIX, VALUES
 from twelve_env.view import SEARCH_RNG
 
 
@@ -24,7 +24,7 @@ from twelve_env.view import SEARCH_RNG
 def _unseen(s, params, me, out):
     """Cards of each rank ``me`` has not seen (not in its hand, never face up)."""
     for r in range(K.num_ranks(params)):
-        out[r] = max(COPIES - s[K.HAND + MAX_RANKS * me + r] - s[K.SEEN + r], 0)
+        out[r] = max(K.copies(params, r) - s[K.HAND + MAX_RANKS * me + r] - s[K.SEEN + r], 0)
 
 
 @nb.njit(cache=True)

@@ -16,10 +16,10 @@ import numba as nb
 from sniff_twelve.core.layout import Layout, with_tables
 from sniff_twelve.core.rng import below, shuffle
 from sniff_twelve.core.seats import seat_after
-from twelve_env.cards import COPIES, MAX_RANKS, SIX, VALUES
+from twelve_env.cards import COPIES, LIST_DECK, MAX_RANKS, SIX, VALUES
 
-P_PLAYERS, P_DECK, P_EXTRA_TURN = range(3)
-PARAMS_SIZE = 3
+P_PLAYERS, P_DECK, P_EXTRA_TURN, P_HAND_SIZE, P_COUNTS = range(5)  # P_COUNTS: 11 slots, values 1–11
+PARAMS_SIZE = P_COUNTS + 11
 
 STATE = Layout(
     ("rng", 2, "the game's own splitmix64 stream (the shuffle, the first player)"),
@@ -44,12 +44,18 @@ STATE_SIZE = STATE.size
 __doc__ = with_tables(__doc__, STATE=STATE)
 
 LIVE, OVER = 0, 1
-HAND_SIZE = 5  # T5
+HAND_SIZE = 5  # T5; the size dial's ``hand_size`` deals another count
 
 
 @nb.njit(cache=True, inline="always")
 def num_ranks(params):
     return 13 if params[P_DECK] == 0 else 11
+
+
+@nb.njit(cache=True, inline="always")
+def copies(params, rank):
+    """Cards of ``rank`` in the deck: four of each (T1), or the size dial's list of values."""
+    return params[P_COUNTS + rank] if params[P_DECK] == LIST_DECK else COPIES
 
 
 @nb.njit(cache=True, inline="always")
@@ -103,21 +109,25 @@ def start_game(s, params, first):
 
 @nb.njit(cache=True)
 def new_game(s, params, rng_hi, rng_lo):
-    """Shuffle, deal 5 each (T5) and pick the first player by the stream (T6)."""
+    """Shuffle, deal 5 each (T5; the size dial's ``hand_size``) and pick the first player by the
+    stream (T6)."""
     s[:] = 0
     s[RNG] = rng_hi
     s[RNG + 1] = rng_lo
     n = params[P_PLAYERS]
-    ranks = num_ranks(params)
-    deck = s[STOCK : STOCK + ranks * COPIES]  # the deck is shuffled in the stock's slots, no allocation
-    for i in range(ranks * COPIES):
-        deck[i] = i // COPIES
-    shuffle(s, RNG, deck, ranks * COPIES)
-    for i in range(n * HAND_SIZE):
-        s[HAND + MAX_RANKS * (i // HAND_SIZE) + deck[i]] += 1
-    rest = ranks * COPIES - n * HAND_SIZE
-    for i in range(ranks * COPIES):
-        deck[i] = deck[n * HAND_SIZE + i] if i < rest else 0  # what is left over, moved to the front
+    size = params[P_HAND_SIZE]
+    cards = 0
+    for r in range(num_ranks(params)):  # the deck is laid out in the stock's slots, no allocation
+        for _ in range(copies(params, r)):
+            s[STOCK + cards] = r
+            cards += 1
+    deck = s[STOCK : STOCK + cards]
+    shuffle(s, RNG, deck, cards)
+    for i in range(n * size):
+        s[HAND + MAX_RANKS * (i // size) + deck[i]] += 1
+    rest = cards - n * size
+    for i in range(cards):
+        deck[i] = deck[n * size + i] if i < rest else 0  # what is left over, moved to the front
     s[STOCK_LEN] = rest
     start_game(s, params, below(s, RNG, n))
 

@@ -33,7 +33,7 @@ with extra_needed("bench", "twelve_env.openspiel (the OpenSpiel game python_twel
     from sniff_twelve.envs.openspiel import HIDDEN, PUBLIC, Adapter, Deal, register_spiel_game
 
 from twelve_env import kernels as K
-from twelve_env.cards import COPIES, NUM_RANKS, rank_name
+from twelve_env.cards import NUM_RANKS, deck_ranks, rank_name
 from twelve_env.observation import obs_fields
 from twelve_env.spec import SPEC
 
@@ -50,21 +50,23 @@ class TwelveAdapter(Adapter):
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
         super().__init__(num_players, options)
         self.deck = options["deck"]
-        ranks = NUM_RANKS[self.deck]
+        ranks = NUM_RANKS[deck_ranks(self.deck)]
         self.obs_fields = obs_fields(ranks)
         _, seen, _ = next(field for field in self.obs_fields if field[0] == "seen")
         self._seen = slice(seen, seen + ranks)  # cards of each rank seen face up so far
-        self.cards = ranks * COPIES
-        dealt = num_players * K.HAND_SIZE
-        owners = tuple(i // K.HAND_SIZE if i < dealt else PUBLIC if i == dealt else HIDDEN for i in range(self.cards))
-        self._deal = Deal(pool=(COPIES,) * ranks, owners=owners, lot=num_players)
+        pool = tuple(int(K.copies(self.params, r)) for r in range(ranks))  # T1, or the size dial's deck
+        self.cards = sum(pool)
+        self.hand_size = h = int(self.params[K.P_HAND_SIZE])  # T5, or the size dial's
+        dealt = num_players * h
+        owners = tuple(i // h if i < dealt else PUBLIC if i == dealt else HIDDEN for i in range(self.cards))
+        self._deal = Deal(pool=pool, owners=owners, lot=num_players)
 
     # --- the deal ---------------------------------------------------------------------------------
     def first_deal(self) -> Deal:
         return self._deal
 
     def deal_dict(self, deal: Deal, drawn: Sequence[int], engine: Game | None) -> dict[str, Any]:
-        n, h = self.num_players, K.HAND_SIZE
+        n, h = self.num_players, self.hand_size
         return {
             "hands": [list(drawn[s * h : (s + 1) * h]) for s in range(n)],
             "face_up": int(drawn[n * h]),
@@ -83,12 +85,12 @@ class TwelveAdapter(Adapter):
         return rank_name(self.deck, item)
 
     def outcome_name(self, deal: Deal, position: int, outcome: int) -> str:
-        dealt = self.num_players * K.HAND_SIZE
+        dealt = self.num_players * self.hand_size
         if position >= self.cards:
             return f"seat {outcome} plays first"
         card = rank_name(self.deck, outcome)
         if position < dealt:
-            return f"deal {card} to seat {position // K.HAND_SIZE}"
+            return f"deal {card} to seat {position // self.hand_size}"
         if position == dealt:
             return f"face up {card}"
         return f"stock {position - dealt}: {card}"

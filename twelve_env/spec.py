@@ -5,10 +5,12 @@
 >>> SPEC.sides(2), SPEC.sides(3)
 (((0,), (1,)), None)
 >>> [option.name for option in SPEC.options]
-['deck', 'capture_extra_turn']
+['deck', 'capture_extra_turn', 'hand_size']
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numba as nb
 
@@ -16,7 +18,10 @@ from sniff_twelve.core.options import GameOption
 from sniff_twelve.core.spec import GameSpec
 from twelve_env import heuristics, observation, rewards, view
 from twelve_env import kernels as K
-from twelve_env.cards import DECKS, MAX_RANKS
+from twelve_env.cards import COPIES, DECKS, MAX_RANKS
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _OBS_END, _CRITIC_END = observation.OBS.end(), observation.CRITIC.end()  # (a, b): a * ranks + b
 
@@ -40,9 +45,31 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
     }
     default_players = 2
     options = (
-        GameOption("deck", "bridge", "Deck", "choice", DECKS, rule="T1", slot=K.P_DECK, after="num_players"),
+        GameOption(
+            "deck",
+            "bridge",
+            "Deck (or the size dial's list of values)",
+            "choice",
+            DECKS,
+            rule="T1",
+            slot=K.P_DECK,
+            after="num_players",
+            values=(1, 11, COPIES),
+            counts_slot=K.P_COUNTS,
+        ),
         GameOption(
             "capture_extra_turn", False, "The capturer plays again (a variant)", "bool", rule="T10", slot=K.P_EXTRA_TURN
+        ),
+        GameOption(
+            "hand_size",
+            K.HAND_SIZE,
+            "Cards dealt to each seat (the size dial)",
+            "int",
+            low=1,
+            high=25,
+            rule="T5",
+            web=False,
+            slot=K.P_HAND_SIZE,
         ),
     )
     PARAMS_SIZE = K.PARAMS_SIZE
@@ -60,6 +87,15 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
     ITEMS = view.ITEMS
     item_names, pool_name = tuple(range(MAX_RANKS)), "stock"  # rank ids, as ``Game.hand`` gives them
     POOL, POOL_HEAD, POOL_LEN = K.STOCK, K.STOCK_HEAD, K.STOCK_LEN  # the stock, drawn front first (T5)
+
+    def check_table(self, params: np.ndarray) -> None:
+        """The size dial (``deck``, ``hand_size``): the deck must deal every hand and a face-up card (T5)."""
+        n, size = int(params[K.P_PLAYERS]), int(params[K.P_HAND_SIZE])
+        cards = sum(int(K.copies(params, r)) for r in range(K.num_ranks(params)))
+        if n * size + 1 > cards:
+            raise ValueError(
+                f"hand_size={size} deals {n * size} cards to {n} players and one face up; the deck has {cards}"
+            )
 
     @staticmethod
     def sides(num_players: int) -> tuple[tuple[int, ...], ...] | None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from sniff_twelve.web import svg
 from sniff_twelve.web.svg import FELT, GOLD, MUTED, PANEL, RED, TEXT
 from sniff_twelve.web.table import Move, WebGame
-from twelve_env.cards import card_value, rank_name
+from twelve_env.cards import Deck, card_value, rank_name
 from twelve_env.game import Game
 from twelve_env.ui import PLAY_UI
 
@@ -33,7 +33,7 @@ PAPER, CARD_EDGE, INK, FACE_INK = "#fcfbf6", "#a0a096", "#1c1c22", "#9e1824"
 BACK, BACK_LINE = "#1e3e8e", "#567cce"
 
 
-def card(x: float, y: float, deck: str, rank: int, size: tuple[float, float] = CARD, edge: str | None = None, **attrs):
+def card(x: float, y: float, deck: Deck, rank: int, size: tuple[float, float] = CARD, edge: str | None = None, **attrs):
     """A face-up card with its top-left corner at ``(x, y)``: the rank large and in a corner, its
     value toward 12 (T2) small at the bottom."""
     w, h = size
@@ -84,7 +84,8 @@ def back(x: float, y: float, size: tuple[float, float]) -> str:
 def _header(game: Game, narrow: bool = False) -> list[str]:
     """The title, the deck and a note: the game's end, the last round (T12) or the rule of T8; on a
     line each for a phone held upright (``narrow``)."""
-    deck = "52-card deck" if game.deck == "bridge" else "number deck 1–11"
+    decks = {"bridge": "52-card deck", "numbers": "number deck 1–11"}
+    deck = decks[game.deck] if isinstance(game.deck, str) else f"deck of {len(game.deck)} cards"
     if game.is_terminal():
         note, color = "game over", GOLD
     elif game.last_round:

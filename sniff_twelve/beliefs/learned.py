@@ -105,7 +105,8 @@ class BeliefNet:
                 f"the belief network is for {self.meta['game']} with {self.num_players} players; "
                 f"the view is {view.spec.name} with {view.num_players}"
             )
-        learned, table = rules_row(view._game_cls, self.meta["params"]), rules_row(view._game_cls, view.params)
+        learned = rules_row(view._game_cls, view.spec.complete_row(self.meta["params"]))
+        table = rules_row(view._game_cls, view.params)
         if learned != table:
             raise ValueError(
                 f"the belief network learned a table whose options row is {list(learned)}; this "

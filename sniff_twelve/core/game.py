@@ -44,7 +44,7 @@ def option_accessor(option: GameOption) -> property:
     rule = f" ({option.rule})" if option.rule else ""
     choices = f": one of {', '.join(map(repr, option.choices))}" if option.choices else ""
     doc = f"The option ``{option.name}``, {option.label[0].lower()}{option.label[1:]}{rule}{choices}."
-    return property(lambda game: option.decode(game._params[option.slot]), doc=doc)
+    return property(lambda game: option.read(game._params), doc=doc)
 
 
 class IllegalActionError(ValueError):
@@ -157,6 +157,7 @@ class BaseGame:
         and every slot lies in its range (``row_bounds``), so no row can make a kernel index
         outside it."""
         params = cls._checked_row("params", params, cls.param_bounds())
+        cls.spec.check_table(params)
         game = cls(seed=0, _params=params)
         game._state[:] = cls._checked_row("state", state, cls.row_bounds(params), game._state.shape)
         game.initial_state[:] = game._state

@@ -131,7 +131,12 @@ class GameOption:
 
     ``kind`` is ``"int"`` (``low`` … ``high``; a ``default`` of ``None`` means the table size picks
     one: ``by_players[num_players]``), ``"limit"`` (``None`` for no limit, else ``1`` …
-    ``MAX_LIMIT``), ``"choice"`` (one of ``choices``: strings, or integers) or ``"bool"``.
+    ``MAX_LIMIT``), ``"choice"`` (one of ``choices``: strings, or integers; a ``default`` of
+    ``None`` is resolved by the other options, ``GameSpec.check_table``) or ``"bool"``. A
+    string choice with ``values = (low, high, copies)`` also takes a list of integers ``low`` …
+    ``high``, each at most ``copies`` times (a multiset, kept sorted; on a command line or as an
+    OpenSpiel parameter the string ``"1,5,6,6"``): its ``slot`` holds the choice's index
+    (``len(choices)`` for a list), the slots from ``counts_slot`` the count of each value.
     ``label`` is its one line of help, ``rule`` the rule-book number it sets, ``web`` whether the
     start page offers it. ``slot`` is its place in the options row the kernels read (``-1``: none,
     an option of the environments' own), where ``encode`` writes it and ``decode`` reads it back
@@ -159,6 +164,8 @@ class GameOption:
     slot: int = -1
     by_players: Mapping[int, int] | None = None
     after: str = ""
+    values: tuple[int, int, int] | None = None
+    counts_slot: int = -1
 
     @property
     def flag(self) -> str:
@@ -170,7 +177,11 @@ class GameOption:
         naming the option and what it allows); ``None`` is kept where the kind allows it."""
         if self.kind == "bool":
             return check_flag(self.name, value)
+        if value is None and self.default is None:
+            return None
         if self.kind == "choice":
+            if self.values is not None and value not in self.choices:
+                return self._check_multiset(value)
             if self.choices and isinstance(self.choices[0], int):
                 value = as_integer(self.name, value)
                 if value not in self.choices:
@@ -181,10 +192,51 @@ class GameOption:
             return None
         return check_int(self.name, value, self.low, self.high)
 
+    def _check_multiset(self, value: Any) -> list[int]:
+        """A list of ``values`` (or its ``"1,5,6"`` string), sorted; ``ValueError`` saying what is wrong."""
+        low, high, copies = self.values
+        allowed = f"one of {', '.join(map(repr, self.choices))} or a list of integers {low}–{high}"
+        if isinstance(value, str):
+            try:
+                value = [int(part) for part in value.split(",")]
+            except ValueError:
+                raise ValueError(f"{self.name} must be {allowed}; got {value!r}") from None
+        if not isinstance(value, list | tuple) or not value:
+            raise ValueError(f"{self.name} must be {allowed}; got {value!r}")
+        items = sorted(check_int(f"a value of {self.name}", item, low, high) for item in value)
+        over = sorted({item for item in items if items.count(item) > copies})
+        if over:
+            raise ValueError(f"{self.name} holds {', '.join(map(str, over))} more than {copies} times")
+        return items
+
+    def write(self, params: np.ndarray, value: Any, num_players: int) -> None:
+        """Write ``value`` (checked) into the options row ``params``: ``encode``'s entry at ``slot``;
+        a list of ``values`` as the choice ``len(choices)`` there and its counts from ``counts_slot``."""
+        value = self.check(value)
+        if isinstance(value, list):
+            low, high, _ = self.values
+            params[self.slot] = len(self.choices)
+            counts = [value.count(v) for v in range(low, high + 1)]
+            params[self.counts_slot : self.counts_slot + len(counts)] = counts
+            return
+        params[self.slot] = self.encode(value, num_players)
+        if self.values is not None:
+            params[self.counts_slot : self.counts_slot + self.values[1] - self.values[0] + 1] = 0
+
+    def read(self, params: np.ndarray) -> Any:
+        """The option's value in the options row ``params`` (what ``write`` wrote)."""
+        if self.values is None or int(params[self.slot]) < len(self.choices):
+            return self.decode(params[self.slot])
+        low, high, _ = self.values
+        counts = params[self.counts_slot : self.counts_slot + high - low + 1]
+        return [low + i for i, count in enumerate(counts) for _ in range(int(count))]
+
     def encode(self, value: Any, num_players: int) -> int:
         """The options row's entry for ``value`` (checked): a choice's index (an integer choice
         itself), a flag as 0 / 1, ``0`` for no limit, ``by_players`` for an ``int`` left ``None``."""
         value = self.check(value)
+        if self.kind == "choice" and value is None:
+            return -1  # the game's ``GameSpec.check_table`` resolves it by the other options
         if self.kind == "choice":
             return value if isinstance(value, int) else self.choices.index(value)
         if value is None:
@@ -210,7 +262,7 @@ class GameOption:
             return (
                 (min(self.choices), max(self.choices))
                 if isinstance(self.choices[0], int)
-                else (0, len(self.choices) - 1)
+                else (0, len(self.choices) - (1 if self.values is None else 0))
             )
         return (0, MAX_LIMIT) if self.kind == "limit" else (self.low, self.high)
 
@@ -221,6 +273,10 @@ class GameOption:
         said = f"{self.label} ({self.rule + '; ' if self.rule else ''}default {default})"
         if self.kind == "bool":
             return (self.flag,), {"action": argparse.BooleanOptionalAction, "default": argparse.SUPPRESS, "help": said}
+        if self.kind == "choice" and self.values is not None:
+            low, high, _ = self.values
+            said = f"{said[:-1]}; or a list of values {low}–{high} such as {low},{high - 1},{high - 1},{high})"
+            return (self.flag,), {"type": str, "default": argparse.SUPPRESS, "help": said, "metavar": "DECK"}
         if self.kind == "choice":
             kind = int if isinstance(self.choices[0], int) else str
             return (self.flag,), {"type": kind, "choices": self.choices, "default": argparse.SUPPRESS, "help": said}
@@ -232,7 +288,8 @@ class GameOption:
     def annotation(self) -> str:
         """The type a signature shows for it: ``"int | None"``, ``"str"``, ``"bool"`` …"""
         if self.kind == "choice":
-            return type(self.choices[0]).__name__
+            alternatives = " | list[int]" if self.values is not None else " | None" if self.default is None else ""
+            return type(self.choices[0]).__name__ + alternatives
         if self.kind == "limit" or self.default is None:
             return "int | None"
         return {"bool": "bool", "int": "int"}[self.kind]

@@ -256,18 +256,37 @@ class GameSpec(GameHooks):
         params = np.zeros(self.PARAMS_SIZE, dtype=np.int32)
         params[0] = n
         for option in self.row_options:
-            params[option.slot] = option.encode(given[option.name], n)
+            option.write(params, given[option.name], n)
+        self.check_table(params)
         return params
+
+    def check_table(self, params: np.ndarray) -> None:
+        """Check (and complete) an options row whose options were each checked on their own: what
+        holds between options (a hand size the set can deal), and a choice left ``None`` (``-1``
+        in the row) resolved by the others (Sniff's small tables play one hand). ``ValueError``
+        naming the options that do not go together."""
+
+    def complete_row(self, params: Any) -> np.ndarray:
+        """An options row saved by an older release, whose layout lacked the options added since
+        at its end (Sniff's size dial), completed with those options' defaults."""
+        full = self.make_params(int(params[0]))
+        full[: len(params)] = params
+        return full
 
     def param_bounds(self) -> list[tuple[str, tuple[int, int], int, int]]:
         """``(what, (start, stop), low, high)`` for every slot of the options row."""
         bounds = [("num_players", (0, 1), min(self.players), max(self.players))]
-        return bounds + [(o.name, (o.slot, o.slot + 1), *o.row_range) for o in self.row_options]
+        for o in self.row_options:
+            bounds.append((o.name, (o.slot, o.slot + 1), *o.row_range))
+            if o.values is not None:
+                low, high, copies = o.values
+                bounds.append((f"{o.name} counts", (o.counts_slot, o.counts_slot + high - low + 1), 0, copies))
+        return bounds
 
     def record_options(self, params: np.ndarray) -> dict[str, Any]:
         """The options of the options row ``params`` by name, table size first: a record's ``options``,
         what ``Game(**options)`` takes again."""
-        return {"num_players": int(params[0]), **{o.name: o.decode(params[o.slot]) for o in self.row_options}}
+        return {"num_players": int(params[0]), **{o.name: o.read(params) for o in self.row_options}}
 
     def reward_choices(self, options: dict[str, Any]) -> tuple[str, ...]:
         """The rewards the environments offer with the environment options ``options`` (checked),
@@ -281,7 +300,7 @@ class GameSpec(GameHooks):
         slotless = tuple(option for option in self.env_options if option.slot < 0)
         env = check_options(slotless, {o.name: options.pop(o.name) for o in slotless if o.name in options})
         params = self.make_params(num_players, **options)
-        chosen = {**env, **{o.name: o.decode(params[o.slot]) for o in self.env_options if o.slot >= 0}}
+        chosen = {**env, **{o.name: o.read(params) for o in self.env_options if o.slot >= 0}}
         choices = self.reward_choices(chosen)
         if isinstance(reward, str) and reward in self.reward_modes and reward not in choices:
             said = ", ".join(f"{name}={value!r}" for name, value in chosen.items())

@@ -163,9 +163,12 @@ def test_twelve_rank_functions_check_deck_and_rank(data):
 # --- Game options -----------------------------------------------------------------------------------
 SNIFF_INTS = {"num_players": (2, 4, False), "target": (1, MAX_LIMIT, True)}
 SNIFF_INTS |= {"max_hands": (1, MAX_LIMIT, True), "max_steps": (1, MAX_LIMIT, True), "undrawn": (0, 2, False)}
+SNIFF_INTS |= {"pips": (2, 6, False), "hand_size": (1, 14, True)}
+#: the size dial's ends need a table they fit: the double-2 set deals 1 tile a seat to 4, 14 tiles go to 2 seats
+WITH = {"pips": {"hand_size": 1}, "hand_size": {"num_players": 2}}
 SNIFF_ENV_CHOICES = {
     "settlement": (("deduct", "allfives"), False),
-    "episode": (("match", "hand"), False),
+    "episode": (("match", "hand"), True),
     "reward": (("win", "points"), True),
     "forced": (("explicit", "auto"), False),
 }
@@ -229,7 +232,7 @@ def test_constructor_accepts_numpy_integers_and_bounds(name):
     make, ints, _, flags = CONSTRUCTORS[name]
     for option, (low, high, _) in ints.items():
         for value, form in ((low, np.int64(low)), (high, np.array(high))):
-            assert make(**{option: form}) is not None, (option, value)
+            assert make(**{option: form}, **WITH.get(option, {})) is not None, (option, value)
     for flag in flags:
         for value in (True, False, np.bool_(True)):
             assert make(**{flag: value}) is not None

@@ -22,12 +22,20 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES = {"sniff": (sniff_env, sniff_main, 2), "twelve": (twelve_env, twelve_main, 2)}
 #: what each game's options are, written out here (the schema must declare exactly these)
 EXPECTED = {
-    "sniff": {"target": None, "max_hands": 200, "max_steps": None, "settlement": "deduct", "undrawn": 0},
-    "twelve": {"deck": "bridge", "capture_extra_turn": False},
+    "sniff": {
+        "target": None,
+        "max_hands": 200,
+        "max_steps": None,
+        "settlement": "deduct",
+        "undrawn": 0,
+        "pips": 6,
+        "hand_size": None,
+    },
+    "twelve": {"deck": "bridge", "capture_extra_turn": False, "hand_size": 5},
 }
 #: a value other than the default for each option, and what the game then reports
-OTHER = {"target": 150, "max_hands": 7, "max_steps": 90, "settlement": "allfives", "undrawn": 2}
-OTHER |= {"deck": "numbers", "capture_extra_turn": True}
+OTHER = {"target": 150, "max_hands": 7, "max_steps": 90, "settlement": "allfives", "undrawn": 2, "pips": 5}
+OTHER |= {"deck": "numbers", "capture_extra_turn": True, "hand_size": 4}
 CASES = [(game, name) for game, names in EXPECTED.items() for name in names]
 
 
@@ -146,7 +154,8 @@ def test_a_bad_value_is_refused_naming_the_option_and_what_it_allows(game, name)
 def test_an_unknown_option_names_the_real_ones():
     from sniff_env.spec import SPEC
 
-    with pytest.raises(ArgumentTypeError, match="target, max_hands, max_steps, settlement, undrawn, episode"):
+    names = "target, max_hands, max_steps, settlement, undrawn, pips, hand_size, episode"
+    with pytest.raises(ArgumentTypeError, match=names):
         SPEC.make_params(2, tagret=150)
 
 
