@@ -136,7 +136,9 @@ def render_text(game: Game, show_tally: bool = False) -> str:
     lines.append(f"scores ({'teams' if game.num_players == 4 else 'seats'}) {score_text}   target {game.target}")
     sizes = ", ".join(f"{seat}: {len(game.hand(seat))}" for seat in range(game.num_players))
     lines.append(f"hand sizes {sizes}   boneyard {game.boneyard_size}   hand #{game.hands_played + 1}")
-    if game.is_terminal():
+    if game.is_terminal() and game.winner is None and not game.is_truncated():
+        lines.append("hand over: the episode was this hand")
+    elif game.is_terminal():
         result = "truncated" if game.is_truncated() else f"won by {sides[game.winner]}"
         lines.append(f"match over: {result}")
     else:
