@@ -35,8 +35,8 @@ def load_deal(state: np.ndarray, params: np.ndarray, deck: Deck, deal: dict[str,
     stock = [check_rank(deck, r) for r in check_sequence("deal['stock']", deal.get("stock", []))]
     face_up = check_rank(deck, deal["face_up"])
     counts = hand_counts.sum(axis=0) + np.bincount([*stock, face_up], minlength=MAX_RANKS)
-    held = [int(K.copies(params, r)) for r in range(MAX_RANKS)]  # T1, or the size dial's deck
-    over = [f"{held[r]} cards of rank {rank_name(deck, r)}" for r in range(MAX_RANKS) if counts[r] > held[r]]
+    held = [int(K.copies(params, r)) for r in range(K.num_ranks(params))]  # T1, or the size dial's deck
+    over = [f"{c} cards of rank {rank_name(deck, r)}" for r, c in enumerate(held) if counts[r] > c]
     if over:
         raise ValueError(f"the deal uses more than {', '.join(over)}")
     first = check_int("first_player", deal.get("first_player", 0), 0, n - 1)

@@ -12,6 +12,13 @@ Variants (S4a, off by default):
   * ``undrawn=k`` (0, 1 or 2) - the last ``k`` boneyard tiles are never drawn: once only they
     remain, the boneyard counts as empty for drawing (S19), passing and blocking (S21).
 
+The size dial (a smaller table than S2 and S5's, every other rule unchanged):
+  * ``pips=N`` (2..6) - the double-N set: the tiles (a, b) with 0 <= a <= b <= N instead of S2's
+    double six; tile ids (and so action ids) stay those of the full 28-tile order;
+  * a hand size other than S5's 7 / 6 / 5: the reference takes its hands as given, of any size;
+    ``deal`` shuffles the set and deals ``hand_size`` tiles to each seat, the rest is the boneyard.
+  A *small table* (N < 6, or a hand size other than S5's) is one hand: ``episode_of``.
+
 Match-level limits (S26 truncation, one-hand episodes) are not modelled here: one
 reference object is one hand; the differential harness drives the match.
 
@@ -28,11 +35,52 @@ only used to name actions.
 
 from __future__ import annotations
 
-TILES: list[tuple[int, int]] = [(a, b) for a in range(7) for b in range(a, 7)]
+import random
+
+MAX_PIPS = 6  # S2: the double-six set
+TILES: list[tuple[int, int]] = [(a, b) for a in range(MAX_PIPS + 1) for b in range(a, MAX_PIPS + 1)]
 TILE_INDEX: dict[tuple[int, int], int] = {t: i for i, t in enumerate(TILES)}
 DRAW, PASS = 112, 113
 TARGETS = {2: 250, 3: 200, 4: 200}  # S3 (the harness passes the target explicitly)
+HAND_SIZES = {2: 7, 3: 6, 4: 5}  # S5
 SETTLEMENTS = ("deduct", "allfives")  # S24 (default) and the S4a All Fives variant
+MIN_PIPS = 2  # the size dial's smallest set, the double two
+
+
+def tile_set(pips: int = MAX_PIPS) -> list[tuple[int, int]]:
+    """The double-``pips`` set in tile-id order: (a, b) with 0 <= a <= b <= pips (S2 for pips=6)."""
+    if not MIN_PIPS <= pips <= MAX_PIPS:
+        raise ValueError(f"pips must be {MIN_PIPS}..{MAX_PIPS}")
+    return [t for t in TILES if t[1] <= pips]
+
+
+def hand_size_of(num_players: int, hand_size: int | None = None) -> int:
+    """Tiles dealt to each seat: S5's 7 / 6 / 5 for 2 / 3 / 4 players unless the dial sets it."""
+    return HAND_SIZES[num_players] if hand_size is None else hand_size
+
+
+def is_small_table(num_players: int, pips: int = MAX_PIPS, hand_size: int | None = None) -> bool:
+    """A smaller set than S2's or another hand size than S5's."""
+    return pips < MAX_PIPS or hand_size_of(num_players, hand_size) != HAND_SIZES[num_players]
+
+
+def episode_of(num_players: int, pips: int = MAX_PIPS, hand_size: int | None = None, episode: str | None = None) -> str:
+    """An episode left unset is one hand (settled, S22-S24) on a small table, else the match (S3, S25)."""
+    if episode is not None:
+        return episode
+    return "hand" if is_small_table(num_players, pips, hand_size) else "match"
+
+
+def deal(num_players: int, rng: random.Random, pips: int = MAX_PIPS, hand_size: int | None = None) -> dict[str, object]:
+    """S5 on the double-``pips`` set: shuffle it, ``hand_size`` tiles to each seat (S5's count by
+    default), the rest is the boneyard (drawn front first); the opener by lot (S6)."""
+    tiles = tile_set(pips)
+    size = hand_size_of(num_players, hand_size)
+    if size < 1 or num_players * size > len(tiles):
+        raise ValueError(f"cannot deal {size} tiles to {num_players} seats from {len(tiles)}")
+    rng.shuffle(tiles)
+    hands = [tiles[seat * size : (seat + 1) * size] for seat in range(num_players)]
+    return {"hands": hands, "boneyard": tiles[num_players * size :], "opener": rng.randrange(num_players)}
 
 
 def is_double(tile: tuple[int, int]) -> bool:
@@ -63,7 +111,9 @@ def encode(tile: tuple[int, int], arm: int) -> int:
 
 class SniffHandReference:
     """One hand from a given deal (hands, boneyard drawn front first, opener) and the
-    match scores before it; ``settlement`` and ``undrawn`` select the S4a variants.
+    match scores before it; ``settlement`` and ``undrawn`` select the S4a variants, ``pips``
+    the set the tiles come from (S2; the size dial's double-N set).  Hands may have any size
+    (S5 or the dial); tiles of the set left out of hands and boneyard are out of play.
 
     After the hand: ``result`` is "domino" or "blocked" (S22, settled) or "won" (S25, a
     placement credit reached the target: over at once, not settled); ``winner`` is the side
@@ -82,6 +132,7 @@ class SniffHandReference:
         target: int,
         settlement: str = "deduct",
         undrawn: int = 0,
+        pips: int = MAX_PIPS,
     ):
         if num_players not in (2, 3, 4):  # S1
             raise ValueError("num_players must be 2, 3 or 4")
@@ -98,11 +149,12 @@ class SniffHandReference:
             raise ValueError(f"need {n_sides} scores")
         norm = lambda t: (min(t), max(t))  # noqa: E731
         self.num_players = num_players
+        self.pips = pips
         self.hands: list[list[tuple[int, int]]] = [[norm(t) for t in h] for h in hands]
         self.boneyard: list[tuple[int, int]] = [norm(t) for t in boneyard]
         all_tiles = [t for h in self.hands for t in h] + self.boneyard
-        if len(set(all_tiles)) != len(all_tiles) or not set(all_tiles) <= set(TILES):
-            raise ValueError("tiles must be distinct double-six tiles")
+        if len(set(all_tiles)) != len(all_tiles) or not set(all_tiles) <= set(tile_set(pips)):
+            raise ValueError(f"tiles must be distinct tiles of the double-{pips} set")
         if not self.hands[opener]:
             raise ValueError("the opener needs a tile")
         self.current_player: int = opener

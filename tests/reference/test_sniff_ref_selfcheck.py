@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from .sniff_ref import DRAW, PASS, TILES, encode, round5
+from .sniff_ref import DRAW, PASS, TILES, deal, encode, episode_of, hand_size_of, is_small_table, round5, tile_set
 from .sniff_ref import SniffHandReference as S
 
 BIG = 10**6
@@ -435,3 +435,71 @@ def test_without_undrawn_every_tile_is_drawn():
         assert g.legal_actions() == [DRAW]
         g.apply(DRAW)
     assert g.boneyard == [] and g.legal_actions() == [PASS]
+
+
+# ---------------------------------------------------------------- the size dial (double-N set, hand size)
+def test_tile_sets_keep_the_double_six_ids():
+    """S2 with the size dial: the double-N set, in the tile order (and ids) of the double six."""
+    assert [len(tile_set(p)) for p in (2, 3, 4, 5, 6)] == [6, 10, 15, 21, 28] and tile_set() == TILES
+    assert tile_set(2) == [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)]
+    assert [TILES.index(t) for t in tile_set(2)] == [0, 1, 2, 7, 8, 13]
+    for bad in (1, 7):
+        with pytest.raises(ValueError):
+            tile_set(bad)
+
+
+def test_small_tables_are_one_hand():
+    """S5's hand sizes, and which tables are small (a smaller set or another hand size)."""
+    assert [hand_size_of(n) for n in (2, 3, 4)] == [7, 6, 5] and hand_size_of(3, 2) == 2
+    assert not is_small_table(2) and not is_small_table(4, 6, 5)
+    assert is_small_table(2, 5) and is_small_table(3, 6, 5) and is_small_table(4, 2, 1)
+    assert episode_of(2) == "match" and episode_of(3, 6, 6) == "match" and episode_of(2, 3, 2) == "hand"
+    assert episode_of(2, 3, 2, "match") == "match" and episode_of(2, 6, None, "hand") == "hand"
+
+
+@pytest.mark.parametrize(("n", "set_pips", "size", "bone"), [(2, 2, 3, 0), (3, 3, 3, 1), (4, 4, 2, 7), (3, 5, 7, 0)])
+def test_deal_of_a_small_table(n, set_pips, size, bone):
+    """S5 on the double-N set: ``size`` tiles each, the rest of the set in the boneyard."""
+    d = deal(n, random.Random(n * set_pips), set_pips, size)
+    assert [len(h) for h in d["hands"]] == [size] * n and len(d["boneyard"]) == bone
+    assert sorted([t for h in d["hands"] for t in h] + d["boneyard"]) == tile_set(set_pips)
+    assert 0 <= d["opener"] < n
+    with pytest.raises(ValueError):
+        deal(n, random.Random(0), set_pips, len(tile_set(set_pips)) // n + 1)
+
+
+def test_tiles_outside_the_set_are_refused():
+    """S2: a double-N hand holds only tiles with both halves at most N."""
+    S(2, [[(0, 3)], [(1, 1)]], [(3, 3)], 0, [0, 0], 100, pips=3)
+    with pytest.raises(ValueError):
+        S(2, [[(0, 3)], [(1, 1)]], [], 0, [0, 0], 100, pips=2)
+    with pytest.raises(ValueError):
+        S(2, [[(0, 1)], [(1, 1)]], [(2, 4)], 0, [0, 0], 100, pips=3)
+
+
+def test_a_double_two_hand():
+    """Every rule unchanged on the double-two set: the opening Sniff [2|2] counts 4 (S14), the side
+    arms open once both line sides are continued (S13) and score one half each, credits (S17),
+    the domino (S22) and the settlement of what is left (S23, S24: [1|1] = 2 rounds to 0)."""
+    hands = [[(2, 2), (1, 2), (0, 1)], [(0, 2), (0, 0), (1, 1)]]
+    g = S(2, hands, [], 0, [0, 0], BIG, pips=2)
+    g.apply(encode((2, 2), 0))
+    assert g.spinner == (2, 2) and g.describe()["total"] == 4 and g.scores == [0, 0]
+    assert g.legal_actions() == [encode((0, 2), 0), encode((0, 2), 1)]
+    g.apply(encode((0, 2), 0))  # one line side continued: 0 + 4
+    assert g.describe()["total"] == 4 and g.arms[2] is None
+    g.apply(encode((1, 2), 1))  # both: 0 + 1 + 2 + 2 = 5
+    assert g.describe()["total"] == 5 and g.scores == [5, 0] and g.arms[2] == ((2, 2), "arm_a")
+    g.apply(encode((0, 0), 0))  # end double [0|0] counts 0: 0 + 1 + 2 + 2 = 5
+    assert g.scores == [5, 5]
+    g.apply(encode((0, 1), 1))  # [0|1] on the 1: 0 + 0 + 2 + 2 = 4, seat 0 is out
+    assert g.over and g.result == "domino" and g.out_player == 0
+    assert g.hands[1] == [(1, 1)] and g.deductions == [0, 0] and g.scores == [5, 5]
+
+
+def test_a_small_table_blocks_at_once():
+    """S21 Decision on a double-two deal with no boneyard: after the opening [0|0] nobody holds a
+    0, so the hand is blocked at once and both hands are deducted (S23: 4 -> 5, 5 -> 5)."""
+    g = S(2, [[(0, 0), (2, 2)], [(1, 1), (1, 2)]], [], 0, [0, 0], BIG, pips=2)
+    g.apply(encode((0, 0), 0))
+    assert g.over and g.result == "blocked" and g.deductions == [5, 5] and g.scores == [-5, -5]

@@ -5,6 +5,7 @@ import random
 import pytest
 
 from .twelve_ref import TwelveReference as T
+from .twelve_ref import deal, deck_cards, deck_of, num_ranks
 
 A, SIX, TEN, J, Q, K = 0, 5, 9, 10, 11, 12
 
@@ -155,3 +156,67 @@ def test_random_games_conserve_cards_and_terminate(deck):
             assert g.over or g.pile
         assert g.over
         assert sum(g.scores()) == sum(g.captured) - sum(map(len, g.hands))
+
+
+# ---------------------------------------------------------------- the size dial (list decks, hand size)
+def test_list_decks():
+    """T1 with the size dial: values 1-11, each at most four times, as a list or ``"1,5,6"``;
+    eleven ranks (rank id = value - 1) as in the number deck (T2)."""
+    assert deck_of("1,6,5,6") == [1, 5, 6, 6] == deck_of((6, 5, 6, 1)) and deck_of("bridge") == "bridge"
+    assert deck_cards([1, 6, 11, 6]) == [0, 5, 5, 10] and len(deck_cards("numbers")) == 44
+    assert num_ranks([6, 6]) == 11 and num_ranks("bridge") == 13
+    assert [T.value([1, 11], r) for r in (0, 5, 10)] == [1, 6, 11]
+    for bad in ([], [0], [12], [6] * 5, "1,x", "jokers", 7):
+        with pytest.raises(ValueError):
+            deck_of(bad)
+
+
+def test_a_list_deck_position_holds_only_its_cards():
+    """T1: a position on a list deck may not use more of a value than the list holds."""
+    T(2, [1, 5, 6, 6, 7, 11], [[5, 0], [5]], stock=[10], face_up=4, first_player=0)
+    with pytest.raises(ValueError):
+        T(2, [1, 5, 6, 6, 7, 11], [[5, 0], [5]], stock=[5], face_up=4, first_player=0)  # a third 6
+    with pytest.raises(ValueError):
+        T(2, [1, 5, 6, 6, 7, 11], [[5, 0], [5]], stock=[1], face_up=4, first_player=0)  # a 2
+    with pytest.raises(ValueError):
+        T(2, [1, 5, 6, 6, 7, 11], [[5, 11], [5]], stock=[], face_up=4, first_player=0)  # no rank 11
+
+
+def test_six_on_six_with_a_list_deck():
+    """T11 on a list deck: 6 on 6 captures, the other player draws the last stock card, so no card
+    can be turned face up and the game ends (T14); T15 scores."""
+    g = T(2, [1, 6, 6, 6, 6, 11], [[SIX, 0], [10]], stock=[SIX], face_up=SIX, first_player=0)
+    g.apply(SIX)
+    assert g.over and g.captured == [2, 0] and g.captured_cards == [[SIX, SIX], []]
+    assert g.hands == [[0], [10, SIX]] and g.stock == [] and g.scores() == [1, -2]
+
+
+@pytest.mark.parametrize(("n", "deck", "size", "stock"), [(2, [1, 5, 6, 6, 7, 11], 2, 1), (3, [6] * 4, 1, 0)])
+def test_deal_of_a_small_table(n, deck, size, stock):
+    """T5 with the size dial: ``size`` cards each, one face up, the rest the stock; a deck dealt
+    out to its last card starts the last round at once (T13 Decision)."""
+    d = deal(n, deck, random.Random(5), size)
+    assert [len(h) for h in d["hands"]] == [size] * n and len(d["stock"]) == stock
+    assert sorted([c for h in d["hands"] for c in h] + d["stock"] + [d["face_up"]]) == deck_cards(deck)
+    g = T(n, deck, d["hands"], d["stock"], d["face_up"], d["first_player"])
+    assert g.last_round == (stock == 0)
+    with pytest.raises(ValueError):
+        deal(n, deck, random.Random(5), (len(deck) - 1) // n + 1)  # no card left to turn face up
+
+
+def test_random_list_deck_games_conserve_every_value():
+    """T7-T11 move cards, never make or lose one: hands, stock, pile and captured cards hold the
+    deck's cards value by value, for random list decks and hand sizes."""
+    rng = random.Random(99)
+    for _ in range(300):
+        n = rng.randint(2, 7)
+        deck = [v for v in range(1, 12) for _ in range(rng.randint(0, 4))] or [6, 6, 6]
+        if len(deck) < n + 1:
+            continue
+        d = deal(n, deck, rng, rng.randint(1, (len(deck) - 1) // n))
+        g = T(n, deck, d["hands"], d["stock"], d["face_up"], d["first_player"], rng.random() < 0.5)
+        while not g.over:
+            g.apply(rng.choice(g.legal_actions()))
+            held = [c for h in g.hands for c in h] + g.stock + g.pile + [c for cs in g.captured_cards for c in cs]
+            assert sorted(held) == deck_cards(deck)
+        assert g.captured == [len(cs) for cs in g.captured_cards]

@@ -26,7 +26,17 @@ Cases (CPU seconds measured on the 2-core machine):
     exactly a hand end, or exactly the winning step), ``max_hands`` ∈ {1, 2, 3}, and ``episode="hand"``
     with targets 100 and 20 (so that the first hand can win the match) (~12 s);
   * small partial deals, one-hand episodes, picked for blocked hands with tied lowest hands, which
-    random full deals rarely reach (All Fives ties between sides, partners tied) (~4 s).
+    random full deals rarely reach (All Fives ties between sides, partners tied) (~4 s);
+  * the size dial (S2's set as the double-N set, S5's hand size as any other, every other rule
+    unchanged): for pips 2, 3, 4, 5 and 6 (the last with other hand sizes than S5's) and 2, 3 and 4
+    players, every hand size from 1 to the most the set deals (a boneyard left to draw from, or none
+    when the players divide the set), the S4a variants in turn, a few games to a target of 5 (won
+    within the hand, S25) and a few three-hand matches (``episode="match"``, the redeals); half dealt
+    by the engine's seed, each such deal checked to be exactly the set in hands of the size, half
+    from the reference's own deal given as ``deal=``; an unset episode must resolve to one hand on a
+    small table: 18,300 games (~14 s). A broken dial (the engine given another set, hand size or
+    episode than the harness) must make the comparison fail, and S2/S5's own table set through the
+    dial must still be a match.
 Every case asserts that it exercised what it claims (blocks with undrawn tiles left, All Fives
 credits, settlement wins, truncations, ...).
 """
@@ -34,6 +44,7 @@ credits, settlement wins, truncations, ...).
 from __future__ import annotations
 
 import random
+import sys
 from collections import Counter
 
 import numpy as np
@@ -42,7 +53,18 @@ import pytest
 from sniff_env import Game
 from sniff_env import kernels as K
 from sniff_env.solver import HOOKS
-from tests.reference.sniff_ref import PASS, TILES, SniffHandReference, pips
+from tests.reference.sniff_ref import (
+    DRAW,
+    MAX_PIPS,
+    PASS,
+    TILES,
+    SniffHandReference,
+    episode_of,
+    hand_size_of,
+    pips,
+    tile_set,
+)
+from tests.reference.sniff_ref import deal as ref_deal
 
 pytestmark = pytest.mark.slow
 
@@ -62,6 +84,7 @@ VARIANT_CASES = [(n, settlement, undrawn) for n in (2, 3, 4) for settlement, und
 LIMIT_MATCHES = {"max_steps": 120, "max_hands": 120, "hand_episode": 480}
 LIMIT_CASES = [(n, limit) for n in (2, 3, 4) for limit in LIMIT_MATCHES]
 SMALL_DEALS, SMALL_OTHERS = {2: 3000, 3: 3000, 4: 12000}, 150
+DIAL_GAMES = {2: 1000, 3: 1500, 4: 1500, 5: 1500, 6: 600}  # per player count
 
 
 def as_multisets(desc: dict) -> dict:
@@ -83,23 +106,44 @@ def check_same(game: Game, ref: SniffHandReference, where: str) -> None:
         assert game.hand(seat) == sorted(ref.hands[seat]), where
 
 
+def check_dealt(game: Game, set_pips: int, hand_size: int | None, where: str) -> None:
+    """S2/S5 with the size dial: every seat holds ``hand_size`` tiles (S5's count when ``None``),
+    and the hands and the boneyard together are exactly the double-``set_pips`` set."""
+    n = game.num_players
+    assert [len(game.hand(s)) for s in range(n)] == [hand_size_of(n, hand_size)] * n, where
+    dealt = [t for s in range(n) for t in game.hand(s)] + game.boneyard
+    assert sorted(dealt) == tile_set(set_pips), where
+
+
 def play_match(
     n: int, seed: int, rng: random.Random, target: int | None = None, deal: dict | None = None, **options
 ) -> Counter:
-    """Play one match in lockstep with the reference; returns counts of what happened in it."""
+    """Play one match in lockstep with the reference; returns counts of what happened in it.
+
+    Every hand the engine deals itself (all but a first hand given by ``deal``) is checked to be
+    a full deal of the table's set and hand size (``check_dealt``); the episode unset resolves to
+    one hand on a small table (``episode_of``)."""
     settlement = options.get("settlement", "deduct")
     undrawn = options.get("undrawn", 0)
     max_hands = options.get("max_hands", DEFAULT_MAX_HANDS)
     max_steps = options.get("max_steps")
-    hand_episode = options.get("episode") == "hand"
+    set_pips, hand_size = options.get("pips", MAX_PIPS), options.get("hand_size")
+    episode = episode_of(n, set_pips, hand_size, options.get("episode"))
+    hand_episode = episode == "hand"
     game = Game(num_players=n, seed=seed, target=target, deal=deal, **options)
     match = f"players={n} seed={seed} target={game.target} options={options} deal={deal}"
+    assert game.episode == episode and game.pips == set_pips, match
+    assert game.hand_size == hand_size_of(n, hand_size), match
     stats: Counter = Counter()
     steps = 0  # S26: every applied action is a step
     while True:
         hands_before = game.hands_played
         assert hands_before == stats["hands"]
         assert game.describe()["tiles"] == [] and game.current_player == game.opener
+        if deal is None or hands_before > 0:
+            check_dealt(game, set_pips, hand_size, f"{match} hand={hands_before}")
+        if not game.boneyard:
+            stats["hands dealt without a boneyard"] += 1
         ref = SniffHandReference(
             n,
             [game.hand(s) for s in range(n)],
@@ -109,6 +153,7 @@ def play_match(
             game.target,
             settlement=settlement,
             undrawn=undrawn,
+            pips=set_pips,
         )
         events_before = len(game.events)
         hand_steps = 0
@@ -118,6 +163,7 @@ def play_match(
             action = rng.choice(ref.legal_actions())
             if action == PASS and ref.boneyard:
                 stats["pass with undrawn tiles"] += 1
+            stats["draws"] += action == DRAW
             game.apply(action)
             ref.apply(action)
             steps += 1
@@ -303,3 +349,84 @@ def test_small_deals_match_reference(n):
     assert stats["allfives tie"] > 0 and stats["allfives credit after blocked"] > 0, stats
     if n == 4:
         assert stats["allfives partners tied"] > 0, stats
+
+
+def dial_options(n: int, set_pips: int, i: int) -> tuple[int | None, dict]:
+    """The target and options of the ``i``-th game on the double-``set_pips`` table: the hand sizes
+    1 … (the set's tiles // n) in turn (a boneyard left to draw from, or none when n divides the
+    set), the S4a variants in turn, every seventh game to a target of 10 (a placement can win the
+    one hand, S25) and every eleventh a match of up to three hands to 30 (the redeals, S5)."""
+    top = len(tile_set(set_pips)) // n
+    settlement, undrawn = VARIANTS[i % len(VARIANTS)]
+    options = {"pips": set_pips, "hand_size": 1 + i % top, "settlement": settlement, "undrawn": undrawn}
+    if set_pips == MAX_PIPS and options["hand_size"] == hand_size_of(n):
+        options["hand_size"] = top  # S5's own count is no small table; the full hand split instead
+    target = None
+    if i % 7 == 3:
+        target = 5
+    elif i % 11 == 5:
+        target, options["episode"], options["max_hands"] = 30, "match", 3
+    return target, options
+
+
+@pytest.mark.parametrize("set_pips", [2, 3, 4, 5, 6])
+def test_small_tables_match_reference(set_pips):
+    """S2/S5 with the size dial: the double-N set and any hand size, every other rule unchanged
+    (S1-S25), one hand per episode unless asked otherwise. Random games with 2, 3 and 4 players,
+    half dealt by the engine's seed (checked to be a full deal of the set, ``check_dealt``), half
+    from the reference's deal of the same table given as ``deal=``."""
+    base = 50_000_000 + 1_000_000 * set_pips
+    stats: Counter = Counter()
+    for n in (2, 3, 4):
+        for i in range(DIAL_GAMES[set_pips]):
+            seed = base + 10_000 * n + i
+            target, options = dial_options(n, set_pips, i)
+            rng = random.Random(seed)
+            given = ref_deal(n, rng, set_pips, options["hand_size"]) if i % 2 else None
+            stats += play_match(n, seed, rng, target, deal=given, **options)
+            stats["games"] += 1
+    assert stats["domino"] > 0 and stats["blocked"] > 0 and stats["won"] > 0, stats
+    assert stats["draws"] > 0 and stats["hands dealt without a boneyard"] > 0, stats
+    assert stats["blocked with undrawn tiles"] > 0 and stats["hand episode over"] > 0, stats
+    assert stats["truncated at hand end"] > 0, stats
+
+
+BROKEN_DIALS = {  # (the table the harness and the reference use, what the engine is given instead)
+    "engine deals the double six": ({"pips": 3, "hand_size": 3}, {"pips": MAX_PIPS}),
+    "engine deals a smaller set": ({"pips": MAX_PIPS, "hand_size": 3}, {"pips": 3}),
+    "engine deals S5's hand size": ({"pips": 4, "hand_size": 3}, {"hand_size": None}),
+    "engine deals another hand size": ({"pips": 4, "hand_size": 3}, {"hand_size": 4}),
+    "small table plays a match": ({"pips": 4, "hand_size": 3}, {"episode": "match"}),
+}
+
+
+@pytest.mark.parametrize("broken", BROKEN_DIALS)
+def test_a_broken_dial_is_detected(monkeypatch, broken):
+    """The comparison would catch an engine that ignored the dial (S2, S5, the one-hand episode):
+    the engine is built with one setting changed while the harness and the reference keep the
+    table's; every such game must fail (and passes with the engine given the table)."""
+    table, engine = BROKEN_DIALS[broken]
+    for seed in range(5):
+        play_match(2, seed, random.Random(seed), **table)
+    module, real = sys.modules[__name__], Game
+    monkeypatch.setattr(module, "Game", lambda *args, **options: real(*args, **{**options, **engine}))
+    for seed in range(5):
+        with pytest.raises(AssertionError):
+            play_match(2, seed, random.Random(seed), **table)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_dial_settings_of_the_rules_and_deals_outside_the_set(n):
+    """The dial set to S2 and S5's own table is no small table: a match (S3, S25) that agrees with
+    the reference; and a ``deal=`` holding a tile outside the double-N set is refused by the engine
+    and by the reference alike (S2)."""
+    stats: Counter = Counter()
+    for seed in range(60_000_000 + n, 60_000_000 + n + 3):
+        stats += play_match(n, seed, random.Random(seed), pips=MAX_PIPS, hand_size=hand_size_of(n))
+    assert stats["won"] + stats["won by settlement"] + stats["truncated at hand end"] == 3, stats
+    bad = ref_deal(n, random.Random(n), 3, 2)
+    bad["hands"][n - 1][-1] = (1, 4)  # the double-three set holds no 4
+    with pytest.raises(ValueError):
+        Game(num_players=n, seed=0, pips=3, hand_size=2, deal=bad)
+    with pytest.raises(ValueError):
+        SniffHandReference(n, bad["hands"], bad["boneyard"], bad["opener"], [0] * (2 if n == 4 else n), 200, pips=3)

@@ -15,6 +15,16 @@ captured counts, the seat to act, the last-round state and its turns left, and w
 over; at the end on the T15 scores. A tally of rare events checks that the corners were reached.
 
 Sizing: 24 cases × (250 seeded + 150 dealt) = 9,600 games, about 20 s on the 2-core machine.
+
+The size dial (T1's deck as a list of values 1–11, each at most four times, played as the numbers
+deck; T5's hand size as any other; every other rule unchanged): for 2–7 players, list decks of fixed
+shapes (repeats, sixes for T11, decks without pairs or without any capture, tiny decks, the number
+deck as a list) and random ones, hand sizes from 1 to the most the deck deals (every fourth game that
+most: the stock is empty from the deal, T13); half dealt by the engine's seed (checked to be exactly
+the deck, ``check_dealt``), half the reference's deal given as ``deal=``. Besides the step-by-step
+comparison, every card of the deck is accounted for at every step, value by value (``check_cards``).
+6 × 2,000 = 12,000 games, about 7 s. A broken dial (the engine given another deck or hand size than
+the harness) must make the comparison fail.
 """
 
 from __future__ import annotations
@@ -25,7 +35,8 @@ from collections import Counter
 
 import pytest
 
-from tests.reference.twelve_ref import TwelveReference
+from tests.reference.twelve_ref import HAND_SIZE, TwelveReference, deck_cards, deck_of
+from tests.reference.twelve_ref import deal as ref_deal
 from twelve_env import Game
 
 pytestmark = pytest.mark.slow
@@ -84,8 +95,21 @@ def tally(before: Game, after: Game, action: int) -> None:
         TALLY["last round played out (T13)"] += 1
 
 
-def play(game: Game, ref: TwelveReference, rng: random.Random, label: str) -> None:
+def check_cards(game: Game, ref: TwelveReference, cards: Counter, where: str) -> None:
+    """Every card of the deal is somewhere: the hands, the stock and the pile (compared with the
+    reference) and the captured cards (the reference's, as many as the engine counts) hold the
+    dealt cards, rank by rank (T7-T11 move cards, never make or lose one)."""
+    held = [c for s in range(game.num_players) for c in game.hand(s)] + game.stock + game.pile
+    captured = [c for cards_of_seat in ref.captured_cards for c in cards_of_seat]
+    assert [len(c) for c in ref.captured_cards] == game.captured, where
+    assert Counter(held) + Counter(captured) == cards, where
+
+
+def play(game: Game, ref: TwelveReference, rng: random.Random, label: str, cards: Counter | None = None) -> None:
+    """Random play in lockstep; with ``cards`` (the dealt cards) also ``check_cards`` at every step."""
     check_same(game, ref, f"{label} start")
+    if cards is not None:
+        check_cards(game, ref, cards, f"{label} start")
     if game.last_round:
         TALLY["last round from the deal (T13)"] += 1
     steps = 0
@@ -96,6 +120,8 @@ def play(game: Game, ref: TwelveReference, rng: random.Random, label: str) -> No
         ref.apply(action)
         steps += 1
         check_same(game, ref, f"{label} step {steps} action {action} history {game.history}")
+        if cards is not None:
+            check_cards(game, ref, cards, f"{label} step {steps} action {action} history {game.history}")
         tally(before, game, action)
         assert steps <= 60, label  # every card is played at most once
     assert game.is_terminal()
@@ -182,3 +208,152 @@ def test_rare_events_are_reached(monkeypatch):
         "six on six, stock runs out during the draws (T11)",
     ):
         assert tally[event] >= 20, (event, dict(tally))
+
+
+# The size dial: list decks (values 1-11, each at most four times, T1) of a few shapes, any hand size (T5).
+LIST_DECKS = [
+    [1, 5, 6, 6, 7, 11],  # repeats, a six pair (T11), sums of 12 (T8)
+    [6, 6, 6, 6],  # sixes only: every capture is a six on six
+    [6, 6, 6, 1, 11],
+    [1, 2, 3, 4, 5],  # no pair, no sum of 12: nothing is ever captured
+    list(range(1, 12)),  # sums of 12 but no pair
+    [1, 1, 5, 5, 6, 6, 6, 7, 7, 11, 11, 11, 2, 10, 3],
+    [v for v in range(1, 12) for _ in range(2)],
+    [v for v in range(1, 12) for _ in range(4)],  # the numbers deck as a list
+    [4, 4, 4, 4, 8, 8, 8, 8, 6, 6, 9, 9, 3, 3, 11, 11, 11, 11, 1, 1, 1],
+]
+LIST_GAMES = 2000  # per player count
+LIST_PLAYERS = [2, 3, 4, 5, 6, 7]
+LIST_EVENTS = (
+    "six on six",
+    "last card (T12)",
+    "capture ends last round (T14)",
+    "last round by turn-up (T13)",
+    "last round by draw (T13)",
+    "last round played out (T13)",
+    "last round from the deal (T13)",
+)
+
+
+def random_list_deck(rng: random.Random, n: int) -> list[int]:
+    """0-4 copies of every value (sixes more likely), at least a card per seat and one face up."""
+    while True:
+        deck = [v for v in range(1, 12) for _ in range(rng.choice((0, 0, 1, 2, 4) if v != 6 else (1, 2, 3, 4)))]
+        if len(deck) >= n + 1:
+            return deck
+
+
+def list_deck_table(n: int, i: int, rng: random.Random) -> tuple[list[int], int]:
+    """The ``i``-th game's deck (a named shape when it can seat ``n``, else random) and hand size:
+    the most the deck can deal (the stock empty at once, T13) every fourth game, else 1 … that."""
+    deck = LIST_DECKS[i % len(LIST_DECKS)]
+    if i % 3 == 2 or len(deck) < n + 1:
+        deck = random_list_deck(rng, n)
+    top = (len(deck) - 1) // n
+    hand_size = top if i % 4 == 0 else rng.randint(1, top)
+    return deck, hand_size
+
+
+def check_dealt(game: Game, deck: list[int], hand_size: int, where: str) -> None:
+    """T5 with the size dial: every seat holds ``hand_size`` cards, one card is face up, and the
+    hands, the face-up card and the stock are exactly the list deck's cards."""
+    n = game.num_players
+    assert game.deck == deck_of(deck) and game.hand_size == hand_size, where
+    assert [len(game.hand(s)) for s in range(n)] == [hand_size] * n and len(game.pile) == 1, where
+    dealt = [c for s in range(n) for c in game.hand(s)] + game.stock + game.pile
+    assert sorted(dealt) == deck_cards(deck), where
+
+
+def play_list_deck_game(
+    n: int, deck: list[int], hand_size: int, extra: bool, rng: random.Random, label: str, given: object = None
+) -> None:
+    """One game on a list deck in lockstep with the reference: dealt by the engine's seed
+    (``check_dealt``), or from the reference's deal of the same table given as ``deal=`` when
+    ``rng`` draws an odd number; ``given`` is the deck as passed to the engine (default the list)."""
+    given = deck if given is None else given
+    seed = rng.randrange(2**32)
+    if seed % 2 == 0:
+        label += f" seed {seed}"
+        game = Game(num_players=n, deck=given, hand_size=hand_size, seed=seed, capture_extra_turn=extra)
+        check_dealt(game, deck, hand_size, label)
+        deal = {"hands": [game.hand(s) for s in range(n)], "stock": game.stock, "face_up": game.pile[0]}
+        deal["first_player"] = game.current_player
+    else:
+        deal = ref_deal(n, deck, rng, hand_size)
+        label += f" deal {deal}"
+        game = Game(num_players=n, deck=given, hand_size=hand_size, deal=deal, capture_extra_turn=extra)
+    ref = TwelveReference(
+        n, deck, deal["hands"], deal["stock"], deal["face_up"], deal["first_player"], capture_extra_turn=extra
+    )
+    play(game, ref, rng, label, cards=Counter(deck_cards(deck)))
+
+
+def list_deck_games(n: int, games: int) -> None:
+    """Random games on list decks (``list_deck_table``), half dealt by the engine's seed and half
+    from the reference's deal; the T10 variant every other pair; every third deck given as its
+    string ``"1,5,6"``."""
+    rng = random.Random(f"list decks {n}")
+    for i in range(games):
+        deck, hand_size = list_deck_table(n, i, rng)
+        extra = i % 4 >= 2
+        given = ",".join(map(str, deck)) if i % 3 == 0 else deck
+        label = f"{n}p deck={deck} hand_size={hand_size} extra={extra} game {i}"
+        play_list_deck_game(n, deck, hand_size, extra, rng, label, given)
+
+
+@pytest.mark.parametrize("n", LIST_PLAYERS)
+def test_list_decks_match_reference(monkeypatch, n):
+    """T1-T15 on the size dial's tables: list decks (repeats, sixes for T11, tiny decks whose stock
+    is empty from the deal, T13) and hand sizes 1 … the most the deck deals; every card of the
+    deck is accounted for at every step (``check_cards``) and the corners are reached."""
+    tally = Counter()
+    monkeypatch.setattr(sys.modules[__name__], "TALLY", tally)
+    list_deck_games(n, LIST_GAMES)
+    assert tally["games"] == LIST_GAMES
+    for event in LIST_EVENTS:
+        assert tally[event] >= 5, (event, dict(tally))
+    if n <= 4:
+        assert tally["six on six draws empty the stock (T14)"] > 0, dict(tally)
+
+
+BROKEN_DIALS = {  # (the table the harness and the reference use, what the engine is given instead)
+    "engine plays the number deck": (([1, 5, 6, 6, 7, 11], 2), {"deck": "numbers"}),
+    "engine plays another list": (([1, 5, 6, 6, 7, 11], 2), {"deck": [1, 5, 6, 7, 7, 11]}),
+    "engine deals T5's hand size": ((list(range(1, 12)), 2), {"hand_size": HAND_SIZE}),
+    "engine deals another hand size": ((list(range(1, 12)), 2), {"hand_size": 3}),
+}
+
+
+@pytest.mark.parametrize("broken", BROKEN_DIALS)
+def test_a_broken_dial_is_detected(monkeypatch, broken):
+    """The comparison would catch an engine that ignored the dial (T1's list deck, T5's hand size):
+    the engine is built with one setting changed while the harness and the reference keep the
+    table's; every seeded game must fail (and passes with the engine given the table)."""
+    (deck, hand_size), engine = BROKEN_DIALS[broken]
+    seeds = [seed for seed in range(40) if random.Random(seed).randrange(2**32) % 2 == 0][:5]
+    for seed in seeds:
+        play_list_deck_game(2, deck, hand_size, False, random.Random(seed), broken)
+    module, real = sys.modules[__name__], Game
+    monkeypatch.setattr(module, "Game", lambda *args, **options: real(*args, **{**options, **engine}))
+    for seed in seeds:
+        with pytest.raises(AssertionError):
+            play_list_deck_game(2, deck, hand_size, False, random.Random(seed), broken)
+
+
+def test_list_deck_deals_are_checked():
+    """A list deck holds only its cards (T1 with the size dial): a ``deal=`` using more of a value
+    than the list holds, or a value it lacks, is refused by the engine and the reference alike;
+    a hand size the deck cannot deal (T5: every hand and one card face up) too."""
+    deck = [1, 5, 6, 6, 7, 11]
+    good = {"hands": [[5, 0], [5, 10]], "stock": [6], "face_up": 4, "first_player": 1}
+    Game(num_players=2, deck=deck, hand_size=2, deal=good)
+    TwelveReference(2, deck, good["hands"], good["stock"], good["face_up"], 1)
+    for bad in ({**good, "face_up": 5}, {**good, "stock": [2]}):  # a third 6; a 3 the list lacks
+        with pytest.raises(ValueError):
+            Game(num_players=2, deck=deck, hand_size=2, deal=bad)
+        with pytest.raises(ValueError):
+            TwelveReference(2, deck, bad["hands"], bad["stock"], bad["face_up"], 1)
+    with pytest.raises(ValueError):
+        Game(num_players=2, deck=deck, hand_size=3, seed=0)  # 2 x 3 cards and one face up > 6
+    with pytest.raises(ValueError):
+        ref_deal(2, deck, random.Random(0), 3)
