@@ -105,6 +105,13 @@ class SniffAdapter(Adapter):
         per_hand = tiles + (tiles - n * self.hand_size) + (n - 1) * (tiles - 1)
         return min(limit for limit in (hands * per_hand, steps) if limit)
 
+    def max_margin(self) -> float:
+        """A bound on a margin: each hand at most 45 points a placement (four ends of at most 12,
+        S14, S17) and every pip of the set deducted (S23, rounded up by at most 4 a seat)."""
+        pips = sum(a + b for a, b in TILES if b <= self.params[K.P_PIPS])
+        hands = 1 if self.params[K.P_HAND_EPISODE] else min(limit for limit in self.limits if limit)
+        return float(hands * (45 * self.tiles + pips + 4 * self.num_players))
+
     def max_chance_nodes(self) -> int:
         hands = 1 if self.params[K.P_HAND_EPISODE] else min(limit for limit in self.limits if limit)
         return hands * self._lot_deal.length
@@ -127,7 +134,7 @@ class SniffAdapter(Adapter):
             f"{s}: {''.join(map(str, view.known_voids(s)))}" for s in range(view.num_players) if view.known_voids(s)
         )
         if view.is_terminal():
-            status = "truncated" if view.winner is None else f"won by side {view.winner}"
+            status = "truncated" if view.is_truncated() else "hand over" if view.winner is None else f"won by side {view.winner}"
         else:
             status = f"seat {view.current_player} to act"
         return (

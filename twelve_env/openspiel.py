@@ -80,6 +80,10 @@ class TwelveAdapter(Adapter):
         reaches one: at most ``cards - 1`` turns."""
         return self.cards - 1
 
+    def max_margin(self) -> float:
+        """A bound on a margin: a seat captures at most every card and holds at most every card (T15)."""
+        return float(2 * self.cards)
+
     # --- names and strings --------------------------------------------------------------------------
     def item_name(self, item: int) -> str:
         return rank_name(self.deck, item)

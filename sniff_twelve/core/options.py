@@ -193,12 +193,13 @@ class GameOption:
         return check_int(self.name, value, self.low, self.high)
 
     def _check_multiset(self, value: Any) -> list[int]:
-        """A list of ``values`` (or its ``"1,5,6"`` string), sorted; ``ValueError`` saying what is wrong."""
+        """A list of ``values`` (or its string, ``"1,5,6"`` or ``"1 5 6"``), sorted; ``ValueError``
+        saying what is wrong."""
         low, high, copies = self.values
         allowed = f"one of {', '.join(map(repr, self.choices))} or a list of integers {low}–{high}"
         if isinstance(value, str):
             try:
-                value = [int(part) for part in value.split(",")]
+                value = [int(part) for part in value.replace(",", " ").split()]
             except ValueError:
                 raise ValueError(f"{self.name} must be {allowed}; got {value!r}") from None
         if not isinstance(value, list | tuple) or not value:
@@ -298,6 +299,14 @@ class GameOption:
     def spiel_default(self) -> Any:
         """The OpenSpiel parameter's default: OpenSpiel has no ``None``, so ``0`` stands for it."""
         return 0 if self.default is None else self.default
+
+    def spiel_value(self, value: Any) -> Any:
+        """How an OpenSpiel game keeps the option's value among its parameters: as given, but a
+        list of ``values`` as its string with spaces (``"1 5 6"``), since OpenSpiel writes a
+        game's parameters separated by commas (``python_twelve(deck=1 5 6,players=2)``)."""
+        if self.values is not None and value not in self.choices:
+            return " ".join(map(str, self._check_multiset(value)))
+        return value
 
     def from_spiel(self, value: Any) -> Any:
         """An OpenSpiel parameter's value as the game takes it (``0`` → ``None`` where ``None`` is

@@ -5,6 +5,7 @@ a seat (``who``)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +50,22 @@ class Table:
     @property
     def two_sided(self) -> bool:
         return self.sides is not None
+
+    def margins(self, points: Sequence[float]) -> list[float]:
+        """Each seat's margin: its (side's) points minus the mean of the seats outside its side
+        (two sides: the other side's points; "every seat for itself": the others' mean).
+
+        >>> Table(None, 3).margins([6, 0, 3]), Table(None, 4, sides=((0, 2), (1, 3))).margins([5, 2, 5, 2])
+        ([4.5, -4.5, 0.0], [3.0, -3.0, 3.0, -3.0])
+        """
+        n = self.num_players
+        side_of = {seat: side for side in self.sides or tuple((seat,) for seat in range(n)) for seat in side}
+        return [
+            float(points[seat])
+            - sum(float(points[o]) for o in range(n) if o not in side_of[seat])
+            / sum(1 for o in range(n) if o not in side_of[seat])
+            for seat in range(n)
+        ]
 
 
 @functools.cache

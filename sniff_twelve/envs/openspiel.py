@@ -14,13 +14,17 @@ Conventions, as OpenSpiel's ``python_team_dominoes``:
   a lot among the seats (a uniform seat). When the deal is complete the adapter builds the
   engine's ``deal=`` dict and starts or re-deals our ``Game`` with it.
 - **Returns** are the environments' ``reward="win"`` (the game's own reward kernel): zero-sum,
-  +1 at best, −1 at worst, paid at the end.
+  +1 at best, −1 at worst, paid at the end. With the parameter ``returns="margin"`` they are each
+  seat's margin instead (``Table.margins`` of the points the game's dense reward pays: its
+  side's points minus the other sides' mean; zero-sum), what exact game theory on the size
+  dial's small tables measures in points (``sniff_twelve.tools.exploitability``).
 - **Observations** come from the seat's view (``Game.seat_view``, ``sniff_twelve.core.view``): the tensor is
-  the observation vector, the strings describe what the view holds; the information state string
-  adds the public history of the players' actions. So an information state is the seat's view
-  now plus that history, not a record of every private fact it ever saw (which of its tiles it
-  drew, its hands in earlier hands of a match). While chance deals, the tensor is zero and the
-  strings show only the seat's own items dealt so far.
+  the observation vector, the strings describe what the view holds. The information state string
+  has perfect recall: the items the seat was dealt, then the public history of the players'
+  actions, each followed by the items that action put into the seat's own hand (a tile it drew,
+  the cards of "12" it drew), so two histories share it only if the seat saw the same things in
+  the same order. While chance deals, the tensor is zero and the strings show only the seat's own
+  items dealt so far.
 - ``resample_from_infostate`` deals what the seat cannot see at random, consistently with its
   view (``SeatView.sample``), for determinizing searches such as OpenSpiel's ``ISMCTSBot``.
 """
@@ -28,6 +32,7 @@ Conventions, as OpenSpiel's ``python_team_dominoes``:
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -35,7 +40,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 import pyspiel
 
-from sniff_twelve.core.options import check_int
+from sniff_twelve.core.options import check_choice, check_int
+from sniff_twelve.core.seats import Table
 
 if TYPE_CHECKING:
     from sniff_twelve.core.game import BaseGame
@@ -87,6 +93,11 @@ class Deal:
         """Chance nodes of this deal."""
         return len(self.owners) + (1 if self.lot else 0)
 
+    @property
+    def orders(self) -> int:
+        """The distinct ways chance can deal it: the orders of the pool's items, times the lot."""
+        return math.factorial(sum(self.pool)) // math.prod(map(math.factorial, self.pool)) * max(self.lot, 1)
+
     def outcomes(self, drawn: Sequence[int], left: Sequence[int]) -> list[tuple[int, float]]:
         """``(outcome, probability)`` of the next chance node after ``drawn``; ``left`` counts the
         copies of each item not drawn yet."""
@@ -130,12 +141,17 @@ class Adapter:
     spec: GameSpec  # the game's kernels and sizes
     win_mode: int
 
+    #: ``returns="margin"``: each seat's margin in points instead of the ``win`` reward
+    margin: bool = False
+
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
         self.num_players = num_players
         self.options = options
         self.params = self.spec.make_params(num_players, **options)
         self.obs_size, _, self.num_actions = self.spec.widths(self.params)
         self.win_mode = self.spec.reward_modes["win"]
+        #: the dense reward mode whose sum is each seat's points (Sniff's ``points``, "12"'s ``score``)
+        self.points_mode = next(code for name, code in self.spec.reward_modes.items() if name != "win")
         self.game_cls = self.spec.part("game")
         self._fresh = self.game_cls(num_players=num_players, seed=0, **options)  # names actions
 
@@ -167,6 +183,10 @@ class Adapter:
         return engine
 
     def max_game_length(self) -> int:
+        raise NotImplementedError
+
+    def max_margin(self) -> float:
+        """The largest margin a seat can have at the end (``returns="margin"``'s utility bound)."""
         raise NotImplementedError
 
     def max_chance_nodes(self) -> int:
@@ -202,10 +222,16 @@ class Adapter:
         return f"{engine}\nhands {hands}\n{self.spec.pool_name} {self.items_text(self.pool(engine))}"
 
 
+#: OpenSpiel's ``returns`` parameter: the ``win`` reward, or each seat's margin in points
+RETURNS = ("win", "margin")
+
+
 def spiel_parameters(spec: GameSpec, players: int) -> dict[str, Any]:
     """OpenSpiel's parameters of a game: ``players`` (default ``players``), then every option of
-    ``spec.options`` by its own name, ``0`` standing for ``None`` (OpenSpiel has no null)."""
-    return {"players": players, **{option.name: option.spiel_default for option in spec.options}}
+    ``spec.options`` by its own name, ``0`` standing for ``None`` (OpenSpiel has no null), then
+    ``returns`` (``RETURNS``; default ``"win"``)."""
+    options = {option.name: option.spiel_default for option in spec.options}
+    return {"players": players, **options, "returns": RETURNS[0]}
 
 
 def spiel_options(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
@@ -257,7 +283,9 @@ class SpielGame(pyspiel.Game):
         """The adapter of a table of ``players`` with the options checked against the spec's
         (``ValueError`` / ``ArgumentTypeError`` naming the option)."""
         spec = cls.adapter_cls.spec
-        return cls.adapter_cls(table_players(spec, params), spec.checked_options(spiel_options(spec, params)))
+        adapter = cls.adapter_cls(table_players(spec, params), spec.checked_options(spiel_options(spec, params)))
+        adapter.margin = check_choice("returns", params["returns"], RETURNS) == "margin"
+        return adapter
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         spec = self.game_type.parameter_specification
@@ -267,17 +295,20 @@ class SpielGame(pyspiel.Game):
             raise ValueError(f"unknown parameters {unknown} for {self.game_type.short_name}; known: {sorted(spec)}")
         params = {**spec, **params}
         self._adapter = adapter = self.make_adapter(params)
+        for option in adapter.spec.options:
+            params[option.name] = option.spiel_value(params[option.name])
         if adapter.max_game_length() > MAX_INT or adapter.max_chance_nodes() > MAX_INT:
             raise ValueError(
                 f"{self.game_type.short_name} with these options can last more than {MAX_INT} actions: "
                 "too long for OpenSpiel"
             )
+        bound = adapter.max_margin() if adapter.margin else 1.0
         info = pyspiel.GameInfo(
             num_distinct_actions=adapter.num_actions,
             max_chance_outcomes=max(len(adapter.first_deal().pool), adapter.num_players),
             num_players=adapter.num_players,
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=-bound,
+            max_utility=bound,
             utility_sum=0.0,
             max_game_length=adapter.max_game_length(),
         )
@@ -313,6 +344,9 @@ class SpielState(pyspiel.State):
         self._left: list[int] = list(self._deal.pool)  # copies of each item not drawn yet
         self._actions: list[tuple[int, int]] = []  # public history: (seat, action) of every player action
         self._deals_at: list[int] = []  # len(_actions) whenever a later deal began (a new hand)
+        #: private history: each seat's items when each deal began, and what each action added to each hand
+        self._dealt: list[list[list[Any]]] = []
+        self._gained: list[list[list[Any]]] = []
         self._before: np.ndarray | None = None  # the reward kernel's snapshot of the start
 
     # --- the OpenSpiel API -----------------------------------------------------------------------
@@ -335,8 +369,10 @@ class SpielState(pyspiel.State):
             return
         engine = self._engine
         seat, marker = engine.current_player, self._adapter.mark(engine)
+        before = self._hands()
         engine.apply(action)  # ValueError naming the legal actions if it is illegal
         self._actions.append((seat, int(action)))
+        self._gained.append([_added(old, new) for old, new in zip(before, self._hands(), strict=True)])
         self._deal = self._adapter.next_deal(engine, marker)
         if self._deal is not None:
             self._left = list(self._deal.pool)
@@ -355,6 +391,7 @@ class SpielState(pyspiel.State):
             return
         first = self._engine is None
         self._engine = self._adapter.start(self._adapter.deal_dict(deal, self._drawn, self._engine), self._engine)
+        self._dealt.append(self._hands())
         if first:
             spec = self._adapter.spec
             self._before = np.zeros(spec.SNAPSHOT_SIZE, dtype=np.int32)
@@ -368,15 +405,25 @@ class SpielState(pyspiel.State):
             return f"chance outcome {action}"
         return self._adapter.action_name(action)
 
+    def _hands(self) -> list[list[Any]]:
+        """Every seat's items now (``Game.hand``): what the private history compares."""
+        return [self._engine.hand(seat) for seat in range(self._adapter.num_players)]
+
     def is_terminal(self) -> bool:
         return self._deal is None and self._engine.is_terminal()
 
     def returns(self) -> list[float]:
-        """The environments' ``reward="win"`` summed over the game: zero until it ends."""
-        out = np.zeros(self._adapter.num_players, dtype=np.float64)
+        """The environments' ``reward="win"`` summed over the game, or with ``returns="margin"``
+        each seat's margin in points (``Table.margins`` of the dense reward's points): zero
+        until it ends."""
+        adapter = self._adapter
+        out = np.zeros(adapter.num_players, dtype=np.float64)
         if self.is_terminal():
-            engine, adapter = self._engine, self._adapter
-            adapter.spec.write_rewards(engine._state, engine._params, self._before, adapter.win_mode, out)
+            engine, spec = self._engine, adapter.spec
+            mode = adapter.points_mode if adapter.margin else adapter.win_mode
+            spec.write_rewards(engine._state, engine._params, self._before, mode, out)
+            if adapter.margin:
+                return Table.of(spec, adapter.num_players).margins(out.tolist())
         return out.tolist()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpielState:
@@ -396,6 +443,9 @@ class SpielState(pyspiel.State):
             state._drawn = self._deal.resample(self._drawn, seat, np.random.default_rng(seed))
             state._left = self._deal.left_after(state._drawn)
         state._actions, state._deals_at = list(self._actions), list(self._deals_at)
+        # the other seats' private history is not the determinization's: only the seat's own is kept
+        state._dealt = [[hand if s == seat else [] for s, hand in enumerate(hands)] for hands in self._dealt]
+        state._gained = [[items if s == seat else [] for s, items in enumerate(step)] for step in self._gained]
         state._before = None if self._before is None else self._before.copy()
         return state
 
@@ -431,13 +481,34 @@ class SpielState(pyspiel.State):
         return self._dealing_string(seat) if view is None else f"p{seat} {self._adapter.view_string(view)}"
 
     def _information_state_string(self, seat: int) -> str:
-        """The observation string and the public history: every player action as ``seat:name``,
-        ``|`` where a new deal began."""
-        name, tokens, start = self._adapter.action_name, [], 0
-        for end in [*self._deals_at, len(self._actions)]:
-            tokens.append(" ".join(f"{p}:{name(a)}" for p, a in self._actions[start:end]))
+        """The observation string and the seat's whole history (perfect recall): what it was dealt
+        at each deal (``dealt …``), then every player action as ``seat:name``, followed by
+        ``+items`` where the action added items to the seat's own hand; ``|`` where a new deal began."""
+        adapter, tokens, start = self._adapter, [], 0
+        for deal, end in enumerate([*self._deals_at, len(self._actions)]):
+            dealt = self._dealt[deal][seat] if deal < len(self._dealt) else []
+            moves = [f"dealt {adapter.items_text(dealt)}"]
+            for i in range(start, end):
+                player, action = self._actions[i]
+                gained = self._gained[i][seat]
+                moves.append(
+                    f"{player}:{adapter.action_name(action)}" + (f" +{adapter.items_text(gained)}" if gained else "")
+                )
+            tokens.append(" ".join(moves))
             start = end
         return f"{self._observation_string(seat)}\nhistory: {' | '.join(tokens)}"
+
+
+def _added(before: list[Any], after: list[Any]) -> list[Any]:
+    """The items of ``after`` beyond those of ``before`` (multisets, in ``after``'s order)."""
+    left = list(before)
+    out = []
+    for item in after:
+        if item in left:
+            left.remove(item)
+        else:
+            out.append(item)
+    return out
 
 
 class SpielObserver:

@@ -113,15 +113,8 @@ def play(task: GameTask) -> dict[str, Any]:
 
 
 def seat_margins(table: Table, points: Sequence[float]) -> list[float]:
-    """Each seat's margin: its (side's) points minus the mean of the seats outside its side
-    (two sides: the other side's points; "every seat for itself": the others' mean)."""
-    n = table.num_players
-    sides = table.sides or tuple((seat,) for seat in range(n))
-    side_of = {seat: side for side in sides for seat in side}
-    return [
-        float(points[seat]) - float(np.mean([points[o] for o in range(n) if o not in side_of[seat]]))
-        for seat in range(n)
-    ]
+    """Each seat's margin (``Table.margins``)."""
+    return table.margins(points)
 
 
 #: a Ray run splits its games into at most this many tasks (a dead worker costs one task's games)

@@ -18,7 +18,7 @@ from sniff_twelve.agents.builtin import game_agents
 from sniff_twelve.core.game import BaseGame
 from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
 from sniff_twelve.core.records import parse_record, replay_steps, split_records
-from sniff_twelve.tools import analyze, arena, compare, crossplay, report, reveal, roster
+from sniff_twelve.tools import analyze, arena, compare, crossplay, exploitability, report, reveal, roster
 from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
 from sniff_twelve.tools.flags import (
@@ -127,6 +127,7 @@ class GameCommands:
         reveal.add_parser(parser)
         roster.add_parser(parser, spec)
         compare.add_parser(parser, spec, self.default_players)
+        exploitability.add_parsers(parser, spec)
         return parser
 
     def main(self, argv: Sequence[str] | None = None) -> int:
@@ -148,6 +149,8 @@ class GameCommands:
             return run_analyze(args, game_cls, solve, lambda game: getattr(game, "hands_played", 0), played)
         if args.command == "compare":
             return compare.main(args, arena.Table.of(spec, args.players, **options))
+        if args.command in ("exploitability", "cfr"):
+            return exploitability.main(args, arena.Table.of(spec, args.players, **options))
         if args.command == "crossplay":
             return crossplay.main(args, arena.Table.of(spec, args.players, **options))
         if args.command == "arena":
