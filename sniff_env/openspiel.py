@@ -134,7 +134,8 @@ class SniffAdapter(Adapter):
             f"{s}: {''.join(map(str, view.known_voids(s)))}" for s in range(view.num_players) if view.known_voids(s)
         )
         if view.is_terminal():
-            status = "truncated" if view.is_truncated() else "hand over" if view.winner is None else f"won by side {view.winner}"
+            won = "hand over" if view.winner is None else f"won by side {view.winner}"
+            status = "truncated" if view.is_truncated() else won
         else:
             status = f"seat {view.current_player} to act"
         return (
