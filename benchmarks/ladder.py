@@ -49,15 +49,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--agent", action="append", default=[], metavar="SPEC", help="another agent (repeatable)")
     parser.add_argument("--address", help=ADDRESS_HELP)
     add_estimator(parser)
+    added: set[str] = set()  # an option both games have (the size dial's hand_size) is one flag, for both
     for spec in GAMES.values():
         rules = parser.add_argument_group(f"the rules of the {spec.title} tables")
-        for flags, kwargs in (option.argument() for option in spec.options):
-            rules.add_argument(*flags, **kwargs)
+        for option in spec.options:
+            if option.name not in added:
+                added.add(option.name)
+                rules.add_argument(*option.argument()[0], **option.argument()[1])
     args = parser.parse_args(argv)
     options = {game: given_options(args, spec.options) for game, spec in GAMES.items()}
+    played = set() if args.game is None else {option.name for option in GAMES[args.game].options}
     for game, given in options.items():
-        if given and args.game not in (None, game):
-            flags = ", ".join(GAMES[game].option(name).flag for name in given)
+        foreign = [name for name in given if name not in played]
+        if foreign and args.game not in (None, game):
+            flags = ", ".join(GAMES[game].option(name).flag for name in foreign)
             fail(f"{flags}: an option of {GAMES[game].title}, and --game {args.game} plays none of its tables")
     results = {}
     with StopRequest() as stop:  # Ctrl-C / SIGTERM: keep the tables so far, the current one partial
