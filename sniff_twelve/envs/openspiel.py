@@ -344,9 +344,10 @@ class SpielState(pyspiel.State):
         self._left: list[int] = list(self._deal.pool)  # copies of each item not drawn yet
         self._actions: list[tuple[int, int]] = []  # public history: (seat, action) of every player action
         self._deals_at: list[int] = []  # len(_actions) whenever a later deal began (a new hand)
-        #: private history: each seat's items when each deal began, and what each action added to each hand
+        #: private history: each seat's items when each deal began (as ``Game.hand`` lists them), and
+        #: after each player action the item indexes it added to each seat's hand (``()``: none)
         self._dealt: list[list[list[Any]]] = []
-        self._gained: list[list[list[Any]]] = []
+        self._gained: list[tuple[tuple[int, ...], ...]] = []
         self._before: np.ndarray | None = None  # the reward kernel's snapshot of the start
 
     # --- the OpenSpiel API -----------------------------------------------------------------------
@@ -369,11 +370,10 @@ class SpielState(pyspiel.State):
             return
         engine = self._engine
         seat, marker = engine.current_player, self._adapter.mark(engine)
-        before = self._hands()
         engine.apply(action)  # ValueError naming the legal actions if it is illegal
         self._actions.append((seat, int(action)))
-        self._gained.append([_added(old, new) for old, new in zip(before, self._hands(), strict=True)])
         self._deal = self._adapter.next_deal(engine, marker)
+        self._gained.append(self._drawn_by(engine))
         if self._deal is not None:
             self._left = list(self._deal.pool)
             self._deals_at.append(len(self._actions))
@@ -406,8 +406,27 @@ class SpielState(pyspiel.State):
         return self._adapter.action_name(action)
 
     def _hands(self) -> list[list[Any]]:
-        """Every seat's items now (``Game.hand``): what the private history compares."""
+        """Every seat's items now, as ``Game.hand`` lists them (what each seat was dealt)."""
         return [self._engine.hand(seat) for seat in range(self._adapter.num_players)]
+
+    def _drawn_by(self, engine: BaseGame) -> tuple[tuple[int, ...], ...]:
+        """The item indexes the action just applied put in each seat's hand: ``()`` unless it took
+        items from the pool (a draw, the cards of "12"), the only way items enter a hand within a
+        deal. An action that ends a deal records none: that deal is over (its row before the
+        action is gone with it, ``Game.apply``), and so are the decisions it could inform."""
+        if not engine._deal_rows:
+            return ()
+        spec, before, after = self._adapter.spec, engine._deal_rows[-1], engine._state
+        if before[spec.POOL_HEAD] == after[spec.POOL_HEAD]:
+            return ()
+        held = np.zeros((2, spec.ITEMS), dtype=np.int64)
+        gained = []
+        for seat in range(self._adapter.num_players):
+            spec.held_items(before, engine._params, seat, held[0])
+            spec.held_items(after, engine._params, seat, held[1])
+            counts = np.maximum(held[1] - held[0], 0)
+            gained.append(tuple(np.repeat(np.arange(spec.ITEMS), counts).tolist()))
+        return tuple(gained)
 
     def is_terminal(self) -> bool:
         return self._deal is None and self._engine.is_terminal()
@@ -445,7 +464,7 @@ class SpielState(pyspiel.State):
         state._actions, state._deals_at = list(self._actions), list(self._deals_at)
         # the other seats' private history is not the determinization's: only the seat's own is kept
         state._dealt = [[hand if s == seat else [] for s, hand in enumerate(hands)] for hands in self._dealt]
-        state._gained = [[items if s == seat else [] for s, items in enumerate(step)] for step in self._gained]
+        state._gained = [tuple(items if s == seat else () for s, items in enumerate(step)) for step in self._gained]
         state._before = None if self._before is None else self._before.copy()
         return state
 
@@ -490,25 +509,12 @@ class SpielState(pyspiel.State):
             moves = [f"dealt {adapter.items_text(dealt)}"]
             for i in range(start, end):
                 player, action = self._actions[i]
-                gained = self._gained[i][seat]
-                moves.append(
-                    f"{player}:{adapter.action_name(action)}" + (f" +{adapter.items_text(gained)}" if gained else "")
-                )
+                gained = self._gained[i][seat] if self._gained[i] else ()
+                drew = f" +{' '.join(map(adapter.item_name, gained))}" if gained else ""
+                moves.append(f"{player}:{adapter.action_name(action)}{drew}")
             tokens.append(" ".join(moves))
             start = end
         return f"{self._observation_string(seat)}\nhistory: {' | '.join(tokens)}"
-
-
-def _added(before: list[Any], after: list[Any]) -> list[Any]:
-    """The items of ``after`` beyond those of ``before`` (multisets, in ``after``'s order)."""
-    left = list(before)
-    out = []
-    for item in after:
-        if item in left:
-            left.remove(item)
-        else:
-            out.append(item)
-    return out
 
 
 class SpielObserver:
