@@ -60,12 +60,8 @@ class Table:
         """
         n = self.num_players
         side_of = {seat: side for side in self.sides or tuple((seat,) for seat in range(n)) for seat in side}
-        return [
-            float(points[seat])
-            - sum(float(points[o]) for o in range(n) if o not in side_of[seat])
-            / sum(1 for o in range(n) if o not in side_of[seat])
-            for seat in range(n)
-        ]
+        others = [[float(points[o]) for o in range(n) if o not in side_of[seat]] for seat in range(n)]
+        return [float(points[seat]) - sum(other) / len(other) for seat, other in enumerate(others)]
 
 
 @functools.cache

@@ -133,10 +133,7 @@ def run(
     ``a`` and ``b`` may be the same spec (self-play). The statistic is ``margin_aivat`` with
     ``estimator="aivat"``, else ``margin``; both are reported with their 95% intervals."""
     settings = {"delta": delta, "alpha": alpha, "beta": beta, "max_deals": max_deals, "workers": workers}
-    names, objects = _entries(table, a, b, address=address, estimator=estimator, **settings)
-    with arena.game_processes(workers if address is None else 1) as processes:
-        played = _run(table, names, objects, processes, seed, progress, address, estimator, **settings)
-    return played[0]
+    return _runs(table, a, b, [seed], progress, address, estimator, settings)[0][0]
 
 
 def replicate(
@@ -161,13 +158,7 @@ def replicate(
     if replicates < 1:
         raise ValueError(f"replicate must be at least 1; got {replicates}")
     settings = {"delta": delta, "alpha": alpha, "beta": beta, "max_deals": max_deals, "workers": workers}
-    names, objects = _entries(table, a, b, address=address, estimator=estimator, **settings)
-    played = []
-    with arena.game_processes(workers if address is None else 1) as processes:
-        for i in range(replicates):
-            played.append(_run(table, names, objects, processes, seed + i, progress, address, estimator, **settings))
-            if played[-1][0]["partial"]:
-                break
+    played = _runs(table, a, b, range(seed, seed + replicates), progress, address, estimator, settings)
     runs, values = [result for result, _ in played], [paired for _, paired in played]
     head = {k: v for k, v in runs[0].items() if k != "llr"}  # the settings, in ``run``'s order
     return {**head, "seed": seed, "replicate": replicates, **combine(runs, values)}
@@ -209,6 +200,28 @@ def combine(runs: Sequence[dict[str, Any]], values: Sequence[dict[str, Sequence[
         mean = sum(h * m for h, m in weighted) / hands if hands else math.nan
         combined[key], combined[f"{key}_ci95"] = mean, arena.mean_ci(pooled)[1]
     return combined
+
+
+def _runs(
+    table: Table,
+    a: str | Agent,
+    b: str | Agent,
+    seeds: Sequence[int],
+    progress: bool,
+    address: str | None,
+    estimator: str | None,
+    settings: dict[str, Any],
+) -> list[tuple[dict[str, Any], dict[str, list[float]]]]:
+    """One run of the test per seed, on one set of worker processes (``_run``'s results); a stop
+    request ends it with the run it cut short."""
+    names, objects = _entries(table, a, b, address=address, estimator=estimator, **settings)
+    played = []
+    with arena.game_processes(settings["workers"] if address is None else 1) as processes:
+        for seed in seeds:
+            played.append(_run(table, names, objects, processes, seed, progress, address, estimator, **settings))
+            if played[-1][0]["partial"]:
+                break
+    return played
 
 
 def _entries(
