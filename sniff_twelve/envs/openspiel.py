@@ -151,7 +151,7 @@ class Adapter:
         self.obs_size, _, self.num_actions = self.spec.widths(self.params)
         self.win_mode = self.spec.reward_modes["win"]
         #: the dense reward mode whose sum is each seat's points (Sniff's ``points``, "12"'s ``score``)
-        self.points_mode = next(code for name, code in self.spec.reward_modes.items() if name != "win")
+        self.points_mode = next((code for name, code in self.spec.reward_modes.items() if name != "win"), None)
         self.game_cls = self.spec.part("game")
         self._fresh = self.game_cls(num_players=num_players, seed=0, **options)  # names actions
 
@@ -285,6 +285,8 @@ class SpielGame(pyspiel.Game):
         spec = cls.adapter_cls.spec
         adapter = cls.adapter_cls(table_players(spec, params), spec.checked_options(spiel_options(spec, params)))
         adapter.margin = check_choice("returns", params["returns"], RETURNS) == "margin"
+        if adapter.margin and adapter.points_mode is None:
+            raise ValueError(f"returns='margin' needs a reward of points; {spec.title} has only 'win'")
         return adapter
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
