@@ -333,7 +333,7 @@ def test_twelve_game_in_the_browser(page, tmp_path, shots):
         assert "final scores" in page.inner_text("#result")
         assert "Your hand" in page.inner_text("#table")  # the end screen names the player's own hand
         doc = check_record(records, TWELVE, page)
-        assert doc["options"] == {"num_players": 3, "deck": "bridge", "capture_extra_turn": False}
+        assert doc["options"] == {"num_players": 3, "deck": "bridge", "capture_extra_turn": False, "hand_size": 5}
         step_replay(page, doc, None)
 
 
