@@ -14,11 +14,12 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sniff_env.tiles import BYTE_PIPS, DRAW, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
+from sniff_env.tiles import DRAW, NUM_TILES, PASS, PIP_TILES, TILE_HIGH, TILE_LOW
 from sniff_twelve.core.bits import lowest_bit
 from sniff_twelve.core.layout import Layout, with_tables
 from sniff_twelve.core.rng import below, shuffle
 from sniff_twelve.core.seats import seat_after
+from sniff_twelve.core.tiles import is_double, pip_count
 
 # --- options row -------------------------------------------------------------------------------
 P_PLAYERS, P_TARGET, P_MAX_HANDS, P_MAX_STEPS, P_HAND_EPISODE, P_ALL_FIVES, P_UNDRAWN, P_PIPS, P_HAND_SIZE = range(9)
@@ -83,22 +84,6 @@ DEFAULT_TARGET = {2: 250, 3: 200, 4: 200}  # S3
 def side_of(params, seat):
     """Score slot of ``seat``: partnerships 0+2 / 1+3 with four players (S1)."""
     return seat % 2 if params[P_PLAYERS] == 4 else seat
-
-
-@nb.njit(cache=True, inline="always")
-def is_double(tile):
-    return TILE_LOW[tile] == TILE_HIGH[tile]
-
-
-@nb.njit(cache=True)
-def pip_count(mask):
-    """Total pips of the tiles in ``mask`` (S2), a byte of the mask at a time."""
-    return (
-        BYTE_PIPS[0, mask & 255]
-        + BYTE_PIPS[1, (mask >> 8) & 255]
-        + BYTE_PIPS[2, (mask >> 16) & 255]
-        + BYTE_PIPS[3, (mask >> 24) & 255]
-    )
 
 
 @nb.njit(cache=True, inline="always")

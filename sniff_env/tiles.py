@@ -14,49 +14,47 @@ and ``PASS`` (S21) follow.
 
 from __future__ import annotations
 
-import numpy as np
+from sniff_twelve.core.options import check_int
+from sniff_twelve.core.tiles import (  # the set every domino game shares
+    BYTE_PIPS,
+    NUM_TILES,
+    PIP_TILES,
+    TILE_HIGH,
+    TILE_INDEX,
+    TILE_LOW,
+    TILES,
+    set_size,
+    tile_index,
+    tile_name,
+)
 
-from sniff_twelve.core.options import ArgumentTypeError, check_int
+__all__ = [
+    "ARM_NAMES",
+    "BYTE_PIPS",
+    "DRAW",
+    "NUM_ACTIONS",
+    "NUM_ARMS",
+    "NUM_TILES",
+    "PASS",
+    "PIP_TILES",
+    "TILES",
+    "TILE_HIGH",
+    "TILE_INDEX",
+    "TILE_LOW",
+    "action_name",
+    "decode_action",
+    "encode_action",
+    "set_size",
+    "tile_index",
+    "tile_name",
+]
 
-NUM_TILES = 28
 NUM_ARMS = 4
 DRAW = NUM_TILES * NUM_ARMS  # 112
 PASS = DRAW + 1  # 113
 NUM_ACTIONS = PASS + 1  # 114
 
-TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(7) for b in range(a, 7))
-TILE_INDEX: dict[tuple[int, int], int] = {t: i for i, t in enumerate(TILES)}
-
-#: low and high half of every tile, as arrays the kernels read.
-TILE_LOW = np.array([a for a, _ in TILES], dtype=np.int32)
-TILE_HIGH = np.array([b for _, b in TILES], dtype=np.int32)
-#: ``PIP_TILES[p]``: bit mask of the tiles that carry pip ``p`` on either half.
-PIP_TILES = np.array([sum(1 << i for i, (a, b) in enumerate(TILES) if p in (a, b)) for p in range(7)], dtype=np.int32)
-#: ``BYTE_PIPS[k, b]``: the pips of the tiles whose bits ``8k … 8k+7`` of a tile mask are the byte ``b``.
-BYTE_PIPS = np.array(
-    [
-        [sum(sum(TILES[8 * k + i]) for i in range(8) if b >> i & 1 and 8 * k + i < NUM_TILES) for b in range(256)]
-        for k in range(4)
-    ],
-    dtype=np.int32,
-)
 ARM_NAMES = ("west", "east", "north", "south")
-
-
-def set_size(pips: int) -> int:
-    """Tiles in the double-``pips`` set: ``(pips + 1)(pips + 2) / 2`` (28 for the double six, S2)."""
-    return (pips + 1) * (pips + 2) // 2
-
-
-def tile_index(tile: tuple[int, int]) -> int:
-    """Index of ``tile``, a pair of pips ``(a, b)`` (a tuple or list of two integers, 0–6); the
-    halves may come in either order."""
-    if not isinstance(tile, tuple | list):
-        raise ArgumentTypeError(f"a tile is a pair of pips (a, b); got {tile!r} ({type(tile).__name__})")
-    if len(tile) != 2:
-        raise ValueError(f"a tile is a pair of pips (a, b); got {len(tile)} values in {tile!r}")
-    a, b = (check_int("a tile's pip", x, 0, 6) for x in tile)
-    return TILE_INDEX[(min(a, b), max(a, b))]
 
 
 def encode_action(tile: tuple[int, int], arm: int) -> int:
@@ -72,11 +70,6 @@ def decode_action(action: int) -> tuple[str, tuple[int, int] | None, int | None]
     if action == PASS:
         return ("pass", None, None)
     return ("place", TILES[action // NUM_ARMS], action % NUM_ARMS)
-
-
-def tile_name(tile: tuple[int, int]) -> str:
-    """``"[3|5]"``: how every text and picture names a tile."""
-    return f"[{tile[0]}|{tile[1]}]"
 
 
 def action_name(action: int) -> str:
