@@ -80,8 +80,8 @@ def new_game(s, params, rng_hi, rng_lo):
     for i in range(n * HAND_SIZE):
         seat = i // HAND_SIZE if n == 2 else i % n
         s[HAND + seat] |= 1 << tiles[i]
+    s[BONE : BONE + NUM_TILES - n * HAND_SIZE] = np.sort(tiles[n * HAND_SIZE :])  # in set order: never drawn
     s[BONE_LEN] = NUM_TILES - n * HAND_SIZE
-    s[BONE : BONE + s[BONE_LEN]] = tiles[n * HAND_SIZE :]
     s[ENDS], s[ENDS + 1] = -1, -1
 
 

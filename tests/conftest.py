@@ -6,10 +6,11 @@ from types import ModuleType
 
 import pytest
 
+import dominoes_env
 import sniff_env
 import twelve_env
 
-GAMES: dict[str, ModuleType] = {"sniff": sniff_env, "twelve": twelve_env}
+GAMES: dict[str, ModuleType] = {"sniff": sniff_env, "twelve": twelve_env, "dominoes": dominoes_env}
 
 #: tables (options of ``env`` / ``VectorGame``; ``Game`` takes the rules' part) the conformance
 #: suite runs each check on, covering every variant
@@ -29,6 +30,7 @@ TABLES: dict[str, list[dict]] = {
         {"num_players": 3, "capture_extra_turn": True},
         {"num_players": 5, "deck": "numbers", "reward": "win"},
     ],
+    "dominoes": [{"num_players": 2}, {"num_players": 4}, {"num_players": 4, "reward": "win"}],
 }
 
 
@@ -45,5 +47,5 @@ def table_id(options: dict) -> str:
 
 @pytest.fixture(params=list(GAMES), ids=list(GAMES))
 def game_package(request: pytest.FixtureRequest) -> ModuleType:
-    """Each game package in turn (``sniff_env``, ``twelve_env``)."""
+    """Each game package in turn (``sniff_env``, ``twelve_env``, ``dominoes_env``)."""
     return GAMES[request.param]
