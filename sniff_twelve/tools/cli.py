@@ -128,6 +128,9 @@ class GameCommands:
         roster.add_parser(parser, spec)
         compare.add_parser(parser, spec, self.default_players)
         exploitability.add_parsers(parser, spec)
+        from sniff_twelve.tools import study  # ``study run|export|analyze``
+
+        study.add_parser(parser, spec)
         return parser
 
     def main(self, argv: Sequence[str] | None = None) -> int:
@@ -142,6 +145,10 @@ class GameCommands:
             return run_replay(args, game_cls, self.narrate)
         if args.command == "serve":
             return run_serve(args, self.needed_part("web", "serve"))
+        if args.command == "study":
+            from sniff_twelve.tools import study
+
+            return study.main(args, self.needed_part("web", "study"))
         options = given_options(args, spec.options)
         if args.command == "analyze":
             solve = self.needed_part("solve", "analyze")

@@ -48,6 +48,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import secrets
 import threading
 from collections.abc import Callable, Sequence
 from importlib import resources
@@ -65,12 +66,14 @@ from starlette.routing import Route
 
 from sniff_twelve.web.errors import RequestError
 from sniff_twelve.web.guard import HEADERS, Guard, read_json
+from sniff_twelve.web.participants import StudyService
 from sniff_twelve.web.service import Server
 from sniff_twelve.web.warmup import WarmingUp, warm_in_background
 
 if TYPE_CHECKING:
     from starlette.requests import Request
 
+    from sniff_twelve.web.study import Study
     from sniff_twelve.web.table import WebGame
 
 LOG = logging.getLogger(__name__)
@@ -84,7 +87,11 @@ LIMITS = {
     "timeout_graceful_shutdown": 10,
 }
 LOCAL_HOSTS = ("localhost", "127.0.0.1")  #: names the server always answers to
-STATIC = {"app.js": "text/javascript; charset=utf-8", "page.html": "text/html; charset=utf-8"}
+STATIC = {
+    "app.js": "text/javascript; charset=utf-8",
+    "study.js": "text/javascript; charset=utf-8",
+    "page.html": "text/html; charset=utf-8",
+}
 
 
 # --- the app -----------------------------------------------------------------------------------------
@@ -96,11 +103,23 @@ def _static(name: str) -> str:
     return resources.files("sniff_twelve.web").joinpath("static", name).read_text(encoding="utf-8")
 
 
-def create_app(spec: WebGame, records: Path, hosts: Sequence[str] = (), **settings: Any) -> Starlette:
+def create_app(
+    spec: WebGame,
+    records: Path,
+    hosts: Sequence[str] = (),
+    study: Study | None = None,
+    admin_token: str | None = None,
+    **settings: Any,
+) -> Starlette:
     """The ASGI app serving ``spec``'s game (see the module docstring); ``app.state.server`` is its
     ``Server``, made with ``settings`` (``Server``'s keyword arguments: checkpoints, agents, the
-    start page's defaults, the limits). ``hosts`` are host names it answers to beside ``LOCAL_HOSTS``."""
+    start page's defaults, the limits). ``hosts`` are host names it answers to beside ``LOCAL_HOSTS``.
+    With a ``study`` it serves that study only (``study_routes``): no start page, no new games but
+    the study's, no resigning, private records; ``admin_token`` opens its admin page."""
+    if study is not None:
+        settings = {**settings, "private_records": True, "seed_choice": False}
     server = Server(spec, records, **settings)
+    service = None if study is None else StudyService(study, server)
     page = _static("page.html").replace("__TITLE__", spec.ui.title.strip('"')).replace("__GAME__", spec.name)
 
     async def html(request: Request) -> Response:
@@ -186,11 +205,86 @@ def create_app(spec: WebGame, records: Path, hosts: Sequence[str] = (), **settin
         Route("/api/records", records_list),
         Route("/api/records/{name:path}", record),
     ]
+    if service is not None:
+        played = ("/static/{name}", "/api/sessions/{token}", "/api/sessions/{token}/move")
+        routes = [route for route in routes if route.path in played]
+        routes += study_routes(service, page, admin_token or "", agents_move)
     trusted = Middleware(TrustedHostMiddleware, allowed_hosts=[*LOCAL_HOSTS, *hosts])
     handlers = {RequestError: refused, 404: refused, 405: refused, Exception: failed}
     app = Starlette(routes=routes, exception_handlers=handlers, middleware=[Middleware(Guard), trusted])
     app.state.server = server
+    app.state.study = service
     return app
+
+
+def study_routes(service: StudyService, page: str, admin_token: str, agents_move: Callable[..., Any]) -> list[Route]:
+    """The routes of a study (``study run``):
+
+    - ``GET /study/{id}?p=CODE``: the participant's page; ``GET /api/study/{id}?p=CODE`` where
+      they stand (``StudyService.state``); ``POST /api/study/{id}/consent`` ``{"p", "agree"}``,
+      ``/next`` ``{"p", "key"}`` (leave a finished hand), ``/answers`` ``{"p", "key", "answers"}``,
+      ``/withdraw`` ``{"p"}``; the hands are played through ``/api/sessions/{token}``.
+    - ``GET /study/{id}/admin``: the admin page, which sends the token it is given after ``#``
+      as ``Authorization: Bearer TOKEN`` to ``GET /api/study/{id}/admin`` (progress) and
+      ``GET /api/study/{id}/export.csv`` (the data, ``sniff_twelve.web.study_data``); 401
+      without the token, 403 with another.
+    """
+    study_id = service.study.id
+    study_page = page.replace('data-game="', f'data-study="{study_id}" data-game="')
+
+    def known(request: Request) -> None:
+        if request.path_params["study"] != study_id:
+            raise RequestError(404, f"no study {request.path_params['study']!r} on this server")
+
+    def admin(request: Request) -> None:
+        known(request)
+        given = request.headers.get("authorization", "")
+        if not given.startswith("Bearer "):
+            raise RequestError(401, "the admin pages need the admin token (Authorization: Bearer TOKEN)")
+        if not admin_token or not secrets.compare_digest(given[7:].encode(), admin_token.encode()):
+            raise RequestError(403, "wrong admin token")
+
+    async def html(request: Request) -> Response:
+        known(request)
+        return HTMLResponse(study_page, headers=HEADERS)
+
+    async def state(request: Request) -> Response:
+        known(request)
+        return _json(await agents_move(service.state, request.query_params.get("p")))
+
+    def posted(method: Callable[..., dict[str, Any]], *fields: str) -> Callable[[Request], Any]:
+        async def route(request: Request) -> Response:
+            known(request)
+            body = await read_json(request)
+            if not isinstance(body, dict) or set(body) != {"p", *fields}:
+                raise RequestError(400, f"send a JSON object with p{''.join(', ' + f for f in fields)}")
+            return _json(await agents_move(method, body["p"], *(body[f] for f in fields)))
+
+        return route
+
+    async def progress(request: Request) -> Response:
+        admin(request)
+        return _json(await run_in_threadpool(service.progress))
+
+    async def export(request: Request) -> Response:
+        admin(request)
+        from sniff_twelve.web.study_data import csv_text, study_rows
+
+        _, rows, _ = await run_in_threadpool(study_rows, service.server.records, service.server.spec)
+        headers = {**HEADERS, "Content-Disposition": f'attachment; filename="{study_id}.csv"'}
+        return Response(csv_text(rows), media_type="text/csv; charset=utf-8", headers=headers)
+
+    return [
+        Route("/study/{study}", html),
+        Route("/study/{study}/admin", html),
+        Route("/api/study/{study}", state),
+        Route("/api/study/{study}/consent", posted(service.consent, "agree"), methods=["POST"]),
+        Route("/api/study/{study}/next", posted(service.next, "key"), methods=["POST"]),
+        Route("/api/study/{study}/answers", posted(service.answer, "key", "answers"), methods=["POST"]),
+        Route("/api/study/{study}/withdraw", posted(service.withdraw), methods=["POST"]),
+        Route("/api/study/{study}/admin", progress),
+        Route("/api/study/{study}/export.csv", export),
+    ]
 
 
 def serve(
@@ -213,6 +307,36 @@ def serve(
     print("warming up: compiling the game and its agents (once per install); the page says so meanwhile", flush=True)
     ready = threading.Event()
     warm_in_background(app.state.server, ready)
+    proxied = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
+    options = {"proxy_headers": False, **proxied, **LIMITS}
+    uvicorn.run(WarmingUp(app, ready), host=host, port=port, log_level="warning", **options)
+
+
+def serve_study(
+    spec: WebGame,
+    study: Study,
+    host: str,
+    port: int,
+    records: Path,
+    admin_token: str,
+    hosts: Sequence[str] = (),
+    forwarded_allow_ips: str | None = None,
+) -> None:
+    """Run ``study`` with uvicorn until Ctrl-C (``serve``'s limits and hosts): it prints the
+    participants' link and the admin page's. While the conditions' agents compile (one hand of
+    each, ``StudyService.warm_up``) the pages say they are warming up."""
+    app = create_app(spec, records, [host, *hosts], study=study, admin_token=admin_token)
+    base = f"http://{host}:{port}"
+    print(f"study {study.id}: {spec.ui.title}, records in {Path(records).resolve()} (Ctrl-C stops)", flush=True)
+    print(f"participants: {base}/study/{study.id}?p=CODE  (a code of their own each)", flush=True)
+    print(f"admin: {base}/study/{study.id}/admin#{admin_token}", flush=True)
+    ready = threading.Event()
+
+    def warm() -> None:
+        print(f"ready in {app.state.study.warm_up():.1f} s", flush=True)
+        ready.set()
+
+    threading.Thread(target=warm, name="warm-up", daemon=True).start()
     proxied = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
     options = {"proxy_headers": False, **proxied, **LIMITS}
     uvicorn.run(WarmingUp(app, ready), host=host, port=port, log_level="warning", **options)

@@ -106,11 +106,13 @@ class Server:
         seed: int | None = None,
         seed_chosen: bool = False,
         recipe: dict[str, Any] | None = None,
+        names: list[str] | None = None,
     ) -> str:
         """Seat ``agents`` (named by ``specs``) around ``human`` in ``game``, let them move until the
         human is to act; the new session's token. With a ``recipe`` (how ``game`` was dealt: players
-        and options, beside ``seed``) the game is kept on disk and survives a restart."""
-        session = Session(self.spec, game, human, agents, specs, seed, seed_chosen, recipe)
+        and options, beside ``seed``) the game is kept on disk and survives a restart; ``names``:
+        how the page names the seats (``Session``)."""
+        session = Session(self.spec, game, human, agents, specs, seed, seed_chosen, recipe, names=names)
         with session.lock:
             session.advance()
             token = self.sessions.add(session)
@@ -208,7 +210,10 @@ class Server:
             agents = {seat: self.spec.make_agent(name) for seat, name in specs.items()}
             for seat, agent in agents.items():
                 agent.reset(seed * 1000 + seat)
-            session = Session(self.spec, game, human, agents, specs, seed, doc["seed_chosen"], recipe, doc.get("id"))
+            names = doc.get("names")
+            session = Session(
+                self.spec, game, human, agents, specs, seed, doc["seed_chosen"], recipe, doc.get("id"), names
+            )
             session.replay(doc["actions"])
         except (KeyError, TypeError, ValueError):
             return None

@@ -56,14 +56,18 @@ class Session:
         seed_chosen: bool = False,
         recipe: dict[str, Any] | None = None,
         game_id: str | None = None,
+        names: list[str] | None = None,
     ) -> None:
+        """``names``: how the page names each seat (default: "you", the partner and every other
+        seat with its agent; a blind study names the seats only)."""
         self.spec, self.game, self.human = spec, game, human
         self.agents, self.specs, self.seed = agents, specs, seed
         self.id = game_id or secrets.token_hex(4)  # names the game's record: one file however often it ends
         self.seed_chosen = seed_chosen
         self.recipe = recipe  # how the game was dealt (players, options): what a restart needs
         partner = spec.partner(game.num_players, human)
-        self.names = [
+        self.named = names is not None  # names given, kept with the game
+        self.names = names or [
             "you" if s == human else f"partner (seat {s}, {specs[s]})" if s == partner else f"seat {s} ({specs[s]})"
             for s in range(game.num_players)
         ]
@@ -164,6 +168,7 @@ class Session:
             "finished": self.finished,
             "id": self.id,
             "resigned": self.resigned,
+            **({"names": self.names} if self.named else {}),
         }
 
     def state(self) -> dict[str, Any]:

@@ -125,7 +125,8 @@ const KEYS = {
   sniff: "Pick a gold-edged tile, then a lit spot on the table (or its button). Keys: ← → choose, ↑ ↓ spot, Enter play, Esc clear, d draw, p pass.",
   twelve: "Pick a card, then the pile (or its button); a gold edge takes the pile. Keys: ← → choose, Enter play, Esc clear.",
 };
-async function playPage(token) {
+// study: {next: async () => …} when the game is a study's hand (the page goes on when it is over)
+async function playPage(token, study = null) {
   show("play");
   let state = null;
   let item = null;     // the hand item picked
@@ -181,7 +182,7 @@ async function playPage(token) {
     document.body.dataset.over = state.over;
     const lines = pausing() ? state.hand_end.log : state.log;  // the ended hand's events, then the next's
     $("#log").replaceChildren(...lines.map((line) => make("li", {text: line})));
-    $("#resign").hidden = state.over;
+    $("#resign").hidden = state.over || Boolean(study);
     $("#scores").textContent = state.scores;
     if (pausing()) return showHandEnd();
     document.body.dataset.handEnd = "false";
@@ -197,7 +198,11 @@ async function playPage(token) {
       make("button", {type: "button", "data-action": m.action, text: m.label, onclick: () => send(m.action)}))));
     const result = $("#result");
     result.replaceChildren();
-    if (state.over) {
+    if (state.over && study) {
+      result.append(state.result, make("br"));
+      result.append(make("button", {type: "button", class: "primary", id: "study-next", text: "Continue",
+        onclick: (event) => { event.target.disabled = true; study.next(); }}));
+    } else if (state.over) {
       result.append(state.result);
       if (state.record) {
         // the game's token lets its replay open on a server whose records are private
@@ -390,7 +395,9 @@ try {
 if (path !== null) {
   const play = path.match(/^\/play\/([^/]+)$/);
   const replay = path.match(/^\/replay\/(.+)$/);
-  if (play) playPage(play[1]);
+  const studied = path.match(/^\/study\/([^/]+)(\/admin)?$/);
+  if (studied) (studied[2] ? adminPage : studyPage)(studied[1]);
+  else if (play) playPage(play[1]);
   else if (replay) replayPage(replay[1]);
   else if (path === "/replay") replayList();
   else startPage();
