@@ -307,6 +307,7 @@ class StudyService:
                 db.executemany("DELETE FROM sessions WHERE token = ?", [(t,) for t in tokens])
                 self._event(db, "withdrawal", code, {"index": doc["index"]})
             self.server.sessions.forget(tokens)
+            self.server.store.scrub()
             for name in records - {None}:
                 (Path(self.server.records) / name).unlink(missing_ok=True)
             return self._state(code)

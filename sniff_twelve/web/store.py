@@ -79,6 +79,7 @@ class SessionStore:
             try:
                 connection.execute("PRAGMA journal_mode=WAL")
                 connection.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash never corrupts, commits survive
+                connection.execute("PRAGMA secure_delete=ON")  # a deleted row is overwritten, not left in a free page
                 connection.execute(SCHEMA)
             except sqlite3.DatabaseError:
                 connection.close()
@@ -162,6 +163,14 @@ class SessionStore:
             db = self._db(False)
             if db is not None:
                 db.execute("DELETE FROM sessions WHERE token = ?", (token,))
+
+    def scrub(self) -> None:
+        """Copy the write-ahead log into the file and empty it, so rows deleted (overwritten:
+        ``secure_delete``) leave no older copy on disk: a study participant's withdrawal."""
+        with self._lock:
+            db = self._db(False)
+            if db is not None:
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def purge(self, before: float, spare: set[str]) -> list[str]:
         """Delete the rows last written before ``before`` (``time.time()``), but those of ``spare``;

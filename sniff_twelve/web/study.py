@@ -338,7 +338,7 @@ def _read(data: dict[str, Any], folder: Path, web: WebGame) -> Study:
     options = dict(table.get("options", {}))
     if not isinstance(table.get("options", {}), dict):
         raise StudyError("key 'table.options' must be a table of the game's options")
-    known = {option.name: option for option in spec.options}
+    known = {option.name: option for option in spec.row_options}  # the rules' and the game's own (episode)
     for name, value in options.items():
         if name not in known:
             raise StudyError(f"unknown key {'table.options.' + name!r} (options: {', '.join(known)})")
