@@ -18,7 +18,7 @@ import pytest
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[2]
-FIRST_PARTY = {"sniff_twelve", "sniff_env", "twelve_env", "benchmarks"}
+FIRST_PARTY = {"sniff_twelve", "sniff_env", "twelve_env", "dominoes_env", "benchmarks"}
 # entry point → the extra the README tells users to install for it (None: the core install)
 ENTRY_POINTS = {
     "sniff_env/__main__.py": None,
