@@ -510,3 +510,23 @@ def _greedy_margin(study: Study, condition: str) -> float:
             game.apply(agents[game.current_player].act(game))
         total += game.scores[0] - game.scores[1]
     return total / study.hands_per_block
+
+
+def test_the_worked_example_reads_as_its_page_says():
+    """``examples/study/partners.toml``: belief against greedy as partner, heuristic opponents, the
+    same eight deals in both blocks, half the participants meeting each partner first; every line
+    of the study file the docs page shows is the example's."""
+    root = Path(__file__).resolve().parents[2]
+    study = load_study(root / "examples" / "study" / "partners.toml", SNIFF)
+    assert [(c.name, c.partner, c.opponents) for c in study.conditions] == [
+        ("belief", "belief", ("heuristic", "heuristic")),
+        ("greedy", "greedy", ("heuristic", "heuristic")),
+    ]
+    assert study.players == 4 and study.seat == 0 and study.partner_seat == 2 and study.options == {"episode": "hand"}
+    assert study.orders() == [["belief", "greedy"], ["greedy", "belief"]] and study.deal_count == 8
+    plan = study.plan(study.orders()[1])
+    assert [s["deal"] for s in plan if s["kind"] == "hand"] == [-1, *range(8), *range(8)]
+    page = (root / "docs" / "study.md").read_text()
+    shown = page.split("```toml\n")[1].split("```")[0]
+    example = (root / "examples" / "study" / "partners.toml").read_text().splitlines()
+    assert all(line in example for line in shown.splitlines())
