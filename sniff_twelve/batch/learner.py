@@ -79,12 +79,14 @@ def mlp_choice(obs, mask, feats, meta, weights):
 
 
 class Seating(NamedTuple):
-    """Who plays the seats: an agent code per seat (``LEARNER`` at the learner's) and the packed
-    checkpoints of the ``MLP`` seats (``pack_policies``)."""
+    """Who plays the seats: an agent code per seat (``LEARNER`` at the learner's), the packed
+    checkpoints of the ``MLP`` seats (``pack_policies``) and what the learner is paid of each
+    seat's reward (``credit``: its own, or its margin, ``seat_credit``)."""
 
     codes: np.ndarray  # [P] int32
     meta: np.ndarray  # [P, META_SIZE] int64
     weights: np.ndarray  # float32
+    credit: np.ndarray  # [P] float64: the learner's reward is ``credit @ seat rewards``
 
 
 class LearnerBuffers(NamedTuple):
@@ -160,6 +162,15 @@ def _agent_move(g, s, params, cur, seating, buf, i):
     return mlp_choice(obs[: g.obs_size(params)], mask, feats, seating.meta[cur], seating.weights)
 
 
+@nb.njit(cache=True, inline="always")
+def _credited(rewards, credit):
+    """The learner's share of one move's seat ``rewards``: ``credit @ rewards``."""
+    total = 0.0
+    for p in range(credit.shape[0]):
+        total += credit[p] * rewards[p]
+    return total
+
+
 @nb.njit(cache=True)
 def _advance(g, s, params, mode, learner, seating, buf, i):
     """Play the other seats and the learner's forced moves (Sniff's DRAW/PASS) in row ``i`` until
@@ -177,7 +188,7 @@ def _advance(g, s, params, mode, learner, seating, buf, i):
         g.snapshot(s, before)
         g.apply_action(s, params, a)
         status = g.write_rewards(s, params, before, mode, rewards)
-        total += rewards[learner]
+        total += _credited(rewards, seating.credit)
         if status != LIVE:
             break
     return total, status
@@ -224,7 +235,7 @@ def _play_row(g, params, mode, learner, use_features, seating, buf, i, actions, 
         g.snapshot(s, before)
         g.apply_action(s, params, actions[i])
         status = g.write_rewards(s, params, before, mode, rewards)
-        total = rewards[learner] + buf.pending[i]
+        total = _credited(rewards, seating.credit) + buf.pending[i]
         buf.pending[i] = 0.0
         if status == LIVE:
             more, status = _advance(g, s, params, mode, learner, seating, buf, i)
@@ -331,10 +342,11 @@ def seat_codes(
     make_agent,
     obs_size: int,
     num_actions: int,
+    margin: bool = False,
 ) -> Seating:
-    """The agent code of every seat of ``spec``'s game (``LEARNER`` at ``seat``) and the packed
-    checkpoints. An agent is a compiled agent's name, ``ppo`` / ``ppo:PATH``, or an ``MlpPolicy``
-    (e.g. a frozen snapshot of the learner)."""
+    """The agent code of every seat of ``spec``'s game (``LEARNER`` at ``seat``), the packed
+    checkpoints and the learner's ``credit`` (``seat_credit``). An agent is a compiled agent's
+    name, ``ppo`` / ``ppo:PATH``, or an ``MlpPolicy`` (e.g. a frozen snapshot of the learner)."""
     codes = np.full(num_players, LEARNER, dtype=np.int32)
     policies: dict[int, Any] = {}
     loaded: dict[str, Any] = {}
@@ -364,4 +376,22 @@ def seat_codes(
         codes[other] = MLP
         policies[other] = policy
     meta, weights = pack_policies(policies, num_players)
-    return Seating(codes, meta, weights)
+    return Seating(codes, meta, weights, seat_credit(spec, num_players, seat, margin))
+
+
+def seat_credit(spec: GameSpec, num_players: int, seat: int, margin: bool) -> np.ndarray:
+    """What the learner at ``seat`` is paid of each seat's reward: its own (``margin=False``), or
+    its margin — its reward minus the mean reward of the seats outside its side, as
+    ``Table.margins`` counts a margin (zero-sum whatever the reward).
+
+    >>> from sniff_env.spec import SPEC
+    >>> seat_credit(SPEC, 4, 1, True).tolist(), seat_credit(SPEC, 3, 0, False).tolist()
+    ([-0.5, 1.0, -0.5, 0.0], [1.0, 0.0, 0.0])
+    """
+    credit = np.zeros(num_players, dtype=np.float64)
+    credit[seat] = 1.0
+    if margin:
+        side = next((side for side in spec.sides(num_players) or () if seat in side), (seat,))
+        others = [other for other in range(num_players) if other not in side]
+        credit[others] = -1.0 / len(others)
+    return credit

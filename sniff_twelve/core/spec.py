@@ -288,6 +288,12 @@ class GameSpec(GameHooks):
         what ``Game(**options)`` takes again."""
         return {"num_players": int(params[0]), **{o.name: o.read(params) for o in self.row_options}}
 
+    @property
+    def points_reward(self) -> str | None:
+        """The dense reward whose sum over a game is each seat's points (Sniff's ``points``, "12"'s
+        ``score``): what margins are counted in; ``None`` for a game whose only reward is ``win``."""
+        return next((name for name in self.reward_modes if name != "win"), None)
+
     def reward_choices(self, options: dict[str, Any]) -> tuple[str, ...]:
         """The rewards the environments offer with the environment options ``options`` (checked),
         the default first: every one of ``reward_modes``."""

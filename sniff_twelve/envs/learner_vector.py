@@ -18,7 +18,9 @@ stream, ``ppo`` / ``ppo:PATH`` / an ``MlpPolicy`` object (a frozen snapshot of t
 checkpoint's ReLU MLP (and action-feature gains) compiled; ``set_opponents`` swaps them between steps.
 
 Rewards are the learner's, from the game's reward kernel, summed over the other seats' moves in
-between (what ``single_agent_env`` gives for the same games and agents).
+between (what ``single_agent_env`` gives for the same games and agents); with ``margin=True``
+its margin instead: its reward minus the mean reward of the seats outside its side, zero-sum (what
+a best response to the other seats maximises, ``sniff_twelve.tools.exploit``).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ if TYPE_CHECKING:
 
 #: what ``set_attr`` may not change: the table and the spaces the buffers were built for
 FIXED_ATTRIBUTES = frozenset(
-    {"num_envs", "num_players", "seat", "metadata", "spec", "observation_space", "action_space"}
+    {"num_envs", "num_players", "seat", "margin", "metadata", "spec", "observation_space", "action_space"}
     | {"single_observation_space", "single_action_space"}
 )
 
@@ -82,6 +84,7 @@ class LearnerVectorEnv(VectorEnv):
         action_features: bool = False,
         seed: int | None = None,
         threads: int | None = None,
+        margin: bool = False,
     ) -> None:
         n = self.num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
         #: the threads each compiled call uses (``None``: numba's setting; ``sniff_twelve.batch.threads``)
@@ -93,8 +96,17 @@ class LearnerVectorEnv(VectorEnv):
         self._mode = np.int64(reward_mode)
         self.num_players = num_players
         self.seat = seat
+        #: whether the learner is paid its margin (``seat_credit``) rather than its own reward
+        self.margin = check_flag("margin", margin)
         self._seat_agents = functools.partial(
-            seat_codes, spec, num_players, seat, make_agent=make_agent, obs_size=obs_size, num_actions=num_actions
+            seat_codes,
+            spec,
+            num_players,
+            seat,
+            make_agent=make_agent,
+            obs_size=obs_size,
+            num_actions=num_actions,
+            margin=self.margin,
         )
         self.set_opponents(opponents, partner)
         self._use_features = check_flag("action_features", action_features)
@@ -253,13 +265,15 @@ def learner_vector_env(
     action_features: bool = False,
     reward: str | None = None,
     threads: int | None = None,
+    margin: bool = False,
     **options: Any,
 ) -> LearnerVectorEnv:
     """A game's ``vector_env`` (the module docstring): the options row and the reward mode from
     ``GameSpec.learner_setup``, the ``opponents`` and, at a table with partners
     (``table_partner``), the learner's ``partner`` from the game's agents (``game_agents``);
     ``threads`` caps the threads of each compiled call (``None``: numba's setting;
-    ``sniff_twelve.batch.threads``)."""
+    ``sniff_twelve.batch.threads``); with ``margin`` the learner is paid its margin — its
+    reward minus the mean reward of the seats outside its side — instead of its own reward."""
     spec = game_cls.spec
     num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
     params, modes = spec.learner_setup(num_players, reward, **options)
@@ -277,4 +291,5 @@ def learner_vector_env(
         action_features=action_features,
         seed=seed,
         threads=threads,
+        margin=margin,
     )

@@ -151,7 +151,7 @@ class Adapter:
         self.obs_size, _, self.num_actions = self.spec.widths(self.params)
         self.win_mode = self.spec.reward_modes["win"]
         #: the dense reward mode whose sum is each seat's points (Sniff's ``points``, "12"'s ``score``)
-        self.points_mode = next((code for name, code in self.spec.reward_modes.items() if name != "win"), None)
+        self.points_mode = self.spec.reward_modes.get(self.spec.points_reward)
         self.game_cls = self.spec.part("game")
         self._fresh = self.game_cls(num_players=num_players, seed=0, **options)  # names actions
 

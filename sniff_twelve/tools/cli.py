@@ -18,7 +18,7 @@ from sniff_twelve.agents.builtin import game_agents
 from sniff_twelve.core.game import BaseGame
 from sniff_twelve.core.optional import MissingExtraError, optional_import, pyplot
 from sniff_twelve.core.records import parse_record, replay_steps, split_records
-from sniff_twelve.tools import analyze, arena, compare, crossplay, exploitability, report, reveal, roster
+from sniff_twelve.tools import analyze, arena, compare, crossplay, exploit, exploitability, report, reveal, roster
 from sniff_twelve.tools.cluster import ADDRESS_HELP
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
 from sniff_twelve.tools.flags import (
@@ -128,6 +128,7 @@ class GameCommands:
         roster.add_parser(parser, spec)
         compare.add_parser(parser, spec, self.default_players)
         exploitability.add_parsers(parser, spec)
+        exploit.add_parser(parser, spec, self.default_players)
         from sniff_twelve.tools import study  # ``study run|export|analyze``
 
         study.add_parser(parser, spec)
@@ -158,6 +159,8 @@ class GameCommands:
             return compare.main(args, arena.Table.of(spec, args.players, **options))
         if args.command in ("exploitability", "cfr"):
             return exploitability.main(args, arena.Table.of(spec, args.players, **options))
+        if args.command == "exploit":
+            return exploit.main(args, arena.Table.of(spec, args.players, **options))
         if args.command == "crossplay":
             return crossplay.main(args, arena.Table.of(spec, args.players, **options))
         if args.command == "arena":

@@ -11,6 +11,7 @@ from gymnasium.vector import AutoresetMode
 import sniff_env
 import twelve_env
 from sniff_twelve.core.options import ArgumentTypeError
+from sniff_twelve.core.seats import Table
 from sniff_twelve.envs.learner_vector import LearnerVectorEnv
 
 GAMES = {"sniff": sniff_env, "twelve": twelve_env}
@@ -135,6 +136,53 @@ def test_same_rewards_as_single_agent_env_with_the_same_agents(game, kwargs):
                 assert np.array_equal(obs[i], o)
                 assert np.array_equal(venv.action_masks()[i], env.action_masks())
     assert episodes > 0
+
+
+@pytest.mark.parametrize(
+    "game, kwargs",
+    [
+        ("sniff", {"num_players": 2, "opponents": "greedy", "max_hands": 1}),
+        ("sniff", {"num_players": 4, "opponents": "heuristic", "partner": "greedy", "seat": 1, "max_hands": 1}),
+        ("sniff", {"num_players": 3, "opponents": ["greedy", "heuristic"], "seat": 2, "max_hands": 1}),
+        ("twelve", {"num_players": 2, "opponents": "heuristic"}),
+        ("twelve", {"num_players": 3, "opponents": "greedy", "seat": 1}),
+    ],
+)
+def test_margin_pays_the_learner_its_margin_of_the_game_points(game, kwargs):
+    """With ``margin=True`` a learner's rewards over a game add up to its margin of the points the
+    game ends with (``Table.margins``: its side's points minus the mean of the seats outside its
+    side), read from the finished game itself, replayed in ``single_agent_env`` (whose agents play
+    as the compiled ones do: no random seat, which draws from another stream there)."""
+    module = GAMES[game]
+    spec = module.Game.spec
+    reward = next(name for name in spec.reward_modes if name != "win")
+    rows, seat, n = 4, kwargs.get("seat", 0), kwargs["num_players"]
+    venv = module.vector_env(rows, seed=11, margin=True, reward=reward, **kwargs)
+    venv.reset()
+    envs = [module.single_agent_env(reward=reward, **kwargs) for _ in range(rows)]
+    totals = np.zeros(rows)  # what a game pays before the learner's first decision comes with its first step
+    table = Table.of(spec, n)
+    outcome = spec.part("outcome")
+
+    def sync(i):
+        envs[i].reset(seed=0)
+        envs[i].game = venv.game(i)
+        totals[i] = 0.0
+
+    for i in range(rows):
+        sync(i)
+    rng, finished = np.random.default_rng(2), 0
+    while finished < 12:
+        actions = random_actions(venv.action_masks(), rng)
+        _, rewards, terminated, truncated, _ = venv.step(actions)
+        totals += rewards
+        for i, env in enumerate(envs):
+            env.step(int(actions[i]))
+            if terminated[i] or truncated[i]:
+                points = outcome(env.game)["points"]
+                assert totals[i] == pytest.approx(table.margins(points)[seat], abs=1e-9), (i, points)
+                finished += 1
+                sync(i)
 
 
 def test_random_opponents_differ_from_greedy():
