@@ -44,7 +44,8 @@ def add_parser(parser: argparse.ArgumentParser, spec: GameSpec) -> None:
     study = sub.add_parser(
         "study",
         help="run a human-partner study in the browser, export its data, analyse it (web extra)",
-        description="Human-partner studies: a study file (TOML) declares the table, the participant's seat, the "
+        description="Human-partner studies: a study file (TOML) declares the table (players and options), the "
+        "participant's seat, the "
         "conditions (partner and opponents), the duplicate deal set, the hands per block, the consent text, the "
         "questions and the completion code (docs: study).",
     )

@@ -90,6 +90,8 @@ def test_every_command_takes_every_option_or_says_why_not(main_module):
         taken = {option.flag for option in options if option.flag in flags}
         if name in ("replay", "beliefs"):  # a record holds its options
             assert not taken and RECORDS_HOLD_OPTIONS in command.description, name
+        elif name == "study":  # the study file declares its table's options
+            assert not taken and "the table (players and options)" in command.description, name
         elif name == "agents":  # a list: no game is played
             assert not taken and "takes no game option" in command.description, name
         elif name == "serve":  # the start page's defaults; those it does not offer hold for every game
