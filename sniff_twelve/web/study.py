@@ -349,6 +349,10 @@ def _read(data: dict[str, Any], folder: Path, web: WebGame) -> Study:
     episode = known.get("episode")
     if episode is not None and "episode" not in options and "hand" in (episode.choices or ()):
         options["episode"] = "hand"  # a study's hand is one game: one deal, settled
+    try:  # a table the game cannot deal (too many tiles or cards for the set) stops here
+        web.game_cls(num_players=players, seed=0, **options)
+    except (ValueError, TypeError) as error:
+        raise StudyError(f"key 'table.options': {error}") from None
     seat = _need(data, "seat", int)
     if not 0 <= seat < players:
         raise StudyError(f"key 'seat' must be a seat from 0 to {players - 1}; got {seat}")

@@ -190,6 +190,7 @@ def SNIFF_MAIN(argv):  # noqa: N802 (the game's command line, as python -m sniff
         ("hands_per_block = 2", 'hands_per_block = "2"', "key 'hands_per_block' must be a whole number"),
         ("players = 4", "players = 9", "key 'table.players' must be one of 2, 3, 4"),
         ("pips = 3", "pipz = 3", "unknown key 'table.options.pipz'"),
+        ("pips = 3, hand_size = 2", "pips = 2, hand_size = 3", "key 'table.options': "),
         ('consent = "consent.md"', 'consent = "nowhere.md"', "key 'consent': "),
         ('id = "tiny"', 'id = "tiny one"', "key 'id' must be letters"),
         ('id = "tiny"', 'id = "tiny"\ncolour = "red"', "unknown key 'colour'"),
@@ -215,7 +216,7 @@ def test_the_study_file_reads_as_declared(tmp_path):
             tmp_path / "twelve",
             text=TOML.format(hands=1, seeds="[3]", conditions='[conditions.one]\nopponents = "greedy"\n')
             .replace("players = 4", "players = 3")
-            .replace("pips = 3, hand_size = 2", "deck = [1, 2, 3, 4, 5, 6], hand_size = 2"),
+            .replace("pips = 3, hand_size = 2", 'deck = "numbers", hand_size = 2'),
         ),
         TWELVE,
     )
@@ -530,3 +531,66 @@ def test_the_worked_example_reads_as_its_page_says():
     shown = page.split("```toml\n")[1].split("```")[0]
     example = (root / "examples" / "study" / "partners.toml").read_text().splitlines()
     assert all(line in example for line in shown.splitlines())
+
+
+def test_a_study_hand_draws_nothing_the_participant_cannot_see(tmp_path):
+    """Every state a participant is sent while a hand runs draws face up only their own hand and
+    the table (the app's information boundary holds for a study's games too)."""
+    from tests.web.test_web import drawn_face_up, visible
+
+    client, _, app = study_client(tmp_path)
+    state = take_part(client, "ivy", until="hand")
+    checked = 0
+    while state["stage"] != "done":
+        if state["stage"] in ("tutorial", "hand"):
+            token = state["token"]
+            game = client.get(f"/api/sessions/{token}").json()
+            while not game["over"]:
+                real = app.state.server.sessions.get(token).game
+                shown = drawn_face_up(game["svg"] + "".join(game["hand"]))
+                assert not shown - visible(real, 0), "a hidden tile drawn"
+                checked += 1
+                body = {"action": game["moves"][0]["action"], "version": game["version"]}
+                game = client.post(f"/api/sessions/{token}/move", json=body).json()
+            state = client.post("/api/study/tiny/next", json={"p": "ivy", "key": state["key"]}).json()
+        else:
+            answers = {"skill": 4, "notes": ""}
+            state = client.post("/api/study/tiny/answers", json={"p": "ivy", "key": state["key"], "answers": answers})
+            state = state.json()
+    assert checked >= 4
+
+
+def test_a_study_of_twelve_without_partners(tmp_path, capsys):
+    """ "12" at three seats, every seat for itself: no partner, the margin is the participant's
+    points less the others' mean, and the command of ``twelve_env`` runs the analysis."""
+    from twelve_env.__main__ import main as twelve_main
+
+    text = (
+        TOML.format(hands=2, seeds="[3, 4]", conditions='[conditions.solo]\nopponents = ["greedy", "random"]\n')
+        .replace("players = 4", "players = 3")
+        .replace("pips = 3, hand_size = 2", 'deck = "numbers", hand_size = 2')
+        .replace("[tutorial]\nseed = 5\n", "")
+        .replace('id = "tiny"\n', 'id = "tiny"\ntutorial = false\n')
+    )
+    study = load_study(write_study(tmp_path / "files", text=text), TWELVE)
+    app = create_app(TWELVE, tmp_path / "records", study=study, admin_token=ADMIN)
+    client = TestClient(app, base_url="http://localhost")
+    first = client.post("/api/study/tiny/consent", json={"p": "solo1", "agree": True}).json()
+    assert first["key"] == "b0h0"  # no practice hand
+    assert client.get(f"/api/sessions/{first['token']}").json()["names"] == [
+        "you",
+        "opponent (seat 1)",
+        "opponent (seat 2)",
+    ]
+    take_part(client, "solo1")
+    take_part(client, "solo2", pick=1)
+    result = study_tool.analyze_study(tmp_path / "records", TWELVE, references=["greedy"], top=False)
+    played = played_records(tmp_path / "records")
+    margins = []
+    for record in played.values():
+        points = TWELVE.game_cls.from_record(record).scores
+        margins.append(points[0] - (points[1] + points[2]) / 2)
+    assert result["conditions"]["solo"]["margin"] == pytest.approx(sum(margins) / len(margins))
+    assert result["paired"] == {} and result["conditions"]["solo"]["hands"] == 4
+    assert twelve_main(["study", "analyze", str(tmp_path / "records"), "--reference", "greedy"]) == 0
+    assert "solo: margin a hand" in capsys.readouterr().out
