@@ -10,13 +10,34 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks import aec, anchors, ours, solvers, startup
+from benchmarks import aec, anchors, ours, same_game, solvers, startup
 from sniff_twelve.core.optional import MissingExtraError, pyplot
 from sniff_twelve.tools.exits import EXIT_INTERRUPTED
 from sniff_twelve.tools.interrupt import StopRequest
 
 # (figure, what it is compared with) → name of the ratio
 RATIOS = {
+    # the same game on both sides (benchmarks.same_game): block dominoes as OpenSpiel plays it
+    "dominoes VectorGame / OpenSpiel python_team_dominoes (same game, 4 players)": (
+        "dominoes.vector4",
+        "openspiel.dominoes4",
+    ),
+    "dominoes VectorGame / OpenSpiel python_block_dominoes (same game, 2 players)": (
+        "dominoes.vector2",
+        "openspiel.dominoes2",
+    ),
+    "dominoes kernel playouts / OpenSpiel python_team_dominoes (same game, 4 players)": (
+        "dominoes.kernel_playouts4",
+        "openspiel.dominoes4",
+    ),
+    "dominoes AEC raw / OpenSpiel python_team_dominoes (same game, 4 players)": (
+        "dominoes.aec_raw4",
+        "openspiel.dominoes4",
+    ),
+    "dominoes AEC raw / OpenSpiel python_block_dominoes (same game, 2 players)": (
+        "dominoes.aec_raw2",
+        "openspiel.dominoes2",
+    ),
     "sniff VectorGame / OpenSpiel python_team_dominoes": ("sniff.vector_best", "openspiel.python_team_dominoes"),
     "sniff kernel playouts / OpenSpiel python_team_dominoes": (
         "sniff.kernel_playouts",
@@ -52,6 +73,8 @@ RATIOS = {
 }
 # issue targets: figure → (comparison, bound, unit)
 TARGETS = {
+    "dominoes VectorGame / OpenSpiel python_team_dominoes (same game, 4 players)": (">=", 1000.0),
+    "dominoes AEC raw / OpenSpiel python_team_dominoes (same game, 4 players)": (">=", 10.0),
     "sniff.vector_best": (">=", 5e6),
     "sniff.kernel_playouts": (">=", 10e6),
     "twelve.vector_best": (">=", 10e6),
@@ -105,6 +128,7 @@ def run(quick: bool) -> dict[str, object]:
     jobs = [
         *ours.measurements(quick),
         *anchors.measurements(quick),
+        ("same_game", lambda: same_game.figures(aec_seconds)),
         ("aec", lambda: aec.figures(aec_seconds)),
         ("solvers", lambda: solvers.figures(quick)),
     ]

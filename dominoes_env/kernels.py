@@ -70,19 +70,29 @@ def observation_bounds(params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # --- the rules -------------------------------------------------------------------------------------------
 @nb.njit(cache=True)
 def new_game(s, params, rng_hi, rng_lo):
-    """A deal from the game's stream (D3): 2 players get 7 tiles each in a row, the other 14 stay
-    undealt; 4 players get every tile, one each in turn. Seat 0 leads (D4)."""
+    """A deal from the game's stream (D3): 7 tiles to each seat, every deal equally likely (each
+    tile in turn goes to a seat, or with 2 players to the 14 undealt, in proportion to the room
+    left there); seat 0 leads (D4)."""
     n = params[P_PLAYERS]
     s[:] = 0
     s[RNG], s[RNG + 1] = rng_hi, rng_lo
-    tiles = np.arange(NUM_TILES).astype(np.int32)
-    shuffle(s, RNG, tiles, NUM_TILES)
-    for i in range(n * HAND_SIZE):
-        seat = i // HAND_SIZE if n == 2 else i % n
-        s[HAND + seat] |= 1 << tiles[i]
-    s[BONE : BONE + NUM_TILES - n * HAND_SIZE] = np.sort(tiles[n * HAND_SIZE :])  # in set order: never drawn
-    s[BONE_LEN] = NUM_TILES - n * HAND_SIZE
     s[ENDS], s[ENDS + 1] = -1, -1
+    left = NUM_TILES
+    for t in range(NUM_TILES):
+        r = below(s, RNG, left)
+        left -= 1
+        seat = 0
+        while seat < n:
+            room = HAND_SIZE - popcount(s[HAND + seat])
+            if r < room:
+                break
+            r -= room
+            seat += 1
+        if seat < n:
+            s[HAND + seat] |= 1 << t
+        else:  # undealt, in set order: never drawn
+            s[BONE + s[BONE_LEN]] = t
+            s[BONE_LEN] += 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -192,8 +202,7 @@ def write_observation(s, params, me, out):
     out[:OBS_SIZE] = 0.0
     out[O_SEAT + me] = 1.0
     _tile_flags(s[HAND + me], out, O_HAND)
-    for i in range(s[STEPS]):
-        out[O_TABLE + ACTION_TILE[s[LOG + i] % NUM_ACTIONS]] = 1.0
+    _tile_flags((1 << NUM_TILES) - 1 & ~unseen(s, params, -1), out, O_TABLE)
     if s[ENDS] >= 0:
         out[O_ENDS + min(s[ENDS], s[ENDS + 1])] = 1.0
         out[O_ENDS + 7 + max(s[ENDS], s[ENDS + 1])] = 1.0

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import sniff_env
-from benchmarks import aec, anchors, information, ours, pimc_curve, solvers
+from benchmarks import aec, anchors, information, ours, pimc_curve, same_game, solvers
 from sniff_env import kernels as SK
 from sniff_env.spec import SPEC as SNIFF_SPEC
 from sniff_twelve.core.rng import stream_state
@@ -33,7 +33,7 @@ def test_quick_benchmark_reports_every_figure(tmp_path):
     assert run.returncode == 0, run.stderr[-2000:]
     result = json.loads((tmp_path / "latest.json").read_text())
     expected = [name for name, _ in ours.measurements(quick=True) + anchors.measurements(quick=True)] + aec.names()
-    expected += solvers.names()
+    expected += solvers.names() + same_game.names()
     for game in ours.GAMES:
         expected += [f"{game}.vector_best", f"{game}.cold_start_s", f"{game}.warm_start_s"]
     for name in expected:
