@@ -99,7 +99,7 @@ def test_d7_d8_d10_d11_d12_a_hand_worked_out():
     game.apply(encode_action((4, 6), 6))
     assert game.open_ends() == [3, 4]
     assert game.is_terminal() and game.hand_sizes == [6, 4]  # D10: nobody holds a 3 or a 4
-    assert game.line == [(3, 3), (3, 6), (6, 6), (6, 4)]
+    assert game.line == [(4, 6), (6, 6), (6, 3), (3, 3)]
     assert pips(game.hand(0)) == 12 and pips(game.hand(1)) == 32
     assert game.returns() == [32.0, -32.0]  # D12: the loser's pips, not the difference
 
