@@ -1,5 +1,7 @@
 """Block dominoes' agents: ``random``, ``greedy``, ``heuristic`` (``dominoes_env.kernels``' rules of
-thumb) and ``rollout``, the ones every spec gives (``sniff_twelve.agents.builtin.SPEC_AGENTS``).
+thumb), ``rollout``, ``pimc`` (each re-dealt world solved exactly, ``dominoes_env.solver``) and
+``belief``, from ``sniff_twelve.agents.registry.builtin_agents``; no ``ppo`` is shipped, so no
+``guided`` either.
 
 >>> from dominoes_env import Game
 >>> g = Game(num_players=2, seed=0)
@@ -8,9 +10,16 @@ thumb) and ``rollout``, the ones every spec gives (``sniff_twelve.agents.builtin
 
 from __future__ import annotations
 
-from dominoes_env.spec import SPEC
-from sniff_twelve.agents.builtin import SPEC_AGENTS
-from sniff_twelve.agents.registry import agent_maker
+from pathlib import Path
 
-AGENTS = dict(SPEC_AGENTS)
+from dominoes_env import solver
+from dominoes_env.spec import SPEC
+from sniff_twelve.agents.builtin import GUIDED_NAME
+from sniff_twelve.agents.registry import agent_maker, builtin_agents
+
+AGENTS = {
+    name: agent
+    for name, agent in builtin_agents(SPEC, solver.HOOKS, Path(__file__).parent / "checkpoints").items()
+    if name not in ("ppo", GUIDED_NAME)
+}
 make_agent = agent_maker(AGENTS, SPEC)

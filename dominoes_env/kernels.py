@@ -154,16 +154,23 @@ def apply_action(s, params, a):
 
 
 @nb.njit(cache=True)
+def seat_return(s, params, seat):
+    """OpenSpiel's return of ``seat`` (D11, D12): each side counts the pips left in its hands; the
+    side with fewer wins the other side's pips, which that side loses; equal pips are a tie at 0."""
+    mine = theirs = 0
+    for other in range(params[P_PLAYERS]):
+        if other % 2 == seat % 2:
+            mine += pip_count(s[HAND + other])
+        else:
+            theirs += pip_count(s[HAND + other])
+    return 0 if mine == theirs else (theirs if mine < theirs else -mine)
+
+
+@nb.njit(cache=True)
 def write_returns(s, params, out):
-    """OpenSpiel's returns (D11, D12): each side's pips left in hand; the side with fewer wins
-    the other side's pips, which that side loses; equal pips are a tie at 0."""
-    n = params[P_PLAYERS]
-    pips = np.zeros(2, dtype=np.int64)
-    for seat in range(n):
-        pips[seat % 2] += pip_count(s[HAND + seat])
-    loser = 0 if pips[0] > pips[1] else 1
-    for seat in range(n):
-        out[seat] = 0.0 if pips[0] == pips[1] else (-1.0 if seat % 2 == loser else 1.0) * pips[loser]
+    """``out[:n]``: every seat's return (``seat_return``)."""
+    for seat in range(params[P_PLAYERS]):
+        out[seat] = seat_return(s, params, seat)
 
 
 # --- rewards -----------------------------------------------------------------------------------------------
@@ -403,6 +410,4 @@ def rollout(d, params, me, first, mask, rng, greedy_rate):
             legal_mask_into(d, params, mask)
             a = pick_legal(mask, rng, SEARCH_RNG)
         apply_action(d, params, a)
-    out = np.zeros(params[P_PLAYERS], dtype=np.float64)
-    write_returns(d, params, out)
-    return out[me]
+    return float(seat_return(d, params, me))

@@ -29,6 +29,7 @@ class DominoesSpec(GameSpec, kernels=K):
         "game": "dominoes_env.game:Game",
         "agents": "dominoes_env.agents",
         "web": "dominoes_env.web:WEB",
+        "solve": "dominoes_env.solver:solve",
     }
     reward_modes = {"points": K.POINTS, "win": K.WIN}  # D12: OpenSpiel's returns, or their signs
     action_feature_names = K.ACTION_FEATURES
