@@ -110,6 +110,19 @@ class MlpPolicy:
             x = np.maximum(x @ w + b, 0.0)
         return x
 
+    def fits(self, obs_size: int, num_actions: int, features: int) -> bool:
+        """Whether this policy reads an observation of ``obs_size``, scores ``num_actions`` and adds
+        a gain per each of ``features`` action features (none as inputs): the form a learned
+        response takes (``sniff_twelve.tools.response``)."""
+        gains = self.action_feature_gains
+        return (
+            self.meta["obs_size"] == obs_size
+            and self.meta["num_actions"] == num_actions
+            and not self.input_features
+            and gains is not None
+            and gains.size == features
+        )
+
     @property
     def uses_action_features(self) -> bool:
         """Whether the policy reads ``Game.action_features()`` (as gains or as input)."""

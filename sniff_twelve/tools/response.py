@@ -105,19 +105,6 @@ class ResponseNet(nn.Module):
         return MlpPolicy(weights, meta)
 
 
-def fits(policy: MlpPolicy, obs_size: int, num_actions: int, features: int) -> bool:
-    """Whether ``policy`` can be a response's start: the table's sizes, no feature inputs, a
-    gain per action feature."""
-    gains = policy.action_feature_gains
-    return (
-        policy.meta["obs_size"] == obs_size
-        and policy.meta["num_actions"] == num_actions
-        and not policy.input_features
-        and gains is not None
-        and gains.size == features
-    )
-
-
 @dataclass
 class Response:
     """A trained response: its ``policy`` and what the training cost and saw."""
@@ -178,7 +165,7 @@ def train_response(
     net = ResponseNet(obs_size, num_actions, features, tuple(settings.hidden), scale)
     warm = start is not None
     if warm:
-        if not fits(start, obs_size, num_actions, features):
+        if not start.fits(obs_size, num_actions, features):
             raise ValueError("the start checkpoint does not fit this table's observation, actions and features")
         net = ResponseNet(obs_size, num_actions, features, tuple(w.shape[1] for w, _ in start.layers), scale)
         net.load_policy(start)
