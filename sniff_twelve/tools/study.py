@@ -27,11 +27,12 @@ from sniff_twelve.core.optional import MissingExtraError, optional_import
 from sniff_twelve.tools import arena, compare, roster
 from sniff_twelve.tools.exits import fail
 from sniff_twelve.tools.flags import whole
-from sniff_twelve.web.study import Study, StudyError, load_study
 from sniff_twelve.web.study_data import COLUMNS, csv_text, hand_margin, study_rows
+from sniff_twelve.web.study_file import StudyError, load_study
 
 if TYPE_CHECKING:
     from sniff_twelve.core.spec import GameSpec
+    from sniff_twelve.web.study import Study
     from sniff_twelve.web.table import WebGame
 
 #: the agent every analysis plays in the participant's seat, beside the ladder's top
@@ -107,9 +108,12 @@ def main(args: argparse.Namespace, web: WebGame) -> int:
 def run(args: argparse.Namespace, web: WebGame) -> int:
     """``study run``: check the file (and the web extra), then serve until Ctrl-C."""
     study = load_study(args.file, web)
-    for module in ("starlette", "uvicorn"):
-        optional_import(module, "web", "study run")
-    from sniff_twelve.web.server import serve_study
+    try:  # the web extra: one line saying what to install without it
+        for module in ("starlette", "uvicorn"):
+            optional_import(module, "web", "study run")
+        from sniff_twelve.web.server import serve_study
+    except MissingExtraError as error:
+        fail(error)
     from sniff_twelve.web.store import DamagedStoreError, UnwritableError
 
     token = args.admin_token or secrets.token_urlsafe(16)

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from sniff_twelve.web.errors import RequestError
 from sniff_twelve.web.records import now
-from sniff_twelve.web.study import NAME, StudyError, markdown
+from sniff_twelve.web.study import NAME
+from sniff_twelve.web.study_file import StudyError, markdown
 
 STUDY_FILE = "study.json"  #: the study as its records folder keeps it beside its data
 

@@ -20,7 +20,8 @@ from starlette.testclient import TestClient
 from sniff_env.web import WEB as SNIFF
 from sniff_twelve.tools import study as study_tool
 from sniff_twelve.web.server import create_app
-from sniff_twelve.web.study import Study, StudyError, latin_square, load_study, markdown
+from sniff_twelve.web.study import Study, latin_square
+from sniff_twelve.web.study_file import StudyError, load_study, markdown
 from tests.bounds import usage_error
 from twelve_env.web import WEB as TWELVE
 

@@ -92,13 +92,15 @@ def key(page) -> str | None:
 
 def after(page, old: str | None) -> str:
     """Wait for the page to stand at a stage other than ``old`` (the server answered, the page reloaded)."""
-    page.wait_for_function("k => document.body.dataset.key && document.body.dataset.key !== k", arg=old, timeout=WAIT)
+    page.wait_for_function(
+        "k => document.body && document.body.dataset.key && document.body.dataset.key !== k", arg=old, timeout=WAIT
+    )
     return key(page)
 
 
 def open_study(page, base: str, code: str) -> str:
     page.goto(f"{base}/study/tiny?p={code}")
-    page.wait_for_function("() => document.body.dataset.key", timeout=WAIT)
+    page.wait_for_function("() => document.body && document.body.dataset.key", timeout=WAIT)
     return key(page)
 
 
@@ -156,7 +158,7 @@ def test_six_participants_through_the_real_pages(browser, tmp_path):
     hand by clicks and answers after each block; their orders are the balanced Latin square's
     six rows, in the order they consented, every hand is one deal for all of them, the answers
     clicked are the answers stored, and the admin page shows it all and exports it."""
-    from sniff_twelve.web.study import load_study
+    from sniff_twelve.web.study_file import load_study
 
     study = load_study(write_study(tmp_path / "files", hands=1, seeds="[11]", conditions=THREE), SNIFF)
     records = tmp_path / "records"
@@ -201,7 +203,7 @@ def test_six_participants_through_the_real_pages(browser, tmp_path):
 
 
 def test_withdrawal_decline_and_a_closed_tab_in_the_browser(browser, tmp_path):
-    from sniff_twelve.web.study import load_study
+    from sniff_twelve.web.study_file import load_study
 
     study = load_study(write_study(tmp_path / "files"), SNIFF)
     records = tmp_path / "records"
@@ -230,7 +232,7 @@ def test_withdrawal_decline_and_a_closed_tab_in_the_browser(browser, tmp_path):
             assert "withdrawn" in page.inner_text("#study-message")
             assert _doc(records, "leaver") is None and not any((records / name).exists() for name in names)
             page.reload()
-            page.wait_for_function("() => document.body.dataset.key === 'withdrawn'", timeout=WAIT)
+            page.wait_for_function("() => document.body && document.body.dataset.key === 'withdrawn'", timeout=WAIT)
     with sqlite3.connect(records / "sessions.sqlite3") as db:
         kinds = sorted(kind for (kind,) in db.execute("SELECT kind FROM study_events"))
     assert kinds == ["decline", "withdrawal"]
@@ -293,7 +295,7 @@ def test_a_server_killed_mid_study_loses_no_acknowledged_move_or_answer(browser,
             a.wait_for_selector("body[data-version]", timeout=WAIT)
             assert key(a) == "b0h1" and a.get_attribute("body", "data-version") == version
             b.reload()
-            b.wait_for_function("() => document.body.dataset.key", timeout=WAIT)
+            b.wait_for_function("() => document.body && document.body.dataset.key", timeout=WAIT)
             assert key(b) == "b1h0"
             assert take_part(a, base, "alpha", skill=3) == "DONE-42"
             assert take_part(b, base, "beta", skill=6) == "DONE-42"
