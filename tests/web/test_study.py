@@ -596,3 +596,25 @@ def test_a_study_of_twelve_without_partners(tmp_path, capsys):
     assert result["paired"] == {} and result["conditions"]["solo"]["hands"] == 4
     assert twelve_main(["study", "analyze", str(tmp_path / "records"), "--reference", "greedy"]) == 0
     assert "solo: margin a hand" in capsys.readouterr().out
+
+
+def test_analyze_grades_the_participants_decisions_like_any_agents(tmp_path):
+    """The exported records read by ``analyze``: the participant's seat is ``human``, graded on
+    every decision with a choice (the data's decisions with more than one legal move)."""
+    from sniff_env.__main__ import main
+
+    text = TOML.format(hands=1, seeds="[31]", conditions=TWO).replace(
+        "pips = 3, hand_size = 2", "pips = 4, hand_size = 3"
+    )
+    study = load_study(write_study(tmp_path / "files", text=text), SNIFF)
+    client = TestClient(
+        create_app(SNIFF, tmp_path / "records", study=study, admin_token=ADMIN), base_url="http://localhost"
+    )
+    take_part(client, "gil", pick=1)
+    out = tmp_path / "data.csv"
+    assert main(["study", "export", str(tmp_path / "records"), "--out", str(out)]) == 0
+    graded = tmp_path / "graded.json"
+    assert main(["analyze", str(tmp_path / "data.records.jsonl"), "--no-progress", "--json", str(graded)]) == 0
+    human = [row for row in csv.DictReader(out.open()) if row["kind"] == "decision" and row["agent"] == "human"]
+    choices = sum(len(json.loads(row["legal"])) > 1 for row in human)
+    assert choices >= 2 and json.loads(graded.read_text())["agents"]["human"]["decisions"] == choices

@@ -146,6 +146,7 @@ def take_part(page, base: str, code: str, skill: int, until: str = "done") -> st
         if stage == "tutorial" or (stage.startswith("b") and "h" in stage):
             assert "Practice" in page.inner_text("#study-where") or "Block" in page.inner_text("#study-where")
             play_hand(page)
+            assert page.inner_text("#result").startswith("The hand is over.")  # not a match's end
             page.click("#study-next")
         else:
             answer(page, skill, f"notes of {code}")

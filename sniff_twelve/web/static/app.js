@@ -198,8 +198,8 @@ async function playPage(token, study = null) {
       make("button", {type: "button", "data-action": m.action, text: m.label, onclick: () => send(m.action)}))));
     const result = $("#result");
     result.replaceChildren();
-    if (state.over && study) {
-      result.append(state.result, make("br"));
+    if (state.over && study) {  // a study's hand is a game of one hand: its end is the hand's, not a match's
+      result.append(`The hand is over. ${state.scores}`, make("br"));
       result.append(make("button", {type: "button", class: "primary", id: "study-next", text: "Continue",
         onclick: (event) => { event.target.disabled = true; study.next(); }}));
     } else if (state.over) {
