@@ -5,5 +5,7 @@ both games' tables are drawn with, and ``server`` is the Starlette app (the ``we
 routes, ``service`` the work behind them (a ``Server``: the agents' threads, the records' rules,
 old games removed); ``sessions`` holds one game per browser tab (agents at every other seat, eviction, the rate
 limit), ``store`` keeps the games in progress on disk, ``records`` writes, lists and replays the
-finished games, and ``errors`` has the one error a refused request raises.
+finished games, and ``errors`` has the one error a refused request raises. A study (``study run``)
+is read by ``study_file`` into a ``study.Study``; ``participants`` takes each participant through
+it and ``study_data`` reads its data back.
 """

@@ -13,6 +13,10 @@ Routes (every page is ``static/page.html`` with ``static/app.js``; no build step
   moves, ``?step=k`` its table after k of them. With ``private_records`` (``serve
   --private-records``) the list is a 403 and a record replays only with ``?token=`` its game's token.
 
+With a study (``study run``, ``create_app(study=…)``, ``serve_study``) the app serves that study
+only: the participants' pages at ``/study/{id}``, its admin page, and the games' own routes above
+(``study_routes``; the participants' way through is ``sniff_twelve.web.participants``).
+
 The server holds every game (``sniff_twelve.web.sessions``: what a page is sent, eviction, the
 rate limit); finished games are records in ``--records`` (``sniff_twelve.web.records``). The agents
 move on a pool of ``service.AGENT_THREADS`` threads of their own (``Server.pool``: new games, moves,
