@@ -98,6 +98,11 @@ class Game(BaseGame):
         """Tiles held by ``seat``, in set order."""
         return [TILES[t] for t in super().hand(seat)]
 
+    @property
+    def boneyard(self) -> list[tuple[int, int]]:
+        """The tiles left undealt (2 players, D3: never drawn; hidden information), in set order."""
+        return [TILES[t] for t in self.pool]
+
     def open_ends(self) -> list[int]:
         """The pips of the two open ends, sorted (D7); empty before the lead."""
         ends = self._state[K.ENDS : K.ENDS + 2].tolist()
