@@ -618,3 +618,41 @@ def test_analyze_grades_the_participants_decisions_like_any_agents(tmp_path):
     human = [row for row in csv.DictReader(out.open()) if row["kind"] == "decision" and row["agent"] == "human"]
     choices = sum(len(json.loads(row["legal"])) > 1 for row in human)
     assert choices >= 2 and json.loads(graded.read_text())["agents"]["human"]["decisions"] == choices
+
+
+DEAL = (
+    "{ hands = [[[0, 2], [2, 2]], [[2, 3], [3, 3]], [[1, 1], [1, 2]], [[0, 0], [1, 3]]], "
+    "boneyard = [[0, 3], [0, 1]], opener = 1 }"
+)
+
+
+def test_explicit_deals_are_played_as_written_and_survive_a_restart(tmp_path):
+    """``[deals] deals = [...]`` in the game's ``deal=`` format: every hand starts from it, in
+    every condition, and a hand in progress comes back from the store dealt the same after a
+    restart (a second app on the same folder). A deal the game refuses names ``deals.deals``."""
+    text = TOML.format(hands=1, seeds="[3]", conditions=TWO).replace("seeds = [3]", f"deals = [{DEAL}]")
+    study = load_study(write_study(tmp_path / "files", text=text), SNIFF)
+    client = TestClient(
+        create_app(SNIFF, tmp_path / "records", study=study, admin_token=ADMIN), base_url="http://localhost"
+    )
+    take_part(client, "first")
+    state = take_part(client, "second", until="hand")
+    token = state["token"]
+    game = client.get(f"/api/sessions/{token}").json()
+    game = client.post(
+        f"/api/sessions/{token}/move", json={"action": game["moves"][0]["action"], "version": game["version"]}
+    ).json()
+    restarted = TestClient(
+        create_app(SNIFF, tmp_path / "records", study=study, admin_token=ADMIN), base_url="http://localhost"
+    )
+    assert restarted.get(f"/api/sessions/{token}").json() == game
+    records = played_records(tmp_path / "records")
+    written = {
+        "hands": [[[0, 2], [2, 2]], [[2, 3], [3, 3]], [[1, 1], [1, 2]], [[0, 0], [1, 3]]],
+        "boneyard": [[0, 3], [0, 1]],
+        "opener": 1,
+    }
+    assert len(records) == 2 and all(record["start"]["deal"] == written for record in records.values())
+    bad = text.replace("opener = 1", "opener = 7")
+    with pytest.raises(StudyError, match=r"key 'deals\.deals' \(deal 1\)"):
+        load_study(write_study(tmp_path / "bad", text=bad), SNIFF)
