@@ -32,15 +32,5 @@ from sniff_twelve.envs.package import GamePackage
 
 Game, raw_env, env, single_agent_env, VectorGame, vector_env = GamePackage(SPEC, __name__).exports()
 
-__all__ = [
-    "NUM_ACTIONS",
-    "TILES",
-    "Game",
-    "VectorGame",
-    "decode_action",
-    "encode_action",
-    "env",
-    "raw_env",
-    "single_agent_env",
-    "vector_env",
-]
+__all__ = ["NUM_ACTIONS", "TILES", "Game", "VectorGame", "decode_action", "encode_action"]
+__all__ += ["env", "raw_env", "single_agent_env", "vector_env"]  # built from the spec (GamePackage)

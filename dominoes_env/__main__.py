@@ -1,12 +1,11 @@
-"""``python -m dominoes_env``: watch a game, run an arena of agents, cross-play partners, ``play`` in
-the terminal or ``serve`` the game in the browser (``sniff_twelve.tools.cli``)."""
+"""``python -m dominoes_env``: the shared command line (``sniff_twelve.tools.cli``) on block dominoes:
+``demo``, ``arena``, ``play``, ``serve``, ``analyze``, ``compare`` and the others."""
 
 from dominoes_env.spec import SPEC
 from sniff_twelve.tools.cli import GameCommands
 
-#: ``main(argv=None)``: run the command line ``argv`` (default: the process's); returns the exit code
 COMMANDS = GameCommands(SPEC)
-main = COMMANDS.main
+main = COMMANDS.main  # main(argv=None) runs a command line and returns its exit code
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -5,10 +5,9 @@ The value of a position is the seat to act's OpenSpiel return at the end (D12), 
 to raise it and the other side to lower it; every hand is seen (the referee's row).
 
 >>> from dominoes_env import Game
->>> game = Game(num_players=4, seed=1)
->>> solution = solve(game)
->>> solution.exact, solution.value == max(solution.action_values.values())
-(True, True)
+>>> solution = solve(Game(num_players=4, seed=1))
+>>> solution.exact, solution.value, solution.value == max(solution.action_values.values())
+(True, -12, True)
 """
 
 from __future__ import annotations
