@@ -43,6 +43,7 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS study_meta (study TEXT PRIMARY KEY, next_index INTEGER NOT NULL)",
 )
 MAX_TEXT = 2000  #: characters a free-text answer may have
+LOCKS = 64  #: participants' locks (``StudyService.lock``)
 
 
 def _played(data: dict[str, Any]) -> dict[str, Any]:
@@ -73,7 +74,10 @@ class StudyService:
         """Keep ``study`` in the records folder (``study.json``): ``StudyError`` if the folder holds
         another study, or this one changed since its data began (its deals, conditions, questions)."""
         self.study, self.server = study, server
-        self.lock = threading.Lock()  # one participant change at a time (they are quick)
+        #: a participant's changes one at a time (a lock of ``LOCKS`` picked by their code: a hand
+        #: dealt for one, its agents moving first, holds up no other); the index each consent takes
+        #: is counted in one transaction of the store
+        self.locks = [threading.Lock() for _ in range(LOCKS)]
         kept = Path(server.records) / STUDY_FILE
         if kept.exists():
             before = json.loads(kept.read_text(encoding="utf-8"))
@@ -104,6 +108,9 @@ class StudyService:
             while not game.is_terminal():
                 game.apply(agents[game.current_player].act(game))
         return time.perf_counter() - start
+
+    def lock(self, code: str) -> threading.Lock:
+        return self.locks[int(code_hash(self.study.id, code)[:8], 16) % LOCKS]
 
     # --- rows -------------------------------------------------------------------------------------------
     def _load(self, code: str) -> dict[str, Any] | None:
@@ -147,7 +154,7 @@ class StudyService:
         """Where participant ``code`` stands, as the page shows it (a hand's game is started the
         first time its stage is reached, then kept)."""
         code = self.check_code(code)
-        with self.lock:
+        with self.lock(code):
             return self._state(code)
 
     def _state(self, code: str) -> dict[str, Any]:
@@ -205,7 +212,7 @@ class StudyService:
         code = self.check_code(code)
         if not isinstance(agree, bool):
             raise RequestError(400, 'consent is {"p": code, "agree": true or false}')
-        with self.lock:
+        with self.lock(code):
             if self._load(code) is not None or self._gone(code) is not None:
                 return self._state(code)  # answered before (a second tab, a repeated click)
             if not agree:
@@ -243,7 +250,7 @@ class StudyService:
         """Leave the hand of stage ``key`` once its game is over (its record is noted); a ``key``
         already left changes nothing (a repeated click)."""
         code = self.check_code(code)
-        with self.lock:
+        with self.lock(code):
             doc, stage = self._active(code)
             if stage["key"] != key:
                 return self._state(code)
@@ -262,7 +269,7 @@ class StudyService:
         """The questionnaire of stage ``key``: every 1-7 item a whole number from 1 to 7, every
         text item a string (may be empty) of at most ``MAX_TEXT`` characters."""
         code = self.check_code(code)
-        with self.lock:
+        with self.lock(code):
             doc, stage = self._active(code)
             if stage["key"] != key:
                 return self._state(code)
@@ -291,7 +298,7 @@ class StudyService:
         """Delete everything of participant ``code`` (their row, games and records) and record the
         withdrawal (their index and the time)."""
         code = self.check_code(code)
-        with self.lock:
+        with self.lock(code):
             doc = self._load(code)
             if doc is None:
                 return self._state(code)

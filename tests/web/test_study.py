@@ -656,3 +656,26 @@ def test_explicit_deals_are_played_as_written_and_survive_a_restart(tmp_path):
     bad = text.replace("opener = 1", "opener = 7")
     with pytest.raises(StudyError, match=r"key 'deals\.deals' \(deal 1\)"):
         load_study(write_study(tmp_path / "bad", text=bad), SNIFF)
+
+
+def test_participants_consenting_at_once_get_one_index_each(tmp_path):
+    """Twelve consents at the same moment: indices 0 … 11, each once, each with its square's row."""
+    import threading
+
+    client, study, _ = study_client(tmp_path, conditions=THREE)
+    barrier = threading.Barrier(12)
+
+    def consent(k: int) -> None:
+        barrier.wait()
+        reply = client.post("/api/study/tiny/consent", json={"p": f"c{k}", "agree": True})
+        assert reply.status_code == 200, reply.text
+
+    threads = [threading.Thread(target=consent, args=(k,)) for k in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    docs = _participant_rows(tmp_path)
+    assert sorted(doc["index"] for doc in docs) == list(range(12))
+    assert all(doc["order"] == study.orders()[doc["index"] % 6] for doc in docs)
+    assert sum(study.orders()[d["index"] % 6] == ["greedy", "heuristic", "random"] for d in docs) == 2
