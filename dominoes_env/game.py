@@ -60,7 +60,7 @@ class Game(BaseGame):
             ("seat to act", (K.CUR, K.CUR + 1), 0, n - 1),
             ("placements", (K.STEPS, K.STEPS + 1), 0, NUM_TILES),
             ("open ends", (K.ENDS, K.ENDS + 2), -1, 6),
-            ("hands", (K.HAND, K.HAND + K.MAX_PLAYERS), 0, (1 << NUM_TILES) - 1),
+            ("hands, tiles placed", (K.HAND, K.PLAYED + 1), 0, (1 << NUM_TILES) - 1),
             ("voids", (K.VOIDS, K.VOIDS + K.MAX_PLAYERS), 0, 127),
             ("log", (K.LOG, K.LOG + NUM_TILES), 0, K.MAX_PLAYERS * K.NUM_ACTIONS - 1),
             ("undealt", (K.BONE, K.BONE + K.UNDEALT), 0, NUM_TILES - 1),

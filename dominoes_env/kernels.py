@@ -17,7 +17,7 @@ from sniff_twelve.core.layout import Layout
 from sniff_twelve.core.rewards import LIVE as EPISODE_LIVE
 from sniff_twelve.core.rewards import TERMINATED
 from sniff_twelve.core.rng import below, pick_legal, shuffle
-from sniff_twelve.core.tiles import NUM_TILES, PIP_TILES, TILE_HIGH, TILE_LOW, TILES, pip_count
+from sniff_twelve.core.tiles import BYTE_BITS, NUM_TILES, PIP_TILES, TILE_HIGH, TILE_LOW, TILES, pip_count, write_tiles
 
 HAND_SIZE, MAX_PLAYERS, UNDEALT = 7, 4, NUM_TILES - 2 * 7  # D3: 2 players leave 14 tiles undealt
 #: ``ACTION_TILE[a]``, ``ACTION_PIP[a]``: the tile of action ``a`` and the pip of the end it goes
@@ -38,13 +38,14 @@ STATE = Layout(
     ("steps", 1, "tiles placed so far"),
     ("ends", 2, "the pips of the two open ends (``-1`` before the lead)"),
     ("hand", MAX_PLAYERS, "each seat's tiles, a 28-bit mask"),
+    ("played", 1, "the tiles on the table, a mask"),
     ("voids", MAX_PLAYERS, "pips each seat is publicly known to lack (it was skipped with them open), 7 bits"),
     ("log", NUM_TILES, "OpenSpiel's id of every placement in order (``seat * NUM_ACTIONS + action``)"),
     ("undealt", UNDEALT, "the tiles left undealt with 2 players (never drawn, D3)"),
     ("undealt_head", 1, "always 0: no tile is ever drawn from them"),
     ("undealt_len", 1, "how many (14 or 0)"),
 )
-RNG, STATUS, CUR, STEPS, ENDS, HAND, VOIDS, LOG, BONE, BONE_HEAD, BONE_LEN = STATE.offsets()
+RNG, STATUS, CUR, STEPS, ENDS, HAND, PLAYED, VOIDS, LOG, BONE, BONE_HEAD, BONE_LEN = STATE.offsets()
 STATE_SIZE = STATE.size
 
 OBS = Layout(
@@ -70,29 +71,25 @@ def observation_bounds(params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # --- the rules -------------------------------------------------------------------------------------------
 @nb.njit(cache=True)
 def new_game(s, params, rng_hi, rng_lo):
-    """A deal from the game's stream (D3): 7 tiles to each seat, every deal equally likely (each
-    tile in turn goes to a seat, or with 2 players to the 14 undealt, in proportion to the room
-    left there); seat 0 leads (D4)."""
+    """A deal from the game's stream (D3): the set shuffled, 7 tiles to each seat (2 players: in a
+    row, the 14 left undealt in set order; 4 players: in turn); seat 0 leads (D4)."""
     n = params[P_PLAYERS]
     s[:] = 0
     s[RNG], s[RNG + 1] = rng_hi, rng_lo
     s[ENDS], s[ENDS + 1] = -1, -1
-    left = NUM_TILES
+    tiles = s[LOG : LOG + NUM_TILES]  # the empty log is the shuffle's scratch
     for t in range(NUM_TILES):
-        r = below(s, RNG, left)
-        left -= 1
-        seat = 0
-        while seat < n:
-            room = HAND_SIZE - popcount(s[HAND + seat])
-            if r < room:
-                break
-            r -= room
-            seat += 1
-        if seat < n:
-            s[HAND + seat] |= 1 << t
-        else:  # undealt, in set order: never drawn
-            s[BONE + s[BONE_LEN]] = t
-            s[BONE_LEN] += 1
+        tiles[t] = t
+    shuffle(s, RNG, tiles, NUM_TILES)
+    rest = (1 << NUM_TILES) - 1
+    for i in range(n * HAND_SIZE):
+        s[HAND + (i // HAND_SIZE if n == 2 else i % n)] |= 1 << tiles[i]
+        rest &= ~(1 << tiles[i])
+    tiles[:] = 0
+    while rest:  # never drawn: kept in set order
+        s[BONE + s[BONE_LEN]] = lowest_bit(rest)
+        s[BONE_LEN] += 1
+        rest &= rest - 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -131,6 +128,7 @@ def apply_action(s, params, a):
     skipping the others (D8), and the game ends when none can (D10). Returns 1 when it ends."""
     n, me, t, pip = params[P_PLAYERS], s[CUR], ACTION_TILE[a], ACTION_PIP[a]
     s[HAND + me] &= ~(1 << t)
+    s[PLAYED] |= 1 << t
     s[LOG + s[STEPS]] = me * NUM_ACTIONS + a
     s[STEPS] += 1
     lo, hi = TILE_LOW[t], TILE_HIGH[t]
@@ -196,28 +194,21 @@ def write_rewards(s, params, before, mode, out):
 
 # --- what a seat sees ----------------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _tile_flags(mask, out, at):
-    for t in range(NUM_TILES):
-        out[at + t] = (mask >> t) & 1
-
-
-@nb.njit(cache=True)
 def write_observation(s, params, me, out):
     """``me``'s seat, hand, the tiles placed, the open ends (sorted, as OpenSpiel keeps them), the
     others' hand sizes and known voids: its own tiles and what the public history shows."""
     n = params[P_PLAYERS]
     out[:OBS_SIZE] = 0.0
     out[O_SEAT + me] = 1.0
-    _tile_flags(s[HAND + me], out, O_HAND)
-    _tile_flags((1 << NUM_TILES) - 1 & ~unseen(s, params, -1), out, O_TABLE)
+    write_tiles(s[HAND + me], out, O_HAND)
+    write_tiles(s[PLAYED], out, O_TABLE)
     if s[ENDS] >= 0:
         out[O_ENDS + min(s[ENDS], s[ENDS + 1])] = 1.0
         out[O_ENDS + 7 + max(s[ENDS], s[ENDS + 1])] = 1.0
     for rel in range(1, n):
         seat = (me + rel) % n
         out[O_SIZES + rel - 1] = popcount(s[HAND + seat])
-        for p in range(7):
-            out[O_VOIDS + 7 * (rel - 1) + p] = (s[VOIDS + seat] >> p) & 1
+        out[O_VOIDS + 7 * (rel - 1) : O_VOIDS + 7 * rel] = BYTE_BITS[s[VOIDS + seat], :7]
 
 
 @nb.njit(cache=True)
@@ -227,7 +218,7 @@ def write_state(s, params, out):
     write_observation(s, params, me, out)
     out[OBS_SIZE:CRITIC_SIZE] = 0.0
     for rel in range(1, n):
-        _tile_flags(s[HAND + (me + rel) % n], out, OBS_SIZE + (rel - 1) * NUM_TILES)
+        write_tiles(s[HAND + (me + rel) % n], out, OBS_SIZE + (rel - 1) * NUM_TILES)
 
 
 @nb.njit(cache=True)
@@ -305,12 +296,14 @@ def resample(view, params, seat, out, rng):
 def hidden_items(view, params, me, out):
     """``out[t]``: 1 when ``me`` cannot see tile ``t``."""
     mask = unseen(view, params, me)
-    _tile_flags(mask, out, 0)
+    for t in range(NUM_TILES):
+        out[t] = (mask >> t) & 1
 
 
 @nb.njit(cache=True)
 def held_items(s, params, seat, out):
-    _tile_flags(s[HAND + seat], out, 0)
+    for t in range(NUM_TILES):
+        out[t] = (s[HAND + seat] >> t) & 1
 
 
 @nb.njit(cache=True)

@@ -21,6 +21,7 @@ from sniff_env.tiles import NUM_TILES, TILE_LOW
 from sniff_twelve.core.bits import popcount
 from sniff_twelve.core.layout import Layout, with_tables
 from sniff_twelve.core.seats import seat_after
+from sniff_twelve.core.tiles import BYTE_BITS, write_tiles
 
 OBS = Layout(
     ("hand", 28, "my hand: 1 for each tile held (tile index order)"),
@@ -83,27 +84,13 @@ def observation_bounds(params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
-#: ``_BYTE_BITS[b]``: the eight bits of byte ``b`` as 0/1 floats, lowest first
-_BYTE_BITS = np.array([[(b >> j) & 1 for j in range(8)] for b in range(256)], dtype=np.float32)
-
-
-@nb.njit(cache=True, inline="always")
-def _write_tiles(mask, out, offset):
-    """``out[offset + t] = 1.0`` for each tile ``t`` of ``mask``, else 0.0: a byte of the mask at a
-    time from ``_BYTE_BITS`` (4.5 times as fast as a bit at a time)."""
-    for byte in range(4):
-        bits = _BYTE_BITS[(mask >> (8 * byte)) & 255]
-        for j in range(min(8, NUM_TILES - 8 * byte)):
-            out[offset + 8 * byte + j] = bits[j]
-
-
 @nb.njit(cache=True)
 def write_observation(s, params, me, out):
     """Fill ``out[:OBS_SIZE]`` with what seat ``me`` sees (layout in the module docstring)."""
     n = params[K.P_PLAYERS]
     out[:OBS_SIZE] = 0.0
-    _write_tiles(s[K.HAND + me], out, HAND)
-    _write_tiles(s[K.PLAYED], out, TABLE)
+    write_tiles(s[K.HAND + me], out, HAND)
+    write_tiles(s[K.PLAYED], out, TABLE)
     total = 0
     for k in range(4):
         base = ARMS + 9 * k
@@ -127,7 +114,7 @@ def write_observation(s, params, me, out):
         out[SCORES + r] = s[K.SCORE + K.side_of(params, seat)] / target
         if r > 0:
             out[HAND_SIZES + r - 1] = popcount(s[K.HAND + seat])
-            voids = _BYTE_BITS[s[K.VOIDS + seat] & 127]
+            voids = BYTE_BITS[s[K.VOIDS + seat] & 127]
             for p in range(7):
                 out[KNOWN_VOIDS + 7 * (r - 1) + p] = voids[p]
     out[TURN_POSITION + seat_after(me, n - s[K.OPENER], n)] = 1.0
@@ -141,8 +128,8 @@ def write_state(s, params, out):
     write_observation(s, params, me, out)
     out[OBS_SIZE:CRITIC_SIZE] = 0.0
     for r in range(1, n):
-        _write_tiles(s[K.HAND + seat_after(me, r, n)], out, _HIDDEN_HANDS + NUM_TILES * (r - 1))
+        write_tiles(s[K.HAND + seat_after(me, r, n)], out, _HIDDEN_HANDS + NUM_TILES * (r - 1))
     bone = 0
     for i in range(s[K.BONE_HEAD], s[K.BONE_LEN]):
         bone |= 1 << s[K.BONE + i]
-    _write_tiles(bone, out, _BONEYARD)
+    write_tiles(bone, out, _BONEYARD)
