@@ -1,5 +1,6 @@
-"""The checks every game must pass (``sniff_twelve.tools.conformance``), run on both games and
-every variant table in ``tests/conftest.py``, and on the test-only third game ``tests.blockdom``
+"""The checks every game must pass (``sniff_twelve.tools.conformance``), run on every installed
+game (Sniff, "12", block dominoes) and every variant table in ``tests/conftest.py``, and on the
+test-only game ``tests.blockdom``
 (its kernels, spec, agents and drawing; one deal, or a match of several to a target), and shown
 able to fail. No check knows which game it runs on."""
 
