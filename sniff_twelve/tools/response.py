@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Settings:
-    """PPO's settings for a best response (chosen on the training seeds, never on a settling one)."""
+    """PPO's settings for a best response, fixed before any bound was settled (none is tuned on a
+    settling seed)."""
 
     rows: int = 128  # games per learner seat, stepped together
     rollout: int = 32  # learner decisions per row between updates
@@ -129,10 +130,11 @@ def train_response(
     progress: bool = True,
 ) -> Response:
     """Train a response to ``against`` (an agent the compiled drivers play: ``random``, ``greedy``,
-    ``heuristic``, ``ppo``, ``ppo:PATH``) at ``table`` for ``minutes`` of training (``None``: no
-    time limit), or until ``steps`` learner decisions if that comes first (module docstring); ``partner``: the learner
-    partners ``against`` instead. Seeded: with a ``steps`` budget the same call gives the same
-    response on the same machine (a time budget stops wherever the clock says)."""
+    ``heuristic``, ``ppo``, ``ppo:PATH``) at ``table`` (module docstring) for ``minutes`` of
+    training, or until ``steps`` learner decisions, whichever comes first (``None``: no such
+    limit); with ``partner`` the learner partners ``against`` instead. Seeded: with a ``steps``
+    budget the same call gives the same response on the same machine (a time budget stops
+    wherever the clock says)."""
     spec = table.spec
     package = game_package(spec.name)
     sides = table.sides
@@ -156,10 +158,10 @@ def train_response(
         )
         for k, seat in enumerate(seats)
     ]
-    first = envs[0]
-    obs_size, _, num_actions = spec.widths(first._params)
+    params = spec.make_params(table.num_players, **table.options)
+    obs_size, _, num_actions = spec.widths(params)
     features = len(spec.action_feature_names)
-    low, high = spec.observation_bounds(first._params)
+    low, high = spec.observation_bounds(params)
     scale = np.maximum(np.maximum(np.abs(low), np.abs(high)), 1.0)
     scale[~np.isfinite(scale)] = 1.0
     net = ResponseNet(obs_size, num_actions, features, tuple(settings.hidden), scale)
