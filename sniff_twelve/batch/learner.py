@@ -333,6 +333,16 @@ def pack_policies(policies: dict[int, Any], num_players: int) -> tuple[np.ndarra
     return meta, weights
 
 
+def plays_compiled(agent: str) -> bool:
+    """Whether the drivers play the agent spec ``agent`` compiled: a rule agent of
+    ``COMPILED_AGENTS``, ``ppo`` or ``ppo:PATH``.
+
+    >>> plays_compiled("heuristic"), plays_compiled("ppo:runs/a.npz"), plays_compiled("rollout")
+    (True, True, False)
+    """
+    return agent in COMPILED_AGENTS or agent == "ppo" or agent.startswith("ppo:")
+
+
 def seat_codes(
     spec: GameSpec,
     num_players: int,
@@ -360,7 +370,7 @@ def seat_codes(
         elif agent in COMPILED_AGENTS:
             codes[other] = COMPILED_AGENTS[agent]
             continue
-        elif agent == "ppo" or agent.startswith("ppo:"):
+        elif plays_compiled(agent):
             if agent not in loaded:
                 loaded[agent] = make_agent(agent).policy_for(num_players)
             policy = loaded[agent]

@@ -43,7 +43,7 @@ import numpy as np
 
 from sniff_twelve.tools import arena
 from sniff_twelve.tools.exits import EXIT_FAILURE, EXIT_INTERRUPTED, fail
-from sniff_twelve.tools.flags import add_estimator, add_game_options, add_workers, whole
+from sniff_twelve.tools.flags import add_estimator, add_game_options, add_two_sided_players, add_workers, whole
 
 if TYPE_CHECKING:
     import multiprocessing.pool
@@ -324,15 +324,9 @@ def add_parser(parser: argparse.ArgumentParser, spec: GameSpec, default_players:
         "With --replicate N: N runs, run i on seed SEED+i; the combined verdict is the one every run gives, else "
         "'not separated' (never better unless every run says better), beside the pooled margin.",
     )
-    two_sided = [n for n in spec.players if spec.sides(n) is not None]
     cmd.add_argument("a", help="agent spec A")
     cmd.add_argument("b", help="agent spec B (may be A: self-play)")
-    cmd.add_argument(
-        "--players",
-        type=int,
-        choices=two_sided,
-        default=default_players if default_players in two_sided else two_sided[0],
-    )
+    add_two_sided_players(cmd, spec, default_players)
     cmd.add_argument("--delta", type=float, default=2.0, help="H1: A's margin over B, points a hand (default 2)")
     cmd.add_argument("--alpha", type=float, default=0.05, help="the false 'better' rate (default 0.05)")
     cmd.add_argument("--beta", type=float, default=0.05, help="the false 'not better' rate at DELTA (default 0.05)")

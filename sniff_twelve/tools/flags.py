@@ -20,6 +20,7 @@ from sniff_twelve.tools.exits import fail
 
 if TYPE_CHECKING:
     from sniff_twelve.core.options import GameOption
+    from sniff_twelve.core.spec import GameSpec
 
 #: why the commands that read records (``replay``, ``beliefs``) take no game option
 RECORDS_HOLD_OPTIONS = "A record holds the options its game was played with, so this command takes none of them."
@@ -131,6 +132,14 @@ def add_game_options(command: argparse.ArgumentParser, options: Sequence[GameOpt
     for option in options:
         flags, kwargs = option.argument()
         command.add_argument(*flags, **kwargs)
+
+
+def add_two_sided_players(command: argparse.ArgumentParser, spec: GameSpec, default_players: int) -> None:
+    """``--players``, among the table sizes of ``spec``'s game that seat two sides (``compare``,
+    ``exploit``): the game's default where it is one of them, else the smallest."""
+    two_sided = [n for n in spec.players if spec.sides(n) is not None]
+    default = default_players if default_players in two_sided else two_sided[0]
+    command.add_argument("--players", type=int, choices=two_sided, default=default)
 
 
 def add_workers(command: argparse.ArgumentParser) -> None:
