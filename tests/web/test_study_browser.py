@@ -20,7 +20,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -31,7 +30,7 @@ import pytest
 
 from sniff_env.web import WEB as SNIFF
 from tests.web.test_study import ADMIN, THREE, duplicate_violations, played_records, write_study
-from tests.web.test_web_browser import ARGS, CHROMIUM, WAIT, wait_after
+from tests.web.test_web_browser import ARGS, CHROMIUM, WAIT, serving, wait_after
 
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)"),
@@ -63,26 +62,6 @@ def tab(browser):
     finally:
         context.close()
     assert not errors, f"JavaScript errors: {errors}"
-
-
-@contextmanager
-def serving_study(study, records: Path):
-    """The study's app on uvicorn in a thread, on a free port of 127.0.0.1; its base URL."""
-    from sniff_twelve.web.server import create_app
-
-    app = create_app(SNIFF, records, study=study, admin_token=ADMIN)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 20
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-        yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(20)
 
 
 # --- a participant, by clicks ------------------------------------------------------------------------------
@@ -164,7 +143,7 @@ def test_six_participants_through_the_real_pages(browser, tmp_path):
     study = load_study(write_study(tmp_path / "files", hands=1, seeds="[11]", conditions=THREE), SNIFF)
     records = tmp_path / "records"
     started = time.perf_counter()
-    with serving_study(study, records) as base:
+    with serving(SNIFF, records, study=study, admin_token=ADMIN) as base:
         for k in range(6):
             with tab(browser) as page:
                 assert take_part(page, base, f"person{k}", skill=1 + k) == "DONE-42"
@@ -208,7 +187,7 @@ def test_withdrawal_decline_and_a_closed_tab_in_the_browser(browser, tmp_path):
 
     study = load_study(write_study(tmp_path / "files"), SNIFF)
     records = tmp_path / "records"
-    with serving_study(study, records) as base:
+    with serving(SNIFF, records, study=study, admin_token=ADMIN) as base:
         with tab(browser) as page:  # declining ends it
             open_study(page, base, "nope")
             page.click("#decline")

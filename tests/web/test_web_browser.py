@@ -92,11 +92,13 @@ def shots(tmp_path) -> Path:
 
 
 @contextmanager
-def serving(spec, records: Path):
-    """The app on uvicorn in a thread, on a free port of 127.0.0.1; yields its base URL."""
+def serving(spec, records: Path, **app_options):
+    """The app (``create_app``'s ``app_options``: a study, its admin token) on uvicorn in a thread,
+    on a free port of 127.0.0.1; yields its base URL."""
     from sniff_twelve.web.server import create_app  # after the skips: it needs the web extra
 
-    server = uvicorn.Server(uvicorn.Config(create_app(spec, records), host="127.0.0.1", port=0, log_level="warning"))
+    app = create_app(spec, records, **app_options)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
