@@ -27,6 +27,11 @@
   difference the defaults reach; the median ESS; and the median milliseconds of an update, by the
   clock and in the process's CPU time (one core, as for **speed**; on a shared machine the CPU
   time is the steadier). ``--no-converged`` leaves out the two converged columns.
+- **defaults**: ``infer`` at its defaults and the beliefs ``belief`` plays on (128 worlds, ε 0.3),
+  each beside the plain importance sampler (``min_ess=0``, the default before) and ``infer`` with up
+  to 4× its worlds, on self-play of the players' own model at 7 tables (``DEFAULTS``): at
+  ``--positions`` decisions after 8 actions, the error about the true deal minus the rules
+  alone's, with its 95% interval, and the median CPU milliseconds of a call.
 - **carried**: CPU milliseconds a decision of ``--entry`` in whole games against ``greedy``
   (``--game``, ``--players``, ``--games``), with its beliefs from ``infer`` and from trackers of
   each ``--carried`` size, whose updates through the deal are counted.
@@ -279,6 +284,14 @@ def tracking(argument: str) -> Any:
     return game_and_agents(game)[1].make_agent(spec, particles=int(particles))
 
 
+def plain(argument: str) -> Any:
+    """``py:benchmarks.beliefs:plain:GAME:SPEC``: the agent ``SPEC`` of the game package ``GAME``
+    with ``infer``'s plain importance sampler (``min_ess=0``, the default before the beliefs kept
+    an effective sample size): the old default, to settle the new one against."""
+    game, spec = argument.split(":", 1)
+    return game_and_agents(game)[1].make_agent(spec, min_ess=0)
+
+
 def carried_ms(game: str, players: int, entry: str, particles: int | None, games: int, seed: int) -> float:
     """The **carried** section: CPU milliseconds a decision of ``entry`` in seat 0, on one thread,
     over ``games`` whole games against ``greedy`` from deal ``seed`` on; with ``particles`` its
@@ -396,9 +409,81 @@ def tracked(
     return out
 
 
+#: the tables whose default beliefs are held to the rules alone: (game, players, the players' own model)
+DEFAULTS = (
+    ("twelve_env", 2, "greedy"),
+    ("twelve_env", 3, "greedy"),
+    ("twelve_env", 4, "greedy"),
+    ("sniff_env", 2, "greedy"),
+    ("sniff_env", 2, "ppo"),
+    ("sniff_env", 4, "greedy"),
+    ("sniff_env", 4, "ppo"),
+)
+#: the beliefs compared there: ``infer``'s keywords beside the model
+BELIEFS = {
+    "infer": {},
+    "infer, plain": {"min_ess": 0},
+    "infer, 4× worlds": {"max_worlds": 1024},
+    "belief's": {"worlds": BeliefAgent.default_worlds, "epsilon": BeliefAgent.default_epsilon},
+    "belief's, plain": {"worlds": BeliefAgent.default_worlds, "epsilon": BeliefAgent.default_epsilon, "min_ess": 0},
+}
+
+
+def defaults(game: str, players: int, model: str, positions: int, seed: int, depth: int = 8) -> dict[str, Any]:
+    """The **defaults** section for one table: at ``positions`` decisions after ``depth`` actions of
+    ``model``'s self-play from deal ``seed`` on, the error of each of ``BELIEFS`` about the true deal
+    (``_error``) minus the rules alone's (``infer`` without a model, 2,048 worlds), with its 95%
+    interval, and the median CPU milliseconds of its ``infer`` call ("plain": ``min_ess=0``, the
+    importance sampler without tempering; "4× worlds": up to 1,024 worlds before it tempers)."""
+    game_cls, agents = game_and_agents(game)
+    model_agent = agents.make_agent(model)
+    errors: dict[str, list[float]] = {k: [] for k in ("rules", *BELIEFS)}
+    cpu: dict[str, list[float]] = {k: [] for k in BELIEFS}
+    temperatures: list[float] = []
+    g = seed
+    while len(errors["rules"]) < positions:
+        play = game_cls(num_players=players, seed=g)
+        lineup = [agents.make_agent(model) for _ in range(players)]
+        for s, agent in enumerate(lineup):
+            agent.reset(g * 8 + s)
+        while not play.is_terminal() and len(errors["rules"]) < positions:
+            me = play.current_player
+            if len(play.legal_actions()) > 1 and len(play.history) >= depth:
+                view = play.seat_view(me)
+                errors["rules"].append(_error(play, me, infer(view, None, worlds=2048, seed=g)))
+                for kind, options in BELIEFS.items():
+                    start = time.process_time()
+                    beliefs = infer(view, model_agent, seed=g, **options)
+                    cpu[kind].append((time.process_time() - start) * 1e3)
+                    errors[kind].append(_error(play, me, beliefs))
+                    if kind == "infer":
+                        temperatures.append(beliefs.temperature)
+            play.apply(lineup[me].act(play))
+        g += 1
+    rules = np.array(errors["rules"])
+    out: dict[str, Any] = {"game": game, "players": players, "model": model, "positions": positions, "seed": seed}
+    out |= {"deals": g - seed, "depth": depth, "rules": arena.mean_ci(rules)}
+    out["tempered_share"] = float(np.mean(np.array(temperatures) < 1))
+    for kind in BELIEFS:
+        out[kind] = {
+            "difference": arena.mean_ci(np.array(errors[kind]) - rules),
+            "cpu_ms": statistics.median(cpu[kind]),
+        }
+    print(
+        f"{game} {players}p {model}: rules {out['rules'][0]:.3f}; "
+        + "; ".join(
+            f"{k} {out[k]['difference'][0]:+.3f} ± {out[k]['difference'][1]:.3f} ({out[k]['cpu_ms']:.1f} ms)"
+            for k in BELIEFS
+        )
+        + f"; tempered at {out['tempered_share']:.0%} of positions",
+        flush=True,
+    )
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.beliefs", description=__doc__.split("\n\n")[0])
-    sections = ("speed", "strength", "learned", "tracker", "carried", "all")
+    sections = ("speed", "strength", "learned", "tracker", "defaults", "carried", "all")
     parser.add_argument("section", nargs="?", choices=sections, default="all")
     parser.add_argument("--entry", default="belief", help="the agent spec measured (default: belief)")
     parser.add_argument("--deals", type=int, help="deals per match-up (default: each goal's)")
@@ -418,7 +503,9 @@ def main(argv: list[str] | None = None) -> None:
         "--reference", type=int, help="tracker: the converged tracker's particles (default 16× --particles; 0: none)"
     )
     parser.add_argument("--moves", type=int, default=MOVES, help="tracker: its moves after each resampling")
-    parser.add_argument("--tables", nargs="+", type=int, help="which tracker tables (indices into TRACKED)")
+    parser.add_argument(
+        "--tables", nargs="+", type=int, help="which tables (indices into TRACKED for tracker, DEFAULTS for defaults)"
+    )
     parser.add_argument(
         "--no-converged", action="store_true", help="tracker: skip the converged posteriors (speed and defaults only)"
     )
@@ -445,6 +532,13 @@ def main(argv: list[str] | None = None) -> None:
                 converged=not args.no_converged,
                 reference=args.reference,
                 moves=args.moves,
+            )
+    if args.section in ("defaults", "all"):
+        results.setdefault("defaults", {})
+        for index in args.tables if args.tables is not None else range(len(DEFAULTS)):
+            game, players, model = DEFAULTS[index]
+            results["defaults"][f"{game} {players}p {model}"] = defaults(
+                game, players, model, args.positions, args.seed
             )
     if args.section in ("carried", "all"):
         results["carried"] = {

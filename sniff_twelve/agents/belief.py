@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 
 from sniff_twelve.agents.builtin import GUIDED_NAME, RolloutAgent, count_and_model
-from sniff_twelve.beliefs import infer
+from sniff_twelve.beliefs import MIN_ESS, check_min_ess, infer
 from sniff_twelve.beliefs.kernels import world_values
 from sniff_twelve.beliefs.learned import load as load_learned
 from sniff_twelve.beliefs.learned import shipped_path
@@ -66,6 +66,8 @@ class BeliefAgent(RolloutAgent):
             next carries (``sniff_twelve.beliefs.tracker``; reset with the agent).
         threads: the threads the worlds' rollouts run on (``None``: numba's thread count); the
             choices are the same for every count (``rollout``'s lanes).
+        min_ess: ``infer``'s ``min_ess``: the effective sample size its beliefs keep at the least
+            (``0``: the plain importance sampler of ``worlds``).
 
     A bad ``MODEL`` is a ``ValueError`` when the agent is built.
     """
@@ -76,6 +78,7 @@ class BeliefAgent(RolloutAgent):
     #: the game's package, whose agents the model is (each game registers its subclass)
     game_spec: ClassVar[GameSpec]  # the game: its agents are the models
     default_model = "greedy"
+    default_worlds = 128
     default_epsilon = 0.3
     #: what ``belief`` alone builds: the game's strongest setting within ``rollout:1024``'s time per
     #: decision, as keywords (``None``: the defaults below)
@@ -85,7 +88,7 @@ class BeliefAgent(RolloutAgent):
         self,
         iterations: int = 768,
         model: str = default_model,
-        worlds: int = 128,
+        worlds: int = default_worlds,
         epsilon: float = default_epsilon,
         greedy_rate: float | None = None,
         guide: str | None = None,
@@ -94,6 +97,7 @@ class BeliefAgent(RolloutAgent):
         seed: int | None = None,
         particles: int | None = None,
         threads: int | None = None,
+        min_ess: float = MIN_ESS,
     ) -> None:
         if not isinstance(model, str) or "+" in model or not model:
             raise ValueError(f"model is an agent spec without '+' (or 'none', 'learned'); got {model!r}")
@@ -105,6 +109,7 @@ class BeliefAgent(RolloutAgent):
         if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 < epsilon <= 1:
             raise ValueError(f"epsilon must be a number in (0, 1]; got {epsilon!r}")
         self.epsilon = float(epsilon)
+        self.min_ess = check_min_ess(min_ess)
         agents = self.game_spec.part("agents")
         self._model = None if model in ("none", LEARNED) else agents.make_agent(model)
         rate = agents.AGENTS["rollout"].default_greedy_rate if greedy_rate is None else greedy_rate
@@ -178,7 +183,7 @@ class BeliefAgent(RolloutAgent):
         learned = load_learned("shipped", view) if self.model == LEARNED else None  # a table it never learned: an error
         try:
             if self.particles is None:
-                beliefs = infer(view, self._model, self.worlds, seed, self.epsilon, learned)
+                beliefs = infer(view, self._model, self.worlds, seed, self.epsilon, learned, self.min_ess)
             else:
                 self._tracker = follow(
                     self._tracker, view, self._model, self.particles, self._tracker_seed, self.epsilon

@@ -46,6 +46,9 @@ COMPILED_MODELS = {"random": BK.MODEL_RANDOM, "greedy": BK.MODEL_GREEDY, "heuris
 #: deals tried per world asked for, at most (a deal the history rules out costs one try), but
 #: never fewer than ``MIN_PROPOSALS`` (a long history of forced draws can rule out most deals)
 PROPOSALS_PER_WORLD, MIN_PROPOSALS = 64, 100_000
+#: the effective sample size ``infer`` keeps at the least (``infer``'s ``min_ess``; chosen in
+#: docs/beliefs.md, "Never worse than the rules alone")
+MIN_ESS = 32
 
 
 @dataclass
@@ -59,6 +62,8 @@ class Beliefs:
             a probability; "12": up to the rank's hidden count).
         ess: the effective sample size of the weighted worlds, ``(Σw)² / Σw²``.
         worlds: worlds kept (consistent with the history); ``tried``: deals drawn to find them.
+        temperature: the power the model's likelihood was raised to (``infer``'s ``min_ess``):
+            1, the posterior; below 1, tempered towards the rules alone.
     """
 
     items: list
@@ -70,6 +75,7 @@ class Beliefs:
     weights: np.ndarray = field(repr=False)
     holdings: np.ndarray = field(repr=False)  # [worlds, places, ITEMS]
     view: SeatView = field(repr=False)
+    temperature: float = 1.0
 
     def sample(self, k: int, seed: int | None = 0) -> list[BaseGame]:
         """``k`` full games drawn from the posterior (worlds picked by weight, each boneyard or
@@ -100,6 +106,8 @@ def infer(
     seed: int | None = 0,
     epsilon: float = SOFTENING,
     learned: str | Path | BeliefNet | None = None,
+    min_ess: float = MIN_ESS,
+    max_worlds: int | None = None,
 ) -> Beliefs:
     """The posterior of ``view``'s seat over what it cannot see (module docstring).
 
@@ -117,59 +125,105 @@ def infer(
             loaded, or ``"shipped"`` for the game's own. Its marginals replace the replayed
             worlds' and ``worlds`` deals are drawn from them, equally weighted; ``model`` must
             then be ``None`` or the agent spec it was trained on, and ``epsilon`` is not read.
+        min_ess: the effective sample size the beliefs keep at the least. Below it, ``worlds``
+            more are drawn while ``max_worlds`` allows, and if the weights are still that
+            collapsed the model's likelihood is tempered — raised to the power
+            ``Beliefs.temperature`` < 1, as adaptive SMC does — until they are not: a few worlds
+            that happen to fit the play cannot pull the beliefs further from the deal than the
+            rules alone. ``0``: the plain importance sampler.
+        max_worlds: the most worlds drawn in all when ``min_ess`` asks for more (default
+            ``worlds``: none more; each batch of ``worlds`` costs as much as the first).
     """
     worlds = check_int("worlds", worlds, 1, 1 << 20)
     if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 <= epsilon <= 1:
         raise ValueError(f"epsilon must be a number from 0 to 1; got {epsilon!r}")
+    check_min_ess(min_ess)
+    max_worlds = worlds if max_worlds is None else check_int("max_worlds", max_worlds, worlds, 1 << 24)
     if learned is not None:
         return _learned(view, model, worlds, seed, learned)
-    spec, me, params = view.spec, view.seat, view.params
     agent = _resolve(model, view)
     kind = (
         BK.MODEL_NONE if agent is None else COMPILED_MODELS.get(getattr(agent, "belief_kernel", ""), BK.MODEL_OUTSIDE)
     )
+    rng = np.array(stream_state(seed), dtype=np.int32)
+    batches, drawn = [], 0
+    while True:
+        batches.append(_worlds(view, agent, kind, worlds, epsilon, seed, rng))
+        drawn += worlds
+        logw = np.concatenate([b[1] for b in batches])
+        if drawn + worlds > max_worlds or not logw.size or _ess(logw) >= min_ess:
+            break
+    holdings, logw, loglik = (np.concatenate([b[k] for b in batches]) for k in range(3))
+    if not logw.size:
+        raise ValueError("no deal of the hidden items is consistent with this view's history")
+    temperature = _temperature(logw - loglik, loglik, min_ess)
+    weights = _normalised(logw - (1 - temperature) * loglik)
+    hidden = np.flatnonzero(holdings[0].sum(axis=0))
+    marginals = np.einsum("w,wpi->ip", weights, holdings)[hidden]
+    seats = [s for s in range(view.params[0]) if s != view.seat]
+    return Beliefs(
+        items=[view.spec.item_names[i] for i in hidden],
+        places=[*seats, view.spec.pool_name],
+        marginals=marginals,
+        ess=float(1.0 / np.square(weights).sum()),
+        worlds=int(logw.size),
+        tried=int(sum(b[3] for b in batches)),
+        weights=weights,
+        holdings=holdings,
+        view=view,
+        temperature=temperature,
+    )
+
+
+def check_min_ess(min_ess: float) -> float:
+    """``min_ess`` if it is a number from 0 to 2²⁰, else a ``ValueError`` naming it."""
+    if isinstance(min_ess, bool) or not isinstance(min_ess, int | float) or not 0 <= min_ess <= 1 << 20:
+        raise ValueError(f"min_ess must be a number from 0 to {1 << 20}; got {min_ess!r}")
+    return min_ess
+
+
+def _worlds(
+    view: SeatView, agent: Agent | None, kind: int, worlds: int, epsilon: float, seed: int | None, rng: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """One batch of the importance sampler (``kernels.sample_worlds``) from the stream ``rng``:
+    ``(holdings, logw, loglik, tried)`` of the worlds kept, ``loglik`` the model's part of ``logw``."""
+    spec, me, params = view.spec, view.seat, view.params
     past, actions, now = view.past, view.past_actions, view.array
     others = [t for t in range(len(actions) - 1, -1, -1) if past[t][spec.CUR] != me]
     decisions = np.empty((worlds if kind == BK.MODEL_OUTSIDE else 1, max(len(others), 1), now.shape[0]), now.dtype)
     holdings = np.empty((worlds, params[0], spec.ITEMS), dtype=np.int64)
-    logw = np.empty(worlds)
-    rng = np.array(stream_state(seed), dtype=np.int32)
+    logw, loglik = np.empty(worlds), np.empty(worlds)
     kept, tried = BK.sample_worlds(
-        spec,
-        past,
-        actions,
-        now,
-        params,
-        me,
-        kind,
-        epsilon,
-        max(PROPOSALS_PER_WORLD * worlds, MIN_PROPOSALS),
-        rng,
-        holdings,
-        logw,
-        decisions,
-    )
-    if kept == 0:
-        raise ValueError("no deal of the hidden items is consistent with this view's history")
-    holdings, logw = holdings[:kept], logw[:kept]
-    if kind == BK.MODEL_OUTSIDE and others:
-        logw = logw + _outside_log_likelihood(agent, view, decisions[:kept], actions[others], seed, epsilon)
+        spec, past, actions, now, params, me, kind, epsilon, max(PROPOSALS_PER_WORLD * worlds, MIN_PROPOSALS), rng,
+        holdings, logw, loglik, decisions,
+    )  # fmt: skip
+    holdings, logw, loglik = holdings[:kept], logw[:kept], loglik[:kept]
+    if kind == BK.MODEL_OUTSIDE and others and kept:
+        loglik = _outside_log_likelihood(agent, view, decisions[:kept], actions[others], seed, epsilon)
+        logw = logw + loglik
+    return holdings, logw, loglik, int(tried)
+
+
+def _normalised(logw: np.ndarray) -> np.ndarray:
     weights = np.exp(logw - logw.max())
-    weights /= weights.sum()
-    hidden = np.flatnonzero(holdings[0].sum(axis=0))
-    marginals = np.einsum("w,wpi->ip", weights, holdings)[hidden]
-    seats = [s for s in range(params[0]) if s != me]
-    return Beliefs(
-        items=[spec.item_names[i] for i in hidden],
-        places=[*seats, spec.pool_name],
-        marginals=marginals,
-        ess=float(1.0 / np.square(weights).sum()),
-        worlds=int(kept),
-        tried=int(tried),
-        weights=weights,
-        holdings=holdings,
-        view=view,
-    )
+    return weights / weights.sum()
+
+
+def _ess(logw: np.ndarray) -> float:
+    return float(1.0 / np.square(_normalised(logw)).sum())
+
+
+def _temperature(logprior: np.ndarray, loglik: np.ndarray, min_ess: float) -> float:
+    """The largest ``β`` in [0, 1] (to 1/1024) whose weights ``logprior + β loglik`` keep an
+    effective sample size of ``min_ess`` (1 when the untempered ones do; 0 when not even the rules'
+    weights do)."""
+    if not loglik.any() or _ess(logprior + loglik) >= min_ess:
+        return 1.0
+    low, high = 0.0, 1.0
+    for _ in range(10):
+        middle = (low + high) / 2
+        low, high = (middle, high) if _ess(logprior + middle * loglik) >= min_ess else (low, middle)
+    return low
 
 
 def _learned(view: SeatView, model: Any, worlds: int, seed: int | None, learned: Any) -> Beliefs:

@@ -345,10 +345,12 @@ def model_logp(hooks, seat_view, params, action, legal, model, epsilon):
 
 @nb.njit(cache=True, nogil=True)
 def sample_worlds(
-    hooks, past, actions, now, params, me, model, epsilon, max_proposals, rng, worlds_out, logw_out, decisions
-):
+    hooks, past, actions, now, params, me, model, epsilon, max_proposals, rng, worlds_out, logw_out, loglik_out,
+    decisions,
+):  # fmt: skip
     """Fill ``worlds_out[w]`` (``[places, ITEMS]``: the other hands in seat order, then the
-    boneyard or stock) and ``logw_out[w]`` for up to ``worlds_out.shape[0]`` worlds consistent
+    boneyard or stock), ``logw_out[w]`` (the log weight) and ``loglik_out[w]`` (its part that is the
+    model's likelihood) for up to ``worlds_out.shape[0]`` worlds consistent
     with ``me``'s history (``past[t]``: ``me``'s view before ``actions[t]``; ``now``: its view
     now), trying at most ``max_proposals`` deals. With ``model == MODEL_OUTSIDE``,
     ``decisions[w, d]`` receives the view of the ``d``-th action of another seat in world ``w``
@@ -390,7 +392,7 @@ def sample_worlds(
         else:
             _deal_weighted(units, weights, sizes, radix, table, rng, holdings)
         undone[:] = holdings[:places]
-        logw = 0.0
+        logw = loglik = 0.0
         ok = True
         d = 0
         for t in range(steps - 1, -1, -1):
@@ -459,7 +461,7 @@ def sample_worlds(
                 if model == MODEL_OUTSIDE:
                     decisions[accepted, d] = seat_view
                 else:
-                    logw += model_logp(hooks, seat_view, params, action, legal, model, epsilon)
+                    loglik += model_logp(hooks, seat_view, params, action, legal, model, epsilon)
             elif model == MODEL_OUTSIDE:
                 decisions[accepted, d] = -1
             d += 1
@@ -469,7 +471,8 @@ def sample_worlds(
             for i in range(items):
                 logw += math.lgamma(holdings[place, i] + 1) - math.lgamma(undone[place, i] + 1)
         worlds_out[accepted] = holdings
-        logw_out[accepted] = logw
+        logw_out[accepted] = logw + loglik
+        loglik_out[accepted] = loglik
         accepted += 1
     return accepted, tried
 
