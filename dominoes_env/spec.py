@@ -32,6 +32,7 @@ class DominoesSpec(GameSpec, kernels=K):
         "solve": "dominoes_env.solver:solve",
     }
     reward_modes = {"points": K.POINTS, "win": K.WIN}  # D12: OpenSpiel's returns, or their signs
+    reward_scale = 0.05  # the pips left in the losing hands, tens of them (D12)
     action_feature_names = K.ACTION_FEATURES
     RNG, STATUS, LIVE, CUR, STEPS = K.RNG, K.STATUS, K.LIVE, K.CUR, K.STEPS
     HANDS = -1  # one deal is the whole game (D9, D10)

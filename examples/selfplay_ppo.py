@@ -3,6 +3,7 @@
     python examples/selfplay_ppo.py --players 4 --minutes 30 --out runs/sniff4
     python examples/selfplay_ppo.py --players 2 --minutes 30 --out runs/sniff2
     python examples/selfplay_ppo.py --game twelve --players 2 --minutes 10 --out runs/twelve2
+    python examples/selfplay_ppo.py --game dominoes --players 4 --minutes 20 --out runs/dominoes4
 
 How it learns:
 
@@ -14,10 +15,12 @@ How it learns:
   (``VectorGame.seat_observations``). GAE runs per (game, seat) chain in a numba kernel.
 - **Look-ahead features.** The logits add ``action features @ gains`` (``VectorGame.action_features``:
   per action, Sniff's credit, what the next seat could score at once afterwards, and whether it ends
-  the hand; "12": the cards it captures), so the network learns what to play beyond them.
+  the hand; "12": the cards it captures; block dominoes: the pips it sheds), so the network learns
+  what to play beyond them.
 - **Rewards.** Dense and zero-sum: a seat's side score change minus the mean change of the other
-  sides (Sniff ``reward="points"``: partners share, S17/S24; "12": cards captured). Matches are the
-  episodes, so the observation's score features matter.
+  sides (Sniff ``reward="points"``: partners share, S17/S24; "12": cards captured; block dominoes:
+  the pips paid at the end, D12), scaled by the game's ``reward_scale``. Matches are the episodes,
+  so the observation's score features matter.
 - **Opponent pool.** A share of the games (``--pool-rate``) seats the learner on one side against a
   frozen snapshot of itself (every ``--snapshot-every`` updates, the newest ``--pool-size`` kept),
   which keeps self-play from cycling, or against a built-in rule-based agent (``--pool-agents``,
@@ -66,13 +69,11 @@ from tqdm import tqdm
 
 from sniff_twelve.batch.mlp import MlpPolicy
 from sniff_twelve.beliefs.kernels import truth_counts
-from sniff_twelve.core.games import GAMES, game_package
+from sniff_twelve.core.games import GAMES, game_package, game_spec
 from sniff_twelve.core.optional import MissingExtraError, pyplot
 from sniff_twelve.tools import arena
 from sniff_twelve.tools.exits import EXIT_INTERRUPTED
 from sniff_twelve.tools.interrupt import StopRequest
-
-REWARD_SCALE = {"sniff": 0.05, "twelve": 0.1}  # points (multiples of 5) / cards → returns of order 1
 
 
 class ActorCritic(nn.Module):
@@ -210,7 +211,7 @@ class Trainer:
         table = self.agents_module.arena_table(n)
         if not table.two_sided:
             raise ValueError(
-                f"the arena evaluation needs a two-sided table (2 players, or 4-player Sniff); got {n} players"
+                f"the arena evaluation needs a two-sided table (2 players, or two partnerships); got {n} players"
             )
         sides = table.sides
         self.side_of = np.array([next(k for k, side in enumerate(sides) if seat in side) for seat in range(n)])
@@ -257,7 +258,8 @@ class Trainer:
         self.belief_loss = float("nan")
 
     def vector_options(self) -> dict:
-        return {"reward": "points"} if self.args.game == "sniff" else {"reward": "score"}
+        """The dense reward whose sum is each seat's points (Sniff's ``points``, "12"'s ``score``)."""
+        return {"reward": self.package.Game.spec.points_reward}
 
     def input_scales(self) -> tuple[np.ndarray, np.ndarray]:
         """The largest magnitude of each observation feature and each action feature in a short
@@ -509,7 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ent-coef", type=float, default=0.01)
     p.add_argument("--vf-coef", type=float, default=0.5)
     p.add_argument("--max-grad-norm", type=float, default=0.5)
-    p.add_argument("--reward-scale", type=float, default=None, help="default: per game (Sniff 0.05, 12 0.1)")
+    p.add_argument("--reward-scale", type=float, default=None, help="default: the game's (GameSpec.reward_scale)")
     p.add_argument("--pool-rate", type=float, default=0.3, help="share of games against past snapshots")
     p.add_argument("--pool-size", type=int, default=8)
     p.add_argument("--pool-agents", nargs="*", default=[], help="built-in agents in the pool too (greedy heuristic)")
@@ -560,7 +562,7 @@ def main(argv: list[str] | None = None) -> dict:
     if args.eval_every < 1:
         parser.error(f"--eval-every is a number of updates (at least 1); got {args.eval_every}")
     if args.reward_scale is None:
-        args.reward_scale = REWARD_SCALE[args.game]
+        args.reward_scale = game_spec(args.game).reward_scale
     if args.threads:
         torch.set_num_threads(args.threads)
     args.out.mkdir(parents=True, exist_ok=True)

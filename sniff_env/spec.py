@@ -118,6 +118,7 @@ class SniffSpec(GameSpec, kernels=(K, observation, view, rewards, heuristics)):
     MAX_ACTIONS, MAX_OBS, MAX_CRITIC = NUM_ACTIONS, observation.OBS_SIZE, observation.CRITIC_SIZE
     SNAPSHOT_SIZE = rewards.SNAPSHOT_SIZE
     reward_modes = rewards.REWARD_MODES
+    reward_scale = 0.05  # points come in fives (S17)
 
     new_game = K.new_match  # a new match always opens with a placement
     observation_bounds = staticmethod(observation.observation_bounds)

@@ -80,6 +80,7 @@ class TwelveSpec(GameSpec, kernels=(view, observation, rewards, heuristics, K)):
     MAX_ACTIONS, MAX_OBS, MAX_CRITIC = MAX_RANKS, observation.obs_size(MAX_RANKS), observation.critic_size(MAX_RANKS)
     SNAPSHOT_SIZE = rewards.SNAPSHOT_SIZE
     reward_modes, default_reward = rewards.REWARD_MODES, "score"
+    reward_scale = 0.1  # a point a card (T15)
     num_actions = K.num_ranks  # an action per rank of the deck (T1)
 
     observation_bounds = staticmethod(observation.observation_bounds)

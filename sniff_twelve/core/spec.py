@@ -24,6 +24,8 @@ attribute              meaning
 ``env_options``        the environments' own options (Sniff's ``episode``, ``forced``), declared
                        alike; ``reward_modes`` the reward kernel's modes by name,
                        ``default_reward`` the default (``None``: the first of ``reward_choices``)
+``reward_scale``       what a learner multiplies the points reward (``points_reward``) by for
+                       returns of order 1 (``examples/selfplay_ppo.py``'s default)
 ``PARAMS_SIZE``        the options row's width; slot 0 holds the table size
 ``RNG`` … ``STEPS``    slots of the state row: its stream, ``STATUS`` (``LIVE`` while in play,
                        ``TRUNCATED`` when cut short by a limit, ``-1`` for a game without one), the
@@ -323,6 +325,8 @@ class GameSpec(GameHooks):
 
     #: the reward kernel's modes by name: ``reward=`` of the environments
     reward_modes: ClassVar[dict[str, int]]
+    #: a learner's multiplier of the points reward: returns of order 1 (the module docstring)
+    reward_scale: ClassVar[float] = 1.0
 
     @property
     def forced_moves(self) -> bool:

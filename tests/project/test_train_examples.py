@@ -122,7 +122,7 @@ def test_selfplay_update_survives_a_one_sample_minibatch():
     example = _example("selfplay_ppo")
     argv = ["--game", "twelve", "--players", "2", "--envs", "4", "--rollout", "4", "--minibatch", "5"]
     args = example.build_parser().parse_args([*argv, "--hidden", "16", "--epochs", "1"])
-    args.reward_scale = example.REWARD_SCALE[args.game]
+    args.reward_scale = example.game_spec(args.game).reward_scale
     trainer = example.Trainer(args)
     obs, mask, player = trainer.vec.reset()
     trainer.assign_roles(np.arange(args.envs))
@@ -159,7 +159,7 @@ def test_selfplay_belief_head_learns_where_the_hidden_tiles_are():
     example = _example("selfplay_ppo")
     argv = ["--players", "4", "--envs", "4", "--rollout", "32", "--hidden", "32", "--epochs", "1"]
     args = example.build_parser().parse_args([*argv, "--belief-coef", "1.0", "--lr", "3e-3"])
-    args.reward_scale = example.REWARD_SCALE[args.game]
+    args.reward_scale = example.game_spec(args.game).reward_scale
     trainer = example.Trainer(args)
     obs, mask, player = trainer.vec.reset()
     trainer.assign_roles(np.arange(args.envs))
@@ -296,6 +296,41 @@ def test_selfplay_ppo_smoke_twelve(tmp_path):
         game.apply(action)
     with pytest.raises(ValueError, match="two-sided table"):
         example.main(["--game", "twelve", "--players", "3", "--out", str(tmp_path)])
+
+
+@pytest.mark.train
+def test_selfplay_ppo_takes_block_dominoes_reward_from_its_spec(tmp_path):
+    """No branch per game: on block dominoes the trainer plays the spec's points reward (D12:
+    paid at the end, partners alike, zero-sum) at the spec's scale, learns from it, and exports a
+    checkpoint that ``ppo:PATH`` plays."""
+    pytest.importorskip("torch", reason="needs the train extra")
+    example = _example("selfplay_ppo")
+    argv = ["--game", "dominoes", "--players", "4", "--envs", "4", "--rollout", "40", "--hidden", "16"]
+    args = example.build_parser().parse_args([*argv, "--epochs", "1", "--pool-agents", "greedy"])
+    args.reward_scale = example.game_spec(args.game).reward_scale
+    trainer = example.Trainer(args)
+    assert trainer.vector_options() == {"reward": "points"} and args.reward_scale == 0.05
+    obs, mask, player = trainer.vec.reset()
+    trainer.assign_roles(np.arange(args.envs))
+    boot = trainer.collect(obs, mask, player)[3]
+    reward, done = trainer.buf.reward, trainer.buf.done
+    assert done.any() and not reward[~done].any()  # a deal is paid when it ends, never before
+    ended = reward[done]
+    np.testing.assert_array_equal(ended[:, 0], ended[:, 2])  # partners are paid alike
+    np.testing.assert_array_equal(ended[:, 0], -ended[:, 1])
+    pips = ended[:, 0] / (2 * args.reward_scale)  # a side's return minus the other side's
+    np.testing.assert_allclose(pips, np.round(pips), atol=1e-4)
+    assert np.abs(pips).max() >= 1
+    assert np.isfinite(trainer.update(boot, 0.0)["policy_loss"])
+    trainer.save(tmp_path / "p.npz")
+    from dominoes_env import Game
+    from dominoes_env.agents import make_agent
+
+    agent, game = make_agent(f"ppo:{tmp_path / 'p.npz'}"), Game(num_players=4, seed=1)
+    while not game.is_terminal():
+        action = agent.act(game)
+        assert action in game.legal_actions()
+        game.apply(action)
 
 
 @pytest.mark.train
