@@ -21,7 +21,7 @@ class DominoesSpec(GameSpec, kernels=K):
     """The names, state slots and sizes of block dominoes; its kernels are ``kernels``'s, by name."""
 
     name, package, title = "dominoes", "dominoes_env", "block dominoes"
-    rules_part = "D"
+    rules_part, rules_page = "D", "dominoes_rules"
     env_id = "dominoes_env/Dominoes-v0"  # gymnasium.make's id of the single-seat env
     players, default_players = (2, 4), 4  # D1
     options = ()

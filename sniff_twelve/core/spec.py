@@ -147,8 +147,10 @@ class GameSpec(GameHooks):
     name: ClassVar[str]
     package: ClassVar[str]
     env_id: ClassVar[str]
-    #: the part of the rule book (docs/rules.md) that holds the game's rules, ``""`` for none
+    #: the part of the rule book that holds the game's rules, ``""`` for none, and the page of the
+    #: documentation it is on (``docs/<rules_page>.md``)
     rules_part: ClassVar[str] = ""
+    rules_page: ClassVar[str] = "rules"
     title: ClassVar[str]
     players: ClassVar[tuple[int, ...]]
     options: ClassVar[tuple[GameOption, ...]]

@@ -51,8 +51,8 @@ Narrate = Callable[[BaseGame, BaseGame, int, int], str]
 BEFORE_COMMAND = "before_command_"
 
 
-#: the rule book online (docs/rules.md)
-RULES_URL = "https://sniff-twelve.readthedocs.io/en/latest/rules.html"
+#: the documentation online, where each game's rule book page is (``GameSpec.rules_page``)
+DOCS_URL = "https://sniff-twelve.readthedocs.io/en/latest/"
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class GameCommands:
     declares no words of its own is played in the plain ones (``GameUI.plain``, moves by
     ``action_name``); a command whose part the game lacks says so.
 
-    ``--help`` opens with the spec's title and where its rules are (``rules_part``);
+    ``--help`` opens with the spec's title and where its rules are (``rules_part`` on ``rules_page``);
     ``default_players`` is the table of ``demo``, ``arena``, ``play`` and ``serve`` (default the
     spec's). A game with partnerships (``spec.sides``) also has ``crossplay`` and ``play --partner``."""
 
@@ -76,8 +76,9 @@ class GameCommands:
 
     @property
     def description(self) -> str:
-        part = f"Rules, Part {self.spec.rules_part}: " if self.spec.rules_part else "Rules: "
-        return f"{self.spec.title}. {part}{RULES_URL}"
+        spec = self.spec
+        part = f"Rules, Part {spec.rules_part}: " if spec.rules_part else "Rules: "
+        return f"{spec.title[:1].upper()}{spec.title[1:]}. {part}{DOCS_URL}{spec.rules_page}.html"
 
     @property
     def game_cls(self) -> type[BaseGame]:

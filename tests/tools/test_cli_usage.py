@@ -4,7 +4,10 @@ defaults, the errors suggest what to type, and ``agents`` lists every agent spec
 
 from __future__ import annotations
 
+import importlib
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +20,7 @@ from tests.bounds import usage_error
 from twelve_env.agents import make_agent as twelve_agent
 
 SNIFF, TWELVE = sniff_env.__main__.main, twelve_env.__main__.main
+ROOT = Path(__file__).resolve().parents[2]
 LINEUP = ["--players", "2", "--agents", "random", "greedy", "--no-progress"]
 
 
@@ -94,6 +98,21 @@ def test_the_help_shows_the_defaults_and_points_to_the_agents(capsys):
     assert "seats (default: 4)" in sniff and "sniff agents" in sniff and "'a+b' is a mixed one" in sniff
     assert "(default: 0)" in _help(SNIFF, ["play"], capsys)  # --seat, --seed
     assert "(default: 8000)" in _help(SNIFF, ["serve"], capsys)
+
+
+@pytest.mark.parametrize("package", ["sniff_env", "twelve_env", "dominoes_env"])
+def test_the_help_points_to_the_page_of_the_rule_book_that_holds_the_games_rules(package, capsys):
+    """``--help`` opens with the game's title and the address of its part of the rule book: the
+    documentation page built from ``docs/<page>.md``, which holds that part."""
+    main = importlib.import_module(f"{package}.__main__").main
+    text = _help(main, [], capsys)
+    found = re.search(
+        r"\.\.\. ([^.]+)\. Rules, Part ([A-Z]): https://sniff-twelve\.readthedocs\.io/en/latest/(\w+)\.html", text
+    )
+    assert found, text[:300]
+    title, part, page = found.groups()
+    assert title[0].isupper() or title[0] == '"', title  # a sentence: "Block dominoes. Rules, …"
+    assert re.search(rf"^#.*Part {part}\b", (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8"), re.M)
 
 
 def test_the_help_is_plain_text(capsys):
