@@ -339,13 +339,15 @@ def propose(
             ):  # fmt: skip
                 ok = False
                 break
-            if replay and actor != me and model != MODEL_NONE and mask.sum() > 1:
+            if replay and actor != me and model != MODEL_NONE:
                 same = True
                 for i in range(items):
                     if old[place, i] != new[place, i]:
                         same = False
                 if not same:
-                    if model == MODEL_OUTSIDE:
+                    if mask.sum() <= 1:  # a forced move: probability 1, whatever the model
+                        newlogp[p, t] = 0.0
+                    elif model == MODEL_OUTSIDE:
                         hooks.write_view(state, params, actor, rows[used])
                         row_steps[used] = p * steps + t
                         used += 1

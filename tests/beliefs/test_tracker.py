@@ -16,7 +16,7 @@ from sniff_env.agents import make_agent as sniff_agent
 from sniff_twelve.beliefs import infer
 from sniff_twelve.beliefs import kernels as BK
 from sniff_twelve.beliefs import tracking as TK
-from sniff_twelve.beliefs.tracker import BeliefTracker
+from sniff_twelve.beliefs.tracker import MOVES, BeliefTracker
 from tests.beliefs.test_exact import mixed, sniff_position, twelve_position
 from tests.reference.belief_ref import exact_marginals
 from twelve_env.agents import make_agent as twelve_agent
@@ -25,9 +25,9 @@ PARTICLES = 12_000
 TOLERANCE = 0.035  # as the importance sampler's exact test: about 4 standard errors here
 
 
-def tracked(start, actions, seat, model, particles=PARTICLES, seed=7):
+def tracked(start, actions, seat, model, particles=PARTICLES, seed=7, moves=MOVES):
     """The tracker's beliefs after ``actions``, updated at every one of them; and the tracker."""
-    tracker = BeliefTracker(seat, model, particles=particles, seed=seed)
+    tracker = BeliefTracker(seat, model, particles=particles, seed=seed, moves=moves)
     game = start.clone()
     beliefs = tracker.update(game.seat_view(seat))
     for action in actions:
@@ -84,7 +84,8 @@ def test_twelve_tracker_matches_the_exact_posterior(model, players):
 
 def test_a_tracker_that_skips_the_reweighting_fails_the_exact_test(monkeypatch):
     """The comparison can fail: keep every consistent particle at its old weight (no model, no
-    chance of a draw) and the greedy players' positions land outside the tolerance."""
+    chance of a draw) and the greedy players' positions land outside the tolerance. (With 4 moves
+    after each resampling: many moves towards the posterior would partly undo the mutation.)"""
     real = BeliefTracker._advance
 
     def unweighted(self, *args):
@@ -94,13 +95,43 @@ def test_a_tracker_that_skips_the_reweighting_fails_the_exact_test(monkeypatch):
 
     greedy = sniff_agent("greedy")
     cases = list(sniff_cases("greedy", 2, 4))
-    assert (
-        max(gap(tracked(*case, greedy)[0], exact_marginals(*case, greedy.probabilities)) for case in cases) < TOLERANCE
-    )
+
+    def worst() -> float:
+        return max(
+            gap(tracked(*case, greedy, moves=4)[0], exact_marginals(*case, greedy.probabilities)) for case in cases
+        )
+
+    assert worst() < TOLERANCE
     monkeypatch.setattr(BeliefTracker, "_advance", unweighted)
-    assert (
-        max(gap(tracked(*case, greedy)[0], exact_marginals(*case, greedy.probabilities)) for case in cases) > TOLERANCE
-    )
+    assert worst() > TOLERANCE
+
+
+def test_many_moves_keep_the_exact_posterior_and_a_move_that_skips_a_changed_decision_fails(monkeypatch):
+    """32 Metropolis–Hastings moves after each resampling reach the moves' own stationary law, so
+    any error in their acceptance shows. They keep the exact posterior (a forced move left at its
+    old probability once moved "12"'s marginals by 0.07). A move that does not ask the model again
+    about a decision whose view it changed (the old probability kept) fails the same comparison."""
+    agent = sniff_agent("ppo")
+    prob_fn = mixed(agent.probabilities)
+    cases = list(sniff_cases("ppo", 2, 4))
+
+    def worst() -> float:
+        return max(
+            gap(tracked(*case, agent, particles=4000, moves=32)[0], exact_marginals(*case, prob_fn)) for case in cases
+        )
+
+    assert worst() < TOLERANCE
+    real = TK.propose
+
+    def skipping(*args):
+        used = real(*args)
+        newlogp, row_steps, steplogp, steps = args[17], args[20], args[14], args[2].shape[0]
+        at = row_steps[:used]
+        newlogp[at // steps, at % steps] = steplogp[at // steps, at % steps]  # the old probability kept
+        return 0
+
+    monkeypatch.setattr(TK, "propose", skipping)
+    assert worst() > TOLERANCE
 
 
 def replayed_steps(tracker, view, vector):
@@ -178,7 +209,7 @@ def test_a_model_called_from_python_is_asked_each_view_once_a_deal(monkeypatch):
 
     monkeypatch.setattr(agent, "batch_probabilities", counted)
     game = sniff_env.Game(num_players=2, seed=3)
-    tracker = BeliefTracker(0, agent, particles=64, seed=1)
+    tracker = BeliefTracker(0, agent, particles=64, seed=1, moves=4)
     for _ in range(10):
         view = game.seat_view(0)
         assert len(view.past_actions) == len(game.history)  # one deal all along
