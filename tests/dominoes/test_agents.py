@@ -77,7 +77,7 @@ def test_every_agent_plays_a_whole_game(agent, players):
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_shipped_ppo_beats_greedy(players):
     """``ppo`` (dominoes_env/checkpoints) over ``greedy`` on 400 duplicate deals: the 95% interval
-    of its score lies above a half (docs/dominoes.md, "The shipped ``ppo``")."""
+    of its score lies above a half (docs/training.md, "Block dominoes")."""
     result = run(arena_table(players), ["ppo", "greedy"], deals=400, seed=11, progress=False)
     row = next(r for r in result["entries"] if r["entry"] == "ppo")
     assert row["score"] - row["ci95"] > 0.5, row

@@ -54,6 +54,7 @@ def test_the_wheel_and_the_sdist_carry_what_they_must(dist):
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
     for shipped in ("sniff_env/checkpoints/ppo_4p.npz", "sniff_env/checkpoints/beliefs_4p.npz"):
         assert shipped in names, shipped
+    assert {f"dominoes_env/checkpoints/ppo_{n}p.npz" for n in (2, 4)} <= set(names)  # its ppo
     assert "twelve_env/checkpoints/beliefs_2p.npz" in names
     assert {"sniff_env/ladder.json", "twelve_env/ladder.json"} <= set(names)  # what the agents command quotes
     metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
