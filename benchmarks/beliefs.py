@@ -30,8 +30,8 @@
 - **defaults**: ``infer`` at its defaults and the beliefs ``belief`` plays on (128 worlds, ε 0.3),
   each beside the plain importance sampler (``min_ess=0``, the default before) and ``infer`` with up
   to 4× its worlds, on self-play of the players' own model at 7 tables (``DEFAULTS``): at
-  ``--positions`` decisions after 8 actions, the error about the true deal minus the rules
-  alone's, with its 95% interval, and the median CPU milliseconds of a call.
+  ``--positions`` decisions once the game has made 8 actions, the error about the true deal minus
+  the rules alone's, with its 95% interval, and the median CPU milliseconds of a call.
 - **carried**: CPU milliseconds a decision of ``--entry`` in whole games against ``greedy``
   (``--game``, ``--players``, ``--games``), with its beliefs from ``infer`` and from trackers of
   each ``--carried`` size, whose updates through the deal are counted.
@@ -430,9 +430,9 @@ BELIEFS = {
 
 
 def defaults(game: str, players: int, model: str, positions: int, seed: int, depth: int = 8) -> dict[str, Any]:
-    """The **defaults** section for one table: at ``positions`` decisions after ``depth`` actions of
-    ``model``'s self-play from deal ``seed`` on, the error of each of ``BELIEFS`` about the true deal
-    (``_error``) minus the rules alone's (``infer`` without a model, 2,048 worlds), with its 95%
+    """The **defaults** section for one table: at ``positions`` decisions, once the game has made
+    ``depth`` actions, of ``model``'s self-play from deal ``seed`` on, the error of each of
+    ``BELIEFS`` about the true deal (``_error``) minus the rules alone's (``infer`` without a model, 2,048 worlds), with its 95%
     interval, and the median CPU milliseconds of its ``infer`` call ("plain": ``min_ess=0``, the
     importance sampler without tempering; "4× worlds": up to 1,024 worlds before it tempers)."""
     game_cls, agents = game_and_agents(game)
