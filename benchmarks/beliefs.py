@@ -432,9 +432,10 @@ BELIEFS = {
 def defaults(game: str, players: int, model: str, positions: int, seed: int, depth: int = 8) -> dict[str, Any]:
     """The **defaults** section for one table: at ``positions`` decisions, once the game has made
     ``depth`` actions, of ``model``'s self-play from deal ``seed`` on, the error of each of
-    ``BELIEFS`` about the true deal (``_error``) minus the rules alone's (``infer`` without a model, 2,048 worlds), with its 95%
-    interval, and the median CPU milliseconds of its ``infer`` call ("plain": ``min_ess=0``, the
-    importance sampler without tempering; "4× worlds": up to 1,024 worlds before it tempers)."""
+    ``BELIEFS`` about the true deal (``_error``) minus the rules alone's (``infer`` without a
+    model, 2,048 worlds), with its 95% interval, and the median CPU milliseconds of its ``infer``
+    call ("plain": ``min_ess=0``, the importance sampler without tempering; "4× worlds": up to
+    1,024 worlds before it tempers)."""
     game_cls, agents = game_and_agents(game)
     model_agent = agents.make_agent(model)
     errors: dict[str, list[float]] = {k: [] for k in ("rules", *BELIEFS)}
