@@ -69,7 +69,7 @@ from tqdm import tqdm
 
 from sniff_twelve.batch.mlp import MlpPolicy
 from sniff_twelve.beliefs.kernels import truth_counts
-from sniff_twelve.core.games import GAMES, game_package, game_spec
+from sniff_twelve.core.games import GAMES, game_package
 from sniff_twelve.core.optional import MissingExtraError, pyplot
 from sniff_twelve.tools import arena
 from sniff_twelve.tools.exits import EXIT_INTERRUPTED
@@ -206,6 +206,8 @@ class Trainer:
         self.args = args
         self.package = game_package(args.game)
         self.agents_module = self.package.Game.spec.part("agents")
+        if args.reward_scale is None:  # the game's own (GameSpec.reward_scale)
+            args.reward_scale = self.package.Game.spec.reward_scale
         self.vec = self.package.VectorGame(args.envs, num_players=args.players, seed=args.seed, **self.vector_options())
         n = args.players
         table = self.agents_module.arena_table(n)
@@ -561,8 +563,6 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     if args.eval_every < 1:
         parser.error(f"--eval-every is a number of updates (at least 1); got {args.eval_every}")
-    if args.reward_scale is None:
-        args.reward_scale = game_spec(args.game).reward_scale
     if args.threads:
         torch.set_num_threads(args.threads)
     args.out.mkdir(parents=True, exist_ok=True)

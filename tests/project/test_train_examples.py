@@ -122,7 +122,6 @@ def test_selfplay_update_survives_a_one_sample_minibatch():
     example = _example("selfplay_ppo")
     argv = ["--game", "twelve", "--players", "2", "--envs", "4", "--rollout", "4", "--minibatch", "5"]
     args = example.build_parser().parse_args([*argv, "--hidden", "16", "--epochs", "1"])
-    args.reward_scale = example.game_spec(args.game).reward_scale
     trainer = example.Trainer(args)
     obs, mask, player = trainer.vec.reset()
     trainer.assign_roles(np.arange(args.envs))
@@ -159,7 +158,6 @@ def test_selfplay_belief_head_learns_where_the_hidden_tiles_are():
     example = _example("selfplay_ppo")
     argv = ["--players", "4", "--envs", "4", "--rollout", "32", "--hidden", "32", "--epochs", "1"]
     args = example.build_parser().parse_args([*argv, "--belief-coef", "1.0", "--lr", "3e-3"])
-    args.reward_scale = example.game_spec(args.game).reward_scale
     trainer = example.Trainer(args)
     obs, mask, player = trainer.vec.reset()
     trainer.assign_roles(np.arange(args.envs))
@@ -307,7 +305,6 @@ def test_selfplay_ppo_takes_block_dominoes_reward_from_its_spec(tmp_path):
     example = _example("selfplay_ppo")
     argv = ["--game", "dominoes", "--players", "4", "--envs", "4", "--rollout", "40", "--hidden", "16"]
     args = example.build_parser().parse_args([*argv, "--epochs", "1", "--pool-agents", "greedy"])
-    args.reward_scale = example.game_spec(args.game).reward_scale
     trainer = example.Trainer(args)
     assert trainer.vector_options() == {"reward": "points"} and args.reward_scale == 0.05
     obs, mask, player = trainer.vec.reset()
