@@ -441,29 +441,26 @@ def defaults(game: str, players: int, model: str, positions: int, seed: int, dep
     errors: dict[str, list[float]] = {k: [] for k in ("rules", *BELIEFS)}
     cpu: dict[str, list[float]] = {k: [] for k in BELIEFS}
     temperatures: list[float] = []
-    g = seed
-    while len(errors["rules"]) < positions:
-        play = game_cls(num_players=players, seed=g)
-        lineup = [agents.make_agent(model) for _ in range(players)]
-        for s, agent in enumerate(lineup):
-            agent.reset(g * 8 + s)
-        while not play.is_terminal() and len(errors["rules"]) < positions:
-            me = play.current_player
-            if len(play.legal_actions()) > 1 and len(play.history) >= depth:
-                view = play.seat_view(me)
-                errors["rules"].append(_error(play, me, infer(view, None, worlds=2048, seed=g)))
-                for kind, options in BELIEFS.items():
-                    start = time.process_time()
-                    beliefs = infer(view, model_agent, seed=g, **options)
-                    cpu[kind].append((time.process_time() - start) * 1e3)
-                    errors[kind].append(_error(play, me, beliefs))
-                    if kind == "infer":
-                        temperatures.append(beliefs.temperature)
-            play.apply(lineup[me].act(play))
-        g += 1
+    deal, last = seed - 1, None  # the samplers' seed: the deal's
+    for play in self_play(game_cls, players, model, seed):
+        if len(errors["rules"]) == positions:
+            break
+        if play is not last:
+            deal, last = deal + 1, play
+        if len(play.history) < depth:
+            continue
+        me, view = play.current_player, play.seat_view()
+        errors["rules"].append(_error(play, me, infer(view, None, worlds=2048, seed=deal)))
+        for kind, options in BELIEFS.items():
+            start = time.process_time()
+            beliefs = infer(view, model_agent, seed=deal, **options)
+            cpu[kind].append((time.process_time() - start) * 1e3)
+            errors[kind].append(_error(play, me, beliefs))
+            if kind == "infer":
+                temperatures.append(beliefs.temperature)
     rules = np.array(errors["rules"])
     out: dict[str, Any] = {"game": game, "players": players, "model": model, "positions": positions, "seed": seed}
-    out |= {"deals": g - seed, "depth": depth, "rules": arena.mean_ci(rules)}
+    out |= {"depth": depth, "rules": arena.mean_ci(rules)}
     out["tempered_share"] = float(np.mean(np.array(temperatures) < 1))
     for kind in BELIEFS:
         out[kind] = {
