@@ -11,6 +11,7 @@ benchmarks.beliefs defaults`` (docs/beliefs.md).
 
 from __future__ import annotations
 
+import itertools
 from functools import cache
 
 import numpy as np
@@ -19,6 +20,7 @@ import pytest
 import twelve_env
 from sniff_twelve.agents.belief import BeliefAgent
 from sniff_twelve.beliefs import MIN_ESS, infer
+from sniff_twelve.tools.belief_training import self_play
 from sniff_twelve.tools.reveal import truth_of
 from twelve_env.agents import make_agent as twelve_agent
 
@@ -30,16 +32,8 @@ BELIEF_AGENTS = {"worlds": BeliefAgent.default_worlds, "epsilon": BeliefAgent.de
 def positions() -> tuple[twelve_env.Game, ...]:
     """``POSITIONS`` decisions with a choice, after 8 actions of ``greedy`` self-play, "12" with 3
     players, from deal ``SEED`` on."""
-    out: list[twelve_env.Game] = []
-    deal = SEED
-    while len(out) < POSITIONS:
-        game, greedy = twelve_env.Game(num_players=3, seed=deal), twelve_agent("greedy")
-        while not game.is_terminal() and len(out) < POSITIONS:
-            if len(game.legal_actions()) > 1 and len(game.history) >= 8:
-                out.append(game.clone())
-            game.apply(greedy.act(game))
-        deal += 1
-    return tuple(out)
+    deep = (game.clone() for game in self_play(twelve_env.Game, 3, "greedy", SEED) if len(game.history) >= 8)
+    return tuple(itertools.islice(deep, POSITIONS))
 
 
 def squared_error(game: twelve_env.Game, beliefs) -> float:
