@@ -12,9 +12,8 @@ last steps included, as PettingZoo's loop makes them.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
-
-import numpy as np
 
 from benchmarks.anchors import _pyspiel, _random_game
 from benchmarks.timing import aec_random_loop, interleaved_rates
@@ -61,7 +60,7 @@ def _spiel(name: str) -> Callable[[], int] | None:
     pyspiel = _pyspiel()
     if pyspiel is None:
         return None
-    game, rng = pyspiel.load_game(name), np.random.default_rng(0)
+    game, rng = pyspiel.load_game(name), random.Random(0)
     return lambda: sum(_random_game(game, rng) for _ in range(10))
 
 
