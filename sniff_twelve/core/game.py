@@ -23,6 +23,7 @@ from sniff_twelve.core.options import (
     derive_init_signature,
 )
 from sniff_twelve.core.rng import stream_state
+from sniff_twelve.core.row_calls import ILLEGAL, row_calls
 from sniff_twelve.core.seats import seat_sides
 from sniff_twelve.core.view import SeatView, write_views
 
@@ -371,16 +372,16 @@ class BaseGame:
         """
         a = as_integer("action", action)
         spec, state = self.spec, self._state
-        spec.legal_mask_into(state, self._params, self._mask)
-        if not (0 <= a < self.num_actions and self._mask[a]):
+        before = state.copy()
+        events = row_calls(spec).apply(state, self._params, a, self._mask) if 0 <= a < self.num_actions else ILLEGAL
+        if events == ILLEGAL:
+            spec.legal_mask_into(state, self._params, self._mask)
             raise IllegalActionError(self._illegal_message(a))
-        actor = int(state[spec.CUR])
-        self._deal_rows.append(state.copy())
-        events = spec.apply_action(state, self._params, a)
+        self._deal_rows.append(before)
         self.history.append(a)
-        if spec.HANDS >= 0 and state[spec.HANDS] != self._deal_rows[-1][spec.HANDS]:
+        if spec.HANDS >= 0 and state[spec.HANDS] != before[spec.HANDS]:
             self._deal_rows.clear()  # a new deal: what came before tells nothing of it
-        self._after_apply(actor, a, events)
+        self._after_apply(int(before[spec.CUR]), a, events)
 
     def clone(self) -> BaseGame:
         """An independent copy: applying to one never changes the other.

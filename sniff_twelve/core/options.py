@@ -46,6 +46,8 @@ def _kind(value: Any) -> str:
 
 def as_integer(name: str, value: Any) -> int:
     """``value`` as an ``int`` under the integer rule above, else ``ArgumentTypeError``."""
+    if type(value) is int:  # the common case, first
+        return value
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):

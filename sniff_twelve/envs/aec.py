@@ -30,6 +30,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from sniff_twelve.core.game import BaseGame, IllegalActionError
 from sniff_twelve.core.options import check_choice, check_int, check_seed, derive_init_signature
 from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
+from sniff_twelve.core.row_calls import row_calls
 
 
 def _forwarded(name: str, before_reset_error: bool = True) -> property:
@@ -187,6 +188,7 @@ class BaseAECEnv(AECEnv, EzPickle):
         self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(-np.inf, np.inf, shape=(self._critic_size,), dtype=np.float32)
         self._spec = spec
+        self._calls = row_calls(spec)
         self._params = params
         self._reward_mode = int(self._modes[0])
         self._forced = spec.forced_moves and bool(self._modes[1])
@@ -242,7 +244,7 @@ class BaseAECEnv(AECEnv, EzPickle):
         # keep their info dicts): building them every step cost a third of the raw env's speed
         self._quiet_infos = {a: self._quiet_info() for a in self.agents}
         self.infos = dict(self._quiet_infos)
-        self._spec.snapshot(self.game._state, self._before)
+        self._calls.snapshot(self.game._state, self._before)
         self._play_forced()
         self._finish_step()
 
@@ -255,11 +257,12 @@ class BaseAECEnv(AECEnv, EzPickle):
             return
         game = self.game
         actor = int(game._state[self._cur_slot])
-        self._spec.snapshot(game._state, self._before)
+        self._calls.snapshot(game._state, self._before)
         game.apply(action)
         self._cumulative_rewards[agent] = 0.0
-        self.infos = dict(self._quiet_infos)
-        self.infos[agent] = self._info(actor, int(action), self._before)
+        if self._infos is not None:
+            self.infos = dict(self._quiet_infos)
+            self.infos[agent] = self._info(actor, int(action), self._before)
         self._play_forced()
         self._finish_step()
         if self.render_mode == "human":
@@ -267,28 +270,25 @@ class BaseAECEnv(AECEnv, EzPickle):
 
     def _finish_step(self) -> None:
         state = self.game._state
-        status = self._spec.write_rewards(state, self._params, self._before, self._reward_mode, self._reward_buffer)
+        status = self._calls.write_rewards(state, self._params, self._before, self._reward_mode, self._reward_buffer)
         rewards = self._reward_buffer.tolist()
-        self.rewards = dict(zip(self.agents, rewards, strict=False))
-        cumulative = self._cumulative_rewards
-        for agent, reward in zip(self.agents, rewards, strict=False):  # PettingZoo's _accumulate_rewards
-            cumulative[agent] += reward
+        if any(rewards) or any(self.rewards.values()):  # a step with no reward after one with none changes nothing
+            self.rewards = dict(zip(self.agents, rewards, strict=False))
+            cumulative = self._cumulative_rewards
+            for agent, reward in zip(self.agents, rewards, strict=False):  # PettingZoo's _accumulate_rewards
+                cumulative[agent] += reward
         if status != LIVE:
             self.terminations = dict.fromkeys(self.agents, status == TERMINATED)
             self.truncations = dict.fromkeys(self.agents, status == TRUNCATED)
         self.agent_selection = self.possible_agents[state[self._cur_slot]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        if agent not in self.agent_name_mapping:
+        seat = self.agent_name_mapping.get(agent)
+        if seat is None:
             raise ValueError(f"unknown agent {agent!r}; agents: {', '.join(self.possible_agents)}")
-        seat = self.agent_name_mapping[agent]
-        spec = self._spec
-        state = self.game._state
         observation = np.empty(self._obs_size, dtype=np.float32)
-        spec.write_observation(state, self._params, seat, observation)
-        mask = np.zeros(self._num_actions, dtype=np.bool_)  # the kernels' own mask type: one compiled copy
-        if seat == state[self._cur_slot]:
-            spec.legal_mask_into(state, self._params, mask)  # all zero once the game is over
+        mask = np.empty(self._num_actions, dtype=np.bool_)  # the kernels' own mask type: one compiled copy
+        self._calls.observe(self.game._state, self._params, seat, observation, mask)  # no move once it is over
         return {"observation": observation, "action_mask": mask.view(np.int8)}
 
     def state(self) -> np.ndarray:
