@@ -64,12 +64,11 @@ def interleaved_rates(chunks: dict[str, Callable[[], int]], seconds: float, repe
 
 def aec_random_loop(env, seed: int, steps: int, sampler: str = "numpy") -> Callable[[], int]:
     """The masked random AEC loop, as a resumable chunk. ``sampler="numpy"`` picks the action
-    with ``np.flatnonzero(mask)`` (a lean loop: the figure is the env's cost); ``"space"`` with
+    among ``mask.nonzero()[0]`` (a lean loop: the figure is the env's cost; ``np.flatnonzero``
+    would add its Python wrapper's 1 µs a step); ``"space"`` with
     ``env.action_space(agent).sample(mask)``, the loop of PettingZoo's AEC documentation, whose
     gymnasium sampling costs more than a fast env's step."""
     import random
-
-    import numpy as np
 
     rng = random.Random(seed)
     env.reset(seed=seed)
@@ -91,7 +90,7 @@ def aec_random_loop(env, seed: int, steps: int, sampler: str = "numpy") -> Calla
             elif sampler == "space":
                 action = env.action_space(agent).sample(obs["action_mask"])
             else:
-                legal = np.flatnonzero(obs["action_mask"])
+                legal = obs["action_mask"].nonzero()[0]
                 action = int(legal[rng.randrange(len(legal))])
             env.step(action)
             done += 1

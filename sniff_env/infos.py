@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numba as nb
 import numpy as np
 
-from sniff_env.tiles import DRAW
+from sniff_env import kernels as K
+from sniff_env.tiles import DRAW, TILE_HIGH, TILE_LOW
 
 if TYPE_CHECKING:
     from sniff_env.game import Game
@@ -25,11 +27,24 @@ def quiet_info() -> dict[str, Any]:
     return {"credit": np.int64(0), "scored": np.full((4, 3), -1, dtype=np.int64)}
 
 
+@nb.njit(cache=True)
+def write_scored(s, out):
+    """``out[4, 3]``: ``Game.last_scored`` as rows ``(low pip, high pip, contribution)``, the
+    unused rows ``-1`` (compiled: this runs after every placement the AEC env makes)."""
+    out[:] = -1
+    row = 0
+    for k in range(4):
+        slot = s[K.LAST_SCORED + k]
+        if slot >= 0:
+            tile = slot // 64
+            out[row, 0], out[row, 1], out[row, 2] = TILE_LOW[tile], TILE_HIGH[tile], slot % 64
+            row += 1
+
+
 def step_info(game: Game, actor: int, action: int, before: np.ndarray) -> dict[str, Any]:
     """The placement's credit and scored ends (``Game.last_scored``)."""
-    info = quiet_info()
-    if action < DRAW:
-        for row, ((low, high), contribution) in enumerate(game.last_scored()):
-            info["scored"][row] = low, high, contribution
-        info["credit"] = np.int64(game.last_credit)
-    return info
+    if action >= DRAW:
+        return quiet_info()
+    scored = np.empty((4, 3), dtype=np.int64)
+    write_scored(game._state, scored)
+    return {"credit": np.int64(game.last_credit), "scored": scored}

@@ -256,14 +256,14 @@ class BaseAECEnv(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         game = self.game
-        actor = int(game._state[self._cur_slot])
         self._calls.snapshot(game._state, self._before)
         game.apply(action)
         self._cumulative_rewards[agent] = 0.0
         if self._infos is not None:
             self.infos = dict(self._quiet_infos)
-            self.infos[agent] = self._info(actor, int(action), self._before)
-        self._play_forced()
+            self.infos[agent] = self._info(self.agent_name_mapping[agent], int(action), self._before)
+        if self._forced:
+            self._play_forced()
         self._finish_step()
         if self.render_mode == "human":
             self.render()
