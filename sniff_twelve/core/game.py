@@ -23,7 +23,7 @@ from sniff_twelve.core.options import (
     derive_init_signature,
 )
 from sniff_twelve.core.rng import stream_state
-from sniff_twelve.core.row_calls import ILLEGAL, row_calls
+from sniff_twelve.core.row_calls import row_calls
 from sniff_twelve.core.seats import seat_sides
 from sniff_twelve.core.view import SeatView, write_views
 
@@ -371,12 +371,12 @@ class BaseGame:
         the state is then unchanged.
         """
         a = as_integer("action", action)
-        spec, state = self.spec, self._state
-        before = state.copy()
-        events = row_calls(spec).apply(state, self._params, a, self._mask) if 0 <= a < self.num_actions else ILLEGAL
-        if events == ILLEGAL:
-            spec.legal_mask_into(state, self._params, self._mask)
+        spec, state, calls = self.spec, self._state, row_calls(self.spec)
+        calls.legal_mask_into(state, self._params, self._mask)
+        if not (0 <= a < self.num_actions and self._mask[a]):
             raise IllegalActionError(self._illegal_message(a))
+        before = state.copy()
+        events = calls.apply_action(state, self._params, a)
         self._deal_rows.append(before)
         self.history.append(a)
         if spec.HANDS >= 0 and state[spec.HANDS] != before[spec.HANDS]:

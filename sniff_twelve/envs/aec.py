@@ -286,9 +286,12 @@ class BaseAECEnv(AECEnv, EzPickle):
         seat = self.agent_name_mapping.get(agent)
         if seat is None:
             raise ValueError(f"unknown agent {agent!r}; agents: {', '.join(self.possible_agents)}")
+        state = self.game._state
         observation = np.empty(self._obs_size, dtype=np.float32)
-        mask = np.empty(self._num_actions, dtype=np.bool_)  # the kernels' own mask type: one compiled copy
-        self._calls.observe(self.game._state, self._params, seat, observation, mask)  # no move once it is over
+        self._calls.write_observation(state, self._params, seat, observation)
+        mask = np.zeros(self._num_actions, dtype=np.bool_)  # the kernels' own mask type: one compiled copy
+        if seat == state[self._cur_slot]:
+            self._calls.legal_mask_into(state, self._params, mask)  # all zero once the game is over
         return {"observation": observation, "action_mask": mask.view(np.int8)}
 
     def state(self) -> np.ndarray:
