@@ -16,7 +16,7 @@ import argparse
 import collections
 import json
 
-from benchmarks.exploit import SMALL
+from benchmarks.exploit import AGENTS, SMALL
 from sniff_twelve.agents.builtin import game_agents
 from sniff_twelve.core.games import game_spec
 from sniff_twelve.core.seats import Table
@@ -92,8 +92,7 @@ def main() -> None:
     parser.add_argument("--agents", nargs="+", default=["random", "greedy", "heuristic", "ppo"])
     args = parser.parse_args()
     for game in args.games:
-        agents = [a for a in args.agents if a != "ppo" or game == "sniff"]  # "12" ships no 2-player ppo
-        for row in rows(game, agents):
+        for row in rows(game, [a for a in args.agents if a in AGENTS[game]]):
             print(json.dumps(row))
 
 
