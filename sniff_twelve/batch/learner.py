@@ -4,7 +4,8 @@
 learner's actions, then plays every other seat (and the learner's forced moves) inside one
 ``numba.prange`` call until the learner is to act again or the game ends, dealing finished games
 again in the same call. The other seats are agent codes: the rule agents' own kernels, a random
-legal move from the row's stream, or a packed ``MlpPolicy`` (``pack_policies``, ``mlp_choice``).
+legal move from the row's stream, a packed ``MlpPolicy`` (``pack_policies``, ``mlp_choice``), or a
+``ViewPolicy``: an agent's choices tabulated by the views it can meet (``tabular_choice``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from sniff_twelve.batch.mlp import MlpPolicy
 from sniff_twelve.core.agent import seat_specs
 from sniff_twelve.core.options import ArgumentTypeError
 from sniff_twelve.core.rewards import LIVE, TERMINATED, TRUNCATED
-from sniff_twelve.core.rng import pick_legal
+from sniff_twelve.core.rng import below, mix64, pick_legal
 
 if TYPE_CHECKING:
     from sniff_twelve.core.spec import GameSpec
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 MAX_REDEALS = 100
 
 #: agent codes the compiled drivers play, by seat (``LEARNER`` marks the learning seat)
-LEARNER, GREEDY, HEURISTIC, RANDOM, MLP = -1, 0, 1, 2, 3
+LEARNER, GREEDY, HEURISTIC, RANDOM, MLP, TABULAR = -1, 0, 1, 2, 3, 4
 COMPILED_AGENTS = {"greedy": GREEDY, "heuristic": HEURISTIC, "random": RANDOM}
 MAX_LAYERS = 8
 # layers, (w offset, in, out, b offset) per layer, input features, gains offset, features read
@@ -78,14 +79,76 @@ def mlp_choice(obs, mask, feats, meta, weights):
     return best
 
 
+#: a ``ViewPolicy``'s probabilities are drawn as 32-bit integers: ``THRESHOLD`` stands for 1
+THRESHOLD = 1 << 32
+
+
+@nb.njit(cache=True)
+def view_key(view):
+    """A 64-bit hash of a view row (``GameSpec.write_view``): the key a ``ViewPolicy`` looks up."""
+    h = np.uint64(0)
+    for k in range(view.shape[0]):
+        h = mix64(h ^ np.uint64(np.uint32(view[k])))
+    return np.int64(h)
+
+
+class ViewPolicy:
+    """An agent as a table: at each view it can meet (a key of ``view_key``), its probability of
+    every action. Built from a small table's information states
+    (``sniff_twelve.tools.exploitability.view_policy``), it plays that agent at compiled speed —
+    a search too — as an opponent of ``vector_env``.
+
+    ``keys`` [K] int64 sorted, ``thresholds`` [K, MAX_ACTIONS] int64: each row's cumulative
+    probabilities in units of ``1 / THRESHOLD``, its last entry ``THRESHOLD``."""
+
+    def __init__(self, name: str, keys: np.ndarray, probabilities: np.ndarray) -> None:
+        order = np.argsort(keys)
+        self.name = name
+        self.keys = np.ascontiguousarray(keys[order], dtype=np.int64)
+        if np.any(self.keys[1:] == self.keys[:-1]):
+            raise ValueError("a ViewPolicy takes one row of probabilities a view")
+        probs = np.asarray(probabilities, dtype=np.float64)[order]
+        cumulative = np.cumsum(probs / probs.sum(axis=1, keepdims=True), axis=1)
+        self.thresholds = np.minimum(np.round(cumulative * THRESHOLD), THRESHOLD).astype(np.int64)
+        last = probs.shape[1] - 1 - np.argmax(probs[:, ::-1] > 0, axis=1)  # each row's last possible action
+        self.thresholds[np.arange(probs.shape[1])[None, :] >= last[:, None]] = THRESHOLD  # rounding never passes it
+
+    def __repr__(self) -> str:
+        return f"ViewPolicy({self.name!r}, {len(self.keys)} views)"
+
+    def __str__(self) -> str:
+        return f"{self.name} (tabulated)"
+
+
+@nb.njit(cache=True)
+def tabular_choice(view, mask, keys, thresholds, misses, stream):
+    """A ``ViewPolicy``'s draw at ``view`` from the row's agent ``stream``; a view missing from
+    its table counts in ``misses[0]`` and plays a random legal move."""
+    key = view_key(view)
+    k = np.searchsorted(keys, key)
+    if k == keys.shape[0] or keys[k] != key:
+        misses[0] += 1
+        return pick_legal(mask, stream, 0)
+    u = below(stream, 0, THRESHOLD)
+    row = thresholds[k]
+    a = 0
+    while u >= row[a]:
+        a += 1
+    return a
+
+
 class Seating(NamedTuple):
     """Who plays the seats: an agent code per seat (``LEARNER`` at the learner's), the packed
-    checkpoints of the ``MLP`` seats (``pack_policies``) and what the learner is paid of each
-    seat's reward (``credit``: its own, or its margin, ``seat_credit``)."""
+    checkpoints of the ``MLP`` seats (``pack_policies``), the table of the ``TABULAR`` seats (one
+    ``ViewPolicy``'s ``keys`` and ``thresholds``; ``misses`` counts views it lacked) and what the
+    learner is paid of each seat's reward (``credit``: its own, or its margin, ``seat_credit``)."""
 
     codes: np.ndarray  # [P] int32
     meta: np.ndarray  # [P, META_SIZE] int64
     weights: np.ndarray  # float32
+    keys: np.ndarray  # [K] int64
+    thresholds: np.ndarray  # [K, MAX_ACTIONS] int64
+    misses: np.ndarray  # [1] int64
     credit: np.ndarray  # [P] float64: the learner's reward is ``credit @ seat rewards``
 
 
@@ -155,6 +218,8 @@ def _agent_move(g, s, params, cur, seating, buf, i):
     g.legal_mask_into(view, params, mask)
     if code == RANDOM:
         return pick_legal(mask, buf.agent_streams[i], 0)
+    if code == TABULAR:
+        return tabular_choice(view, mask, seating.keys, seating.thresholds, seating.misses, buf.agent_streams[i])
     obs = buf.obs_bufs[i, : g.MAX_OBS]
     g.write_observation(view, params, cur, obs)
     if seating.meta[cur, FEATURES] > 0:
@@ -355,13 +420,24 @@ def seat_codes(
     margin: bool = False,
 ) -> Seating:
     """The agent code of every seat of ``spec``'s game (``LEARNER`` at ``seat``), the packed
-    checkpoints and the learner's ``credit`` (``seat_credit``). An agent is a compiled agent's
-    name, ``ppo`` / ``ppo:PATH``, or an ``MlpPolicy`` (e.g. a frozen snapshot of the learner)."""
+    checkpoints, the tabulated agent and the learner's ``credit`` (``seat_credit``). An agent is
+    a compiled agent's name, ``ppo`` / ``ppo:PATH``, an ``MlpPolicy`` (e.g. a frozen snapshot of
+    the learner) or a ``ViewPolicy`` (one a table)."""
     codes = np.full(num_players, LEARNER, dtype=np.int32)
     policies: dict[int, Any] = {}
     loaded: dict[str, Any] = {}
-    supported = "greedy, heuristic, random, ppo, ppo:PATH or an MlpPolicy"
-    for other, agent in seat_specs(spec, num_players, seat, opponents, partner, (str, MlpPolicy)).items():
+    tabulated: list[ViewPolicy] = []
+    supported = "greedy, heuristic, random, ppo, ppo:PATH, an MlpPolicy or a ViewPolicy"
+    for other, agent in seat_specs(spec, num_players, seat, opponents, partner, (str, MlpPolicy, ViewPolicy)).items():
+        if isinstance(agent, ViewPolicy):
+            if tabulated and agent is not tabulated[0]:
+                raise ValueError("vector_env seats one ViewPolicy a table (at any number of seats)")
+            if agent.thresholds.shape[1] != num_actions:
+                width = agent.thresholds.shape[1]
+                raise ValueError(f"the ViewPolicy has {width} actions; this table has {num_actions}")
+            tabulated[:] = [agent]
+            codes[other] = TABULAR
+            continue
         if isinstance(agent, MlpPolicy):
             make_agent("ppo").check_policy(agent, num_players, name=f"the policy for seat {other}")
             policy = agent
@@ -386,7 +462,14 @@ def seat_codes(
         codes[other] = MLP
         policies[other] = policy
     meta, weights = pack_policies(policies, num_players)
-    return Seating(codes, meta, weights, seat_credit(spec, num_players, seat, margin))
+    keys, thresholds = (
+        (tabulated[0].keys, tabulated[0].thresholds) if tabulated else (_NO_KEYS, np.zeros((0, 1), np.int64))
+    )
+    misses = np.zeros(1, dtype=np.int64)
+    return Seating(codes, meta, weights, keys, thresholds, misses, seat_credit(spec, num_players, seat, margin))
+
+
+_NO_KEYS = np.zeros(0, dtype=np.int64)
 
 
 def seat_credit(spec: GameSpec, num_players: int, seat: int, margin: bool) -> np.ndarray:

@@ -15,7 +15,9 @@ raises), each with its ``_key`` row mask, and in ``final_info`` the finished gam
 agents choose from the acting seat's view (``sniff_twelve.core.view``):
 ``greedy`` and ``heuristic`` are the rule agents' own kernels, ``random`` draws from each row's own
 stream, ``ppo`` / ``ppo:PATH`` / an ``MlpPolicy`` object (a frozen snapshot of the learner) run the
-checkpoint's ReLU MLP (and action-feature gains) compiled; ``set_opponents`` swaps them between steps.
+checkpoint's ReLU MLP (and action-feature gains) compiled, and a ``ViewPolicy`` (any agent tabulated
+on a small table, ``sniff_twelve.tools.exploitability.view_policy``) draws from its table;
+``set_opponents`` swaps them between steps.
 
 Rewards are the learner's, from the game's reward kernel, summed over the other seats' moves in
 between (what ``single_agent_env`` gives for the same games and agents); with ``margin=True``
@@ -124,8 +126,8 @@ class LearnerVectorEnv(VectorEnv):
 
     def set_opponents(self, opponents: Any, partner: Any = None) -> None:
         """Seat other agents from the next step on (games in progress go on with them): specs as
-        ``vector_env``'s — a compiled agent's name, ``ppo:PATH`` or an ``MlpPolicy``, such as a
-        frozen snapshot of the learner for self-play; ``partner`` only where the learner has one
+        ``vector_env``'s — a compiled agent's name, ``ppo:PATH``, an ``MlpPolicy``, such as a
+        frozen snapshot of the learner for self-play, or a ``ViewPolicy``; ``partner`` only where the learner has one
         (``sniff_twelve.core.agent.partner_seat``)."""
         self._seating = self._seat_agents(opponents, partner)
 
@@ -246,6 +248,12 @@ class LearnerVectorEnv(VectorEnv):
         """A ``Game`` copy of row ``index`` as it stands now (the learner is to act)."""
         index = check_int("index", index, 0, self.num_envs - 1)
         return self._game_cls._from_row(self._buf.states[index], self._params)
+
+    @property
+    def unknown_views(self) -> int:
+        """How many times since the opponents were seated a ``ViewPolicy`` met a view its table
+        lacks (and played a random legal move instead): 0 when the table covers the game."""
+        return int(self._seating.misses[0])
 
     @property
     def pending_rewards(self) -> np.ndarray:

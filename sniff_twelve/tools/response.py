@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,7 @@ from sniff_twelve.batch.mlp import MlpPolicy
 from sniff_twelve.core.games import game_package
 
 if TYPE_CHECKING:
+    from sniff_twelve.batch.learner import ViewPolicy
     from sniff_twelve.core.seats import Table
 
 
@@ -115,11 +117,12 @@ class Response:
     updates: int = 0
     seconds: float = 0.0
     curve: list[list[float]] = field(default_factory=list)  # [decisions, mean margin of the games ended since]
+    unknown_views: int = 0  # views a ``ViewPolicy`` opponent lacked (it played at random there)
 
 
 def train_response(
     table: Table,
-    against: str,
+    against: str | ViewPolicy,
     *,
     minutes: float | None = 5.0,
     steps: int | None = None,
@@ -130,7 +133,7 @@ def train_response(
     progress: bool = True,
 ) -> Response:
     """Train a response to ``against`` (an agent the compiled drivers play: ``random``, ``greedy``,
-    ``heuristic``, ``ppo``, ``ppo:PATH``) at ``table`` (module docstring) for ``minutes`` of
+    ``heuristic``, ``ppo``, ``ppo:PATH``, a ``ViewPolicy``) at ``table`` (module docstring) for ``minutes`` of
     training, or until ``steps`` learner decisions, whichever comes first (``None``: no such
     limit); with ``partner`` the learner partners ``against`` instead. Seeded: with a ``steps``
     budget the same call gives the same response on the same machine (a time budget stops
@@ -178,7 +181,7 @@ def train_response(
         "num_actions": num_actions,
         "action_features": list(spec.action_feature_names),
         "algorithm": "learned best response (sniff_twelve.tools.response)",
-        "against": against,
+        "against": str(against),
         "partner": partner,
         "options": table.options,
         "seed": seed,
@@ -208,6 +211,12 @@ def train_response(
                 bar.set_postfix({"margin": f"{ended[0] / ended[1]:+.2f}"})
                 ended[:] = [0.0, 0]
             bar.update(min(response.seconds if steps is None else response.steps, total) - bar.n)
+    response.unknown_views = sum(env.unknown_views for env in envs)
+    if response.unknown_views:
+        warnings.warn(
+            f"the tabulated opponent met {response.unknown_views} views its table lacks and played at random there",
+            stacklevel=2,
+        )
     meta.update(decisions=response.steps, updates=response.updates, train_seconds=round(response.seconds, 1))
     response.policy = net.export(meta)
     return response
