@@ -98,16 +98,21 @@ class ViewPolicy:
     (``sniff_twelve.tools.exploitability.view_policy``), it plays that agent at compiled speed —
     a search too — as an opponent of ``vector_env``.
 
-    ``keys`` [K] int64 sorted, ``thresholds`` [K, MAX_ACTIONS] int64: each row's cumulative
-    probabilities in units of ``1 / THRESHOLD``, its last entry ``THRESHOLD``."""
+    ``keys`` [K] int64 sorted, ``thresholds`` [K, A] int64 (A: the table's actions): each row's
+    cumulative probabilities in units of ``1 / THRESHOLD``, its last entry ``THRESHOLD``."""
 
     def __init__(self, name: str, keys: np.ndarray, probabilities: np.ndarray) -> None:
+        keys, probs = np.asarray(keys, dtype=np.int64), np.asarray(probabilities, dtype=np.float64)
+        if probs.ndim != 2 or probs.shape[0] != keys.shape[0]:
+            raise ValueError(f"a ViewPolicy takes one row of probabilities a key; got {probs.shape} for {keys.shape}")
+        if not (np.all(probs >= 0) and np.all(probs.sum(axis=1) > 0)):
+            raise ValueError("a ViewPolicy's probabilities are at least 0, each row above 0 in all")
         order = np.argsort(keys)
         self.name = name
-        self.keys = np.ascontiguousarray(keys[order], dtype=np.int64)
+        self.keys = np.ascontiguousarray(keys[order])
         if np.any(self.keys[1:] == self.keys[:-1]):
             raise ValueError("a ViewPolicy takes one row of probabilities a view")
-        probs = np.asarray(probabilities, dtype=np.float64)[order]
+        probs = probs[order]
         cumulative = np.cumsum(probs / probs.sum(axis=1, keepdims=True), axis=1)
         self.thresholds = np.minimum(np.round(cumulative * THRESHOLD), THRESHOLD).astype(np.int64)
         last = probs.shape[1] - 1 - np.argmax(probs[:, ::-1] > 0, axis=1)  # each row's last possible action
@@ -147,7 +152,7 @@ class Seating(NamedTuple):
     meta: np.ndarray  # [P, META_SIZE] int64
     weights: np.ndarray  # float32
     keys: np.ndarray  # [K] int64
-    thresholds: np.ndarray  # [K, MAX_ACTIONS] int64
+    thresholds: np.ndarray  # [K, A] int64
     misses: np.ndarray  # [1] int64
     credit: np.ndarray  # [P] float64: the learner's reward is ``credit @ seat rewards``
 
@@ -442,7 +447,9 @@ def seat_codes(
             make_agent("ppo").check_policy(agent, num_players, name=f"the policy for seat {other}")
             policy = agent
         elif not isinstance(agent, str):
-            raise ArgumentTypeError(f"an agent spec is a string such as 'greedy' or an MlpPolicy; got {agent!r}")
+            raise ArgumentTypeError(
+                f"an agent spec is a string such as 'greedy', an MlpPolicy or a ViewPolicy; got {agent!r}"
+            )
         elif agent in COMPILED_AGENTS:
             codes[other] = COMPILED_AGENTS[agent]
             continue

@@ -89,6 +89,10 @@ def test_bad_tables_and_seatings_are_refused():
     actions = sniff_env.vector_env(1, num_players=3, **options).single_action_space.n
     with pytest.raises(ValueError, match="one row of probabilities a view"):
         ViewPolicy("twice", np.array([1, 1]), np.ones((2, actions)))
+    with pytest.raises(ValueError, match="one row of probabilities a key"):
+        ViewPolicy("short", np.array([1, 2]), np.ones((1, actions)))
+    with pytest.raises(ValueError, match="each row above 0"):
+        ViewPolicy("empty", np.array([1, 2]), np.array([[1.0] * actions, [0.0] * actions]))
     narrow = ViewPolicy("narrow", np.array([1]), np.ones((1, actions - 1)))
     with pytest.raises(ValueError, match=f"has {actions - 1} actions; this table has {actions}"):
         sniff_env.vector_env(2, num_players=3, opponents=narrow, **options)
