@@ -127,8 +127,8 @@ class LearnerVectorEnv(VectorEnv):
     def set_opponents(self, opponents: Any, partner: Any = None) -> None:
         """Seat other agents from the next step on (games in progress go on with them): specs as
         ``vector_env``'s — a compiled agent's name, ``ppo:PATH``, an ``MlpPolicy``, such as a
-        frozen snapshot of the learner for self-play, or a ``ViewPolicy``; ``partner`` only where the learner has one
-        (``sniff_twelve.core.agent.partner_seat``)."""
+        frozen snapshot of the learner for self-play, or a ``ViewPolicy``; ``partner`` only where
+        the learner has one (``sniff_twelve.core.agent.partner_seat``)."""
         self._seating = self._seat_agents(opponents, partner)
 
     # --- gymnasium API -----------------------------------------------------------------------------
