@@ -431,17 +431,16 @@ def seat_codes(
     codes = np.full(num_players, LEARNER, dtype=np.int32)
     policies: dict[int, Any] = {}
     loaded: dict[str, Any] = {}
-    tabulated: list[ViewPolicy] = []
+    tabulated: ViewPolicy | None = None
     supported = "greedy, heuristic, random, ppo, ppo:PATH, an MlpPolicy or a ViewPolicy"
     for other, agent in seat_specs(spec, num_players, seat, opponents, partner, (str, MlpPolicy, ViewPolicy)).items():
         if isinstance(agent, ViewPolicy):
-            if tabulated and agent is not tabulated[0]:
+            if tabulated is not None and agent is not tabulated:
                 raise ValueError("vector_env seats one ViewPolicy a table (at any number of seats)")
             if agent.thresholds.shape[1] != num_actions:
                 width = agent.thresholds.shape[1]
                 raise ValueError(f"the ViewPolicy has {width} actions; this table has {num_actions}")
-            tabulated[:] = [agent]
-            codes[other] = TABULAR
+            tabulated, codes[other] = agent, TABULAR
             continue
         if isinstance(agent, MlpPolicy):
             make_agent("ppo").check_policy(agent, num_players, name=f"the policy for seat {other}")
@@ -469,14 +468,10 @@ def seat_codes(
         codes[other] = MLP
         policies[other] = policy
     meta, weights = pack_policies(policies, num_players)
-    keys, thresholds = (
-        (tabulated[0].keys, tabulated[0].thresholds) if tabulated else (_NO_KEYS, np.zeros((0, 1), np.int64))
-    )
+    table = tabulated or ViewPolicy("none", np.zeros(0, np.int64), np.zeros((0, 1)))
     misses = np.zeros(1, dtype=np.int64)
-    return Seating(codes, meta, weights, keys, thresholds, misses, seat_credit(spec, num_players, seat, margin))
-
-
-_NO_KEYS = np.zeros(0, dtype=np.int64)
+    credit = seat_credit(spec, num_players, seat, margin)
+    return Seating(codes, meta, weights, table.keys, table.thresholds, misses, credit)
 
 
 def seat_credit(spec: GameSpec, num_players: int, seat: int, margin: bool) -> np.ndarray:
